@@ -1,0 +1,90 @@
+//! Queen moves by magic lookup in the tables generated into `tables/` (book §2.3.2).
+//!
+//! Everything here is `static` data built at compile time: no initialisation function, no lazy
+//! statics.
+
+use crate::bitboard::Bitboard;
+use crate::magic::Magic;
+use crate::square::Square;
+
+#[allow(clippy::unreadable_literal, missing_docs)]
+mod generated {
+    include!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tables/magics.rs"
+    ));
+}
+pub use generated::{D_MAGIC, D_TABLE_SIZE, O_MAGIC, O_TABLE_SIZE};
+
+/// Orthogonal attack sets, 102,400 entries.
+#[allow(clippy::unreadable_literal)]
+static ORTHOGONAL_ATTACKS: [u64; O_TABLE_SIZE] = include!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tables/orthogonal_attacks.rs"
+));
+
+/// Diagonal attack sets, 5,248 entries.
+#[allow(clippy::unreadable_literal)]
+static DIAGONAL_ATTACKS: [u64; D_TABLE_SIZE] = include!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tables/diagonal_attacks.rs"
+));
+
+/// Both magics of a square side by side, so one square's lookups touch one cache line.
+#[derive(Clone, Copy, Debug)]
+#[repr(align(64))]
+pub struct SquareMagics {
+    /// For orthogonal moves.
+    pub orthogonal: Magic,
+    /// For diagonal moves.
+    pub diagonal: Magic,
+}
+
+/// The magics of every square, assembled at compile time from the generated arrays.
+pub static MAGICS: [SquareMagics; 64] = {
+    use generated::{D_MASK, D_OFFSET, D_SHIFT, O_MASK, O_OFFSET, O_SHIFT};
+    let mut out = [SquareMagics {
+        orthogonal: Magic {
+            mask: 0,
+            magic: 0,
+            offset: 0,
+            shift: 0,
+        },
+        diagonal: Magic {
+            mask: 0,
+            magic: 0,
+            offset: 0,
+            shift: 0,
+        },
+    }; 64];
+    let mut i = 0;
+    while i < 64 {
+        out[i] = SquareMagics {
+            orthogonal: Magic {
+                mask: O_MASK[i],
+                magic: O_MAGIC[i],
+                offset: O_OFFSET[i],
+                shift: O_SHIFT[i],
+            },
+            diagonal: Magic {
+                mask: D_MASK[i],
+                magic: D_MAGIC[i],
+                offset: D_OFFSET[i],
+                shift: D_SHIFT[i],
+            },
+        };
+        i += 1;
+    }
+    out
+};
+
+/// The squares a piece on `from` can move to: along its eight lines, up to the board edge or
+/// the first occupied square, never onto one (`occupied` holds pieces and holes).
+#[inline(always)]
+pub fn attacks(from: Square, occupied: Bitboard) -> Bitboard {
+    let m = &MAGICS[from.index()];
+    let orthogonal = ORTHOGONAL_ATTACKS[m.orthogonal.index(occupied)];
+    let diagonal = DIAGONAL_ATTACKS[m.diagonal.index(occupied)];
+    // The masks leave out the edges, so an occupied edge square can show up: drop it.
+    Bitboard((orthogonal | diagonal) & !occupied.0)
+}

@@ -1,0 +1,60 @@
+//! Perft: the number of leaves of the game tree to a given depth.
+//!
+//! A pass counts as a move, and a game that ends before the depth counts as one leaf. The last
+//! two plies are counted without playing them ("bulk counting"): at depth 1 the leaves are the
+//! side's move count (or 1 for a pass or a finished game); at depth 2 each move only adds its
+//! arrival square to the obstacles before the opponent's moves are counted.
+
+use crate::color::Color;
+use crate::movegen::count_moves;
+use crate::position::Position;
+
+/// Leaves of the tree below `position` at `depth` plies.
+pub fn perft(position: &mut Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => u64::from(
+            count_moves(
+                position.pieces(position.side_to_move()),
+                position.occupied(),
+            )
+            .max(1),
+        ),
+        2 => perft2(position),
+        _ => {
+            if position.game_over() {
+                return 1;
+            }
+            let mut leaves = 0;
+            for &m in &position.moves() {
+                position.play(m);
+                leaves += perft(position, depth - 1);
+                position.undo(m);
+            }
+            leaves
+        }
+    }
+}
+
+fn perft2(position: &Position) -> u64 {
+    let side: Color = position.side_to_move();
+    let occupied = position.occupied();
+    let opponent = position.pieces(side.opponent());
+    let mut leaves = 0;
+    let mut any_move = false;
+    for from in position.pieces(side).squares() {
+        for to in crate::attacks::attacks(from, occupied).squares() {
+            any_move = true;
+            let after = occupied | crate::bitboard::Bitboard::from_square(to);
+            leaves += u64::from(count_moves(opponent, after).max(1));
+        }
+    }
+    if any_move {
+        leaves
+    } else if position.game_over() {
+        1
+    } else {
+        // The side passes; the opponent then moves on the same board.
+        u64::from(count_moves(opponent, occupied).max(1))
+    }
+}
