@@ -78,13 +78,32 @@ pub static MAGICS: [SquareMagics; 64] = {
     out
 };
 
+// Every square's slice `offset .. offset + 2^(64 - shift)` lies inside its table, and the
+// shifts leave at most 12 index bits. Checked at compile time, so `attacks` may index without
+// bounds checks: `local_index` is below `2^(64 - shift)` by construction.
+const _: () = {
+    let mut i = 0;
+    while i < 64 {
+        let (o, d) = (&MAGICS[i].orthogonal, &MAGICS[i].diagonal);
+        assert!(o.shift >= 52 && o.shift < 64 && d.shift >= 52 && d.shift < 64);
+        assert!(o.offset as usize + (1 << (64 - o.shift)) <= O_TABLE_SIZE);
+        assert!(d.offset as usize + (1 << (64 - d.shift)) <= D_TABLE_SIZE);
+        i += 1;
+    }
+};
+
 /// The squares a piece on `from` can move to: along its eight lines, up to the board edge or
 /// the first occupied square, never onto one (`occupied` holds pieces and holes).
 #[inline(always)]
 pub fn attacks(from: Square, occupied: Bitboard) -> Bitboard {
     let m = &MAGICS[from.index()];
-    let orthogonal = ORTHOGONAL_ATTACKS[m.orthogonal.index(occupied)];
-    let diagonal = DIAGONAL_ATTACKS[m.diagonal.index(occupied)];
+    // SAFETY: the compile-time check above bounds both indices by the table sizes.
+    let (orthogonal, diagonal) = unsafe {
+        (
+            *ORTHOGONAL_ATTACKS.get_unchecked(m.orthogonal.index(occupied)),
+            *DIAGONAL_ATTACKS.get_unchecked(m.diagonal.index(occupied)),
+        )
+    };
     // The masks leave out the edges, so an occupied edge square can show up: drop it.
     Bitboard((orthogonal | diagonal) & !occupied.0)
 }

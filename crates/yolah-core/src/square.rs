@@ -35,14 +35,21 @@ impl Square {
         }
     }
 
-    /// The square with this index; the index must be below 64.
+    /// The square with index `index & 63`. Callers pass an index already below 64 (a bit
+    /// position, a 6-bit field); the mask keeps the invariant `index < 64` even if one does not.
     pub(crate) const fn from_index_unchecked(index: u32) -> Square {
         debug_assert!(index < 64);
-        Square(index as u8)
+        Square((index & 63) as u8)
     }
 
     /// The index `0..64`.
+    #[inline(always)]
     pub const fn index(self) -> usize {
+        // Every constructor keeps the index below 64; saying so lets table lookups skip their
+        // bounds checks.
+        // SAFETY: `new` and `from_coords` check the range, `from_index_unchecked` masks it, and
+        // `FromStr` builds only a1..h8. No other code creates a `Square`.
+        unsafe { std::hint::assert_unchecked(self.0 < 64) };
         self.0 as usize
     }
 

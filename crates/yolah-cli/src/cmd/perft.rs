@@ -1,0 +1,27 @@
+//! `yolah perft <depth>`: leaf count on stdout, time and rate on stderr.
+
+use super::position_arg;
+use anyhow::{Result, ensure};
+use std::io::Write;
+use std::time::Instant;
+use yolah_core::perft;
+
+/// Deeper than this, perft from the start would run for days.
+const MAX_DEPTH: u32 = 20;
+
+pub fn run(out: &mut impl Write, depth: u32, position: Option<&str>) -> Result<()> {
+    ensure!(
+        depth <= MAX_DEPTH,
+        "depth {depth} is too deep (at most {MAX_DEPTH})"
+    );
+    let mut position = position_arg(position)?;
+    let start = Instant::now();
+    let leaves = perft(&mut position, depth);
+    let seconds = start.elapsed().as_secs_f64();
+    eprintln!(
+        "perft({depth}) in {seconds:.3} s, {:.0} leaves/s",
+        leaves as f64 / seconds.max(1e-9)
+    );
+    writeln!(out, "{leaves}")?;
+    Ok(())
+}

@@ -1,0 +1,60 @@
+//! `yolah random-games`: uniformly random games, results and rate.
+
+use anyhow::{Context, Result, ensure};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::Write;
+use std::time::Instant;
+use yolah_core::random_games::random_games;
+
+pub fn run(
+    out: &mut impl Write,
+    games: u64,
+    seed: Option<u64>,
+    threads: Option<usize>,
+) -> Result<()> {
+    ensure!(games > 0, "--games must be at least 1");
+    ensure!(threads != Some(0), "--threads must be at least 1");
+    let seed = seed.unwrap_or_else(rand::random);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .context("starting the worker threads")?;
+    let bar = ProgressBar::new(games).with_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
+            .expect("the template is valid"),
+    );
+    let start = Instant::now();
+    let tally = pool.install(|| random_games(games, seed, &|done| bar.inc(done)));
+    let seconds = start.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    let percent = |n: u64| 100.0 * n as f64 / games as f64;
+    writeln!(
+        out,
+        "games:      {games} (seed {seed}, {} threads)",
+        pool.current_num_threads()
+    )?;
+    writeln!(
+        out,
+        "black wins: {} ({:.1} %)",
+        tally.black_wins,
+        percent(tally.black_wins)
+    )?;
+    writeln!(
+        out,
+        "white wins: {} ({:.1} %)",
+        tally.white_wins,
+        percent(tally.white_wins)
+    )?;
+    writeln!(
+        out,
+        "draws:      {} ({:.1} %)",
+        tally.draws,
+        percent(tally.draws)
+    )?;
+    writeln!(
+        out,
+        "time:       {seconds:.3} s, {:.0} games/s",
+        games as f64 / seconds.max(1e-9)
+    )?;
+    Ok(())
+}
