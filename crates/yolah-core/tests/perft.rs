@@ -1,6 +1,8 @@
 //! Perft counts from the start and from positions in `tests/data/perft.txt`, and the
 //! bulk-counting perft against a plain play-everything recursion.
 
+mod common;
+
 use yolah_core::{Position, perft};
 
 /// Leaves by playing every move down to depth 0: no shortcut, the reference for `perft`.
@@ -29,4 +31,48 @@ fn start_position_counts() {
         Position::start(),
         "perft leaves the position as it found it"
     );
+}
+
+/// Bulk-counting perft equals the plain recursion from many positions of random games.
+#[test]
+fn bulk_counting_matches_plain_recursion() {
+    for seed in 0..40 {
+        for mut position in common::random_game(seed).into_iter().step_by(7) {
+            for depth in 0..=3 {
+                let plain = perft_plain(&mut position, depth);
+                assert_eq!(
+                    perft(&mut position, depth),
+                    plain,
+                    "{position} depth {depth}"
+                );
+            }
+        }
+    }
+}
+
+/// White's pieces are walled into the corners, so white passes after every black move.
+#[test]
+fn counts_passes_and_finished_games() {
+    let mut position: Position = "wx4xw/xx4xx/8/3bb3/3bb3/8/xx4xx/wx4xw b 6 6 12"
+        .parse()
+        .unwrap();
+    let black_moves = u64::from(position.count_moves(yolah_core::Color::Black));
+    assert!(black_moves > 0);
+    assert_eq!(perft(&mut position, 1), black_moves);
+    assert_eq!(
+        perft(&mut position, 2),
+        black_moves,
+        "each black move is answered by a pass"
+    );
+    for depth in 0..=4 {
+        assert_eq!(
+            perft(&mut position, depth),
+            perft_plain(&mut position, depth)
+        );
+    }
+    // A finished game is one leaf at every depth.
+    let mut last = *common::random_game(3).last().unwrap();
+    for depth in 0..=4 {
+        assert_eq!(perft(&mut last, depth), 1);
+    }
 }
