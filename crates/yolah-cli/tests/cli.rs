@@ -1,0 +1,279 @@
+//! The `yolah` binary driven as a user would: outputs, exit codes, one-line errors.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn yolah(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_yolah"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+/// A failure: non-zero exit, one line on stderr containing `expected`, no panic.
+fn assert_clean_error(output: &Output, expected: &str) {
+    let err = stderr(output);
+    assert!(!output.status.success(), "should fail: {err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(
+        err.contains(expected),
+        "'{err}' should contain '{expected}'"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+fn book_game(name: &str) -> String {
+    let path = format!(
+        "{}/../yolah-core/tests/data/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(path).unwrap()
+}
+
+#[test]
+fn perft_prints_the_count_alone_on_the_last_line() {
+    let output = yolah(&["perft", "3"], "");
+    assert!(output.status.success());
+    assert_eq!(stdout(&output).lines().last(), Some("164512"));
+    assert!(stderr(&output).contains("leaves/s"));
+    let output = yolah(
+        &[
+            "perft",
+            "2",
+            "--position",
+            "wx4xw/xx4xx/8/3bb3/3bb3/8/xx4xx/wx4xw b 6 6 12",
+        ],
+        "",
+    );
+    let one = yolah(
+        &[
+            "perft",
+            "1",
+            "--position",
+            "wx4xw/xx4xx/8/3bb3/3bb3/8/xx4xx/wx4xw b 6 6 12",
+        ],
+        "",
+    );
+    assert_eq!(stdout(&output), stdout(&one), "white can only pass");
+}
+
+#[test]
+fn moves_are_sorted_on_one_line() {
+    let output = yolah(&["moves"], "");
+    let line = stdout(&output);
+    let moves: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(moves.len(), 56);
+    let mut sorted = moves.clone();
+    sorted.sort_unstable();
+    assert_eq!(moves, sorted);
+    assert_eq!(line.lines().count(), 1);
+    let walled = yolah(
+        &[
+            "moves",
+            "-p",
+            "wx4xw/xx4xx/8/3bb3/3bb3/8/xx4xx/wx4xw b 6 6 12",
+        ],
+        "",
+    );
+    assert!(stdout(&walled).contains("d4:"));
+}
+
+#[test]
+fn replay_of_the_book_game_ends_24_32() {
+    let output = yolah(&["replay", "-"], &book_game("book_game.txt"));
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("score: black 24, white 32; game over"),
+        "{text}"
+    );
+    let last = text.lines().last().unwrap();
+    assert!(
+        last.ends_with(" b 24 32 64"),
+        "64 plies: black to move: {last}"
+    );
+    // The last line is a position the other commands accept.
+    let moves = yolah(&["moves", "--position", last], "");
+    assert_eq!(stdout(&moves).trim(), "a1:a1");
+}
+
+#[test]
+fn replay_stops_at_the_misprinted_pass() {
+    let output = yolah(&["replay"], &book_game("book_game_printed.txt"));
+    assert_clean_error(
+        &output,
+        "move 48 'a1:a1' (white to play) is illegal: white cannot pass",
+    );
+    assert!(
+        stdout(&output).is_empty(),
+        "nothing printed for a failed replay"
+    );
+}
+
+#[test]
+fn replay_reports_bad_moves_precisely() {
+    assert_clean_error(&yolah(&["replay"], "a1:a2 h1:f3 e4g2"), "move 3 'e4g2'");
+    assert_clean_error(
+        &yolah(&["replay"], "a1:b3"),
+        "a1:b3 does not follow a rank, file or diagonal",
+    );
+    assert_clean_error(
+        &yolah(&["replay"], "d4:d3"),
+        "d4 holds a white piece, not a black piece",
+    );
+    assert_clean_error(
+        &yolah(&["replay"], "e4:c6"),
+        "e4:c6 is blocked at d5 by a black piece",
+    );
+    assert_clean_error(
+        &yolah(&["replay"], "a1:a2 a8:a1"),
+        "a8:a1 is blocked at a2 by a black piece",
+    );
+    assert_clean_error(
+        &yolah(&["replay"], "a1:a2 h1:a1"),
+        "h1:a1 lands on a1, which holds a hole",
+    );
+    assert_clean_error(&yolah(&["replay"], "a1:a2 h1:a1"), "move 2");
+    let finished = format!("{} a1:a1", book_game("book_game.txt"));
+    assert_clean_error(
+        &yolah(&["replay"], &finished),
+        "the game is already over after ply 64",
+    );
+    assert_clean_error(
+        &yolah(&["replay", "/no/such/file"], ""),
+        "cannot read '/no/such/file'",
+    );
+}
+
+#[test]
+fn replay_from_a_position_with_comments() {
+    let output = yolah(
+        &["replay", "--position", "w6b/8/8/3bw3/3wb3/8/8/b6w b 0 0 0"],
+        "# opening\na1:a2 # black\n",
+    );
+    assert!(output.status.success());
+    assert_eq!(
+        stdout(&output).lines().last(),
+        Some("w6b/8/8/3bw3/3wb3/8/b7/x6w w 1 0 1")
+    );
+}
+
+#[test]
+fn show_draws_the_board_with_crosses() {
+    let output = yolah(&["show"], "");
+    let text = stdout(&output);
+    assert!(output.status.success());
+    let moves = stdout(&yolah(&["moves"], ""));
+    let targets: std::collections::BTreeSet<&str> =
+        moves.split_whitespace().map(|m| &m[3..]).collect();
+    let board: String = text.lines().take(17).collect();
+    assert_eq!(
+        board.matches('x').count(),
+        targets.len(),
+        "one cross per reachable square: {text}"
+    );
+    assert!(text.contains("black to move"));
+    assert_eq!(text.lines().last(), Some(yolah_start()));
+}
+
+fn yolah_start() -> &'static str {
+    "w6b/8/8/3bw3/3wb3/8/8/b6w b 0 0 0"
+}
+
+#[test]
+fn random_games_report_rates() {
+    let output = yolah(
+        &[
+            "random-games",
+            "--games",
+            "20000",
+            "--seed",
+            "5",
+            "--threads",
+            "2",
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    for label in ["black wins:", "white wins:", "draws:", "games/s"] {
+        assert!(text.contains(label), "{text}");
+    }
+    let again = yolah(
+        &[
+            "random-games",
+            "--games",
+            "20000",
+            "--seed",
+            "5",
+            "--threads",
+            "1",
+        ],
+        "",
+    );
+    let results = |t: &str| {
+        t.lines()
+            .filter(|l| l.contains('%'))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        results(&text),
+        results(&stdout(&again)),
+        "the seed fixes the results"
+    );
+}
+
+#[test]
+fn bad_input_is_one_clean_line_and_a_failure() {
+    assert_clean_error(
+        &yolah(&["moves", "--position", "nonsense"], ""),
+        "expected 5 space-separated fields",
+    );
+    assert_clean_error(
+        &yolah(&["show", "-p", "w6b/8/8/3bw3/3wb3/8/8/b6w w 0 0 0"], ""),
+        "side to move is white but ply 0 is even",
+    );
+    assert_clean_error(&yolah(&["perft", "x"], ""), "invalid value 'x'");
+    assert_clean_error(&yolah(&["perft", "99"], ""), "too deep");
+    assert_clean_error(
+        &yolah(&["random-games", "--games", "0"], ""),
+        "--games must be at least 1",
+    );
+    assert_clean_error(
+        &yolah(&["random-games", "--games", "10", "--threads", "0"], ""),
+        "--threads must be at least 1",
+    );
+    assert_clean_error(&yolah(&["frobnicate"], ""), "unrecognized subcommand");
+}
+
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_yolah"))
+        .args(["perft", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    assert!(!stderr(&output).contains("panicked"));
+}
