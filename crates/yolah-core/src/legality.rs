@@ -73,6 +73,9 @@ impl std::error::Error for IllegalMove {}
 impl Position {
     /// `Ok` when the side to move may play `m` here; otherwise the reason. Agrees with
     /// [`Position::moves`] on every move (tested), but walks the board square by square.
+    ///
+    /// # Errors
+    /// The [`IllegalMove`] reason when the move is not legal here.
     pub fn check_move(&self, m: Move) -> Result<(), IllegalMove> {
         let side = self.side_to_move();
         if m.is_pass() {

@@ -44,5 +44,5 @@ fn playout_from_a_finished_game_plays_nothing() {
     let last = *common::random_game(7).last().unwrap();
     let mut rng = SmallRng::seed_from_u64(0);
     assert_eq!(Playout::new(&last).step(&mut rng), None);
-    assert_eq!(Position::start().game_over(), false);
+    assert!(!Position::start().game_over());
 }
