@@ -94,7 +94,7 @@ fn perft4(c: &mut Criterion) {
     group.throughput(Throughput::Elements(8_655_628));
     group.sample_size(20);
     group.bench_function("perft4", |b| {
-        b.iter(|| perft(&mut Position::start(), black_box(4)))
+        b.iter(|| perft(&mut Position::start(), black_box(4)));
     });
     group.finish();
 }

@@ -110,7 +110,7 @@ fn hashing(c: &mut Criterion) {
         samples[idx & 63]
     };
     group.bench_function("magic_perfect_hash", |b| {
-        b.iter(|| table[magic_index(black_box(next()))])
+        b.iter(|| table[magic_index(black_box(next()))]);
     });
     let mut next2 = next.clone();
     group.bench_function("std_hashmap", |b| b.iter(|| map[&black_box(next2())]));
@@ -118,7 +118,7 @@ fn hashing(c: &mut Criterion) {
     group.bench_function("phf_map", |b| b.iter(|| PHF[&black_box(next3())]));
     let mut next4 = next.clone();
     group.bench_function("trailing_zeros", |b| {
-        b.iter(|| black_box(next4()).trailing_zeros())
+        b.iter(|| black_box(next4()).trailing_zeros());
     });
     group.finish();
 }
