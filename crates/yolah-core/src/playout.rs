@@ -174,10 +174,6 @@ impl Playout {
 
     /// The result by score; meaningful once [`Playout::step`] has returned `None`.
     pub fn outcome(&self) -> Outcome {
-        match self.scores[0].cmp(&self.scores[1]) {
-            std::cmp::Ordering::Greater => Outcome::Win(Color::Black),
-            std::cmp::Ordering::Less => Outcome::Win(Color::White),
-            std::cmp::Ordering::Equal => Outcome::Draw,
-        }
+        Outcome::from_scores(self.scores[0], self.scores[1])
     }
 }

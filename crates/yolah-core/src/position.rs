@@ -41,6 +41,17 @@ pub enum Outcome {
     Draw,
 }
 
+impl Outcome {
+    /// The result of a finished game with these scores.
+    pub fn from_scores(black: u8, white: u8) -> Outcome {
+        match black.cmp(&white) {
+            std::cmp::Ordering::Greater => Outcome::Win(Color::Black),
+            std::cmp::Ordering::Less => Outcome::Win(Color::White),
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        }
+    }
+}
+
 /// A Yolah position. Invariants (upheld by [`Position::start`], the notation parser and legal
 /// play): four pieces a side, pieces and holes disjoint, one hole per point scored.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -167,12 +178,10 @@ impl Position {
         if !self.game_over() {
             return None;
         }
-        let (black, white) = (self.score(Color::Black), self.score(Color::White));
-        Some(match black.cmp(&white) {
-            std::cmp::Ordering::Greater => Outcome::Win(Color::Black),
-            std::cmp::Ordering::Less => Outcome::Win(Color::White),
-            std::cmp::Ordering::Equal => Outcome::Draw,
-        })
+        Some(Outcome::from_scores(
+            self.score(Color::Black),
+            self.score(Color::White),
+        ))
     }
 
     /// Plays `m` for the side to move. `m` must be legal (see [`Position::check_move`]);

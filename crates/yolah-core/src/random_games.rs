@@ -96,10 +96,7 @@ fn play_interleaved<R: Rng + ?Sized>(games: u64, rng: &mut R) -> Tally {
     tally
 }
 
-/// Mixes the run's seed with a chunk number (splitmix64 finaliser).
+/// Mixes the run's seed with a chunk number.
 fn chunk_seed(seed: u64, chunk: u64) -> u64 {
-    let mut z = seed ^ chunk.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    crate::zobrist::splitmix64(seed ^ chunk.wrapping_mul(0x9e37_79b9_7f4a_7c15))
 }
