@@ -50,6 +50,15 @@ impl Outcome {
             std::cmp::Ordering::Equal => Outcome::Draw,
         }
     }
+
+    /// What the result is worth to `color` in half points: 2 a win, 1 a draw, 0 a loss.
+    pub fn half_points(self, color: Color) -> u32 {
+        match self {
+            Outcome::Win(winner) if winner == color => 2,
+            Outcome::Win(_) => 0,
+            Outcome::Draw => 1,
+        }
+    }
 }
 
 /// A Yolah position. Invariants (upheld by [`Position::start`], the notation parser and legal

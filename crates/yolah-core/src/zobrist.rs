@@ -13,8 +13,9 @@ pub(crate) static SCORE: [[u64; 65]; 2] = [keys::<65>(4), keys::<65>(5)];
 /// Toggled when white is to move.
 pub(crate) const WHITE_TO_MOVE: u64 = splitmix64(0x5eed_0000_0000_0006);
 
-/// The splitmix64 finaliser: a well-mixed 64-bit value from any input.
-pub(crate) const fn splitmix64(state: u64) -> u64 {
+/// The splitmix64 finaliser: a well-mixed 64-bit value from any input (also used to derive
+/// seeds).
+pub const fn splitmix64(state: u64) -> u64 {
     let mut z = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);

@@ -1,0 +1,334 @@
+//! Monte Carlo tree search with UCT (book chapter 5).
+//!
+//! Each iteration walks down the tree choosing the child with the best upper confidence bound
+//! `q + c·sqrt(ln N / n)` (`q` the child's average result for the side that played it, an
+//! unvisited child first), expands the leaf it reaches if it has been visited before, plays one
+//! random game from there, and adds the result — win 1, draw ½, loss 0, each node for the side
+//! that moved into it — along the path. The move played is the root child with most visits.
+//!
+//! The tree lives in one preallocated arena and is kept between moves: the next search starts
+//! from the node of the position reached (our move and the opponent's reply), so its visits are
+//! not lost. With several threads each searches its own tree (root parallelism) and the root
+//! visits are summed; an iteration limit is split between the threads, so a seed gives the same
+//! moves every time.
+
+use crate::limits::{Budget, Limits};
+use crate::parallel::for_each_state;
+use crate::player::{Player, Report};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use yolah_core::{Color, MAX_MOVES, Move, Playout, Position};
+
+/// The exploration constant of a spec that sets none.
+pub const DEFAULT_C: f64 = 1.4;
+
+/// Nodes per tree (16 bytes each: 64 MiB of address space, touched only as the tree grows).
+/// A full tree stops growing; its leaves still get playouts.
+const CAPACITY: usize = 1 << 22;
+
+/// Principal variation length shown in reports.
+const PV_LENGTH: usize = 6;
+
+/// One node: the move that leads to it and what followed.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// Index of the first child; the children are contiguous.
+    first_child: u32,
+    /// Times an iteration passed through this node.
+    visits: u32,
+    /// Half points won, over those visits, by the side that played `mv`.
+    half_points: u32,
+    /// The move from the parent.
+    mv: Move,
+    /// Number of children, once expanded.
+    children: u8,
+    /// Whether the children exist.
+    expanded: bool,
+}
+
+impl Node {
+    fn leaf(mv: Move) -> Node {
+        Node {
+            first_child: 0,
+            visits: 0,
+            half_points: 0,
+            mv,
+            children: 0,
+            expanded: false,
+        }
+    }
+
+    fn children(&self) -> std::ops::Range<usize> {
+        let first = self.first_child as usize;
+        first..first + self.children as usize
+    }
+
+    fn mean(&self) -> f64 {
+        f64::from(self.half_points) / (2.0 * f64::from(self.visits.max(1)))
+    }
+}
+
+/// One searcher's tree and random numbers.
+struct Tree {
+    nodes: Vec<Node>,
+    root: usize,
+    /// The position at the root; `None` before the first search.
+    root_position: Option<Position>,
+    rng: SmallRng,
+    path: Vec<(usize, Color)>,
+}
+
+impl Tree {
+    fn new(seed: u64) -> Tree {
+        Tree {
+            nodes: Vec::new(),
+            root: 0,
+            root_position: None,
+            rng: SmallRng::seed_from_u64(seed),
+            path: Vec::with_capacity(128),
+        }
+    }
+
+    /// Makes `position` the root: the node already standing for it (the root, a child or a
+    /// grandchild) if there is one, else a new tree. Returns the visits kept.
+    fn set_root(&mut self, position: &Position) -> u32 {
+        if self.nodes.capacity() < CAPACITY {
+            self.nodes.reserve_exact(CAPACITY);
+        }
+        let found = self
+            .root_position
+            .filter(|_| self.nodes.len() <= CAPACITY / 2)
+            .and_then(|root_position| self.find(root_position, position));
+        self.root_position = Some(*position);
+        if let Some(node) = found {
+            self.root = node;
+            return self.nodes[node].visits;
+        }
+        self.nodes.clear();
+        self.nodes.push(Node::leaf(Move::PASS));
+        self.root = 0;
+        0
+    }
+
+    /// The node for `target` among the root (at `from`), its children and grandchildren.
+    fn find(&self, from: Position, target: &Position) -> Option<usize> {
+        let plies = target.ply().checked_sub(from.ply())?;
+        if plies == 0 {
+            return (from == *target).then_some(self.root);
+        }
+        if plies > 2 {
+            return None;
+        }
+        for child in self.nodes[self.root].children() {
+            let mut position = from;
+            position.play(self.nodes[child].mv);
+            if plies == 1 && position == *target {
+                return Some(child);
+            }
+            if plies == 2 {
+                for grandchild in self.nodes[child].children() {
+                    let mut next = position;
+                    next.play(self.nodes[grandchild].mv);
+                    if next == *target {
+                        return Some(grandchild);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The child of `parent` with the best upper confidence bound; an unvisited one first.
+    fn select(&self, parent: &Node, c: f64) -> usize {
+        let log_visits = f64::from(parent.visits.max(1)).ln();
+        let mut best = parent.first_child as usize;
+        let mut best_bound = f64::NEG_INFINITY;
+        for i in parent.children() {
+            let child = &self.nodes[i];
+            if child.visits == 0 {
+                return i;
+            }
+            let bound = child.mean() + c * (log_visits / f64::from(child.visits)).sqrt();
+            if bound > best_bound {
+                best = i;
+                best_bound = bound;
+            }
+        }
+        best
+    }
+
+    /// Creates the children of `node` at `position`, in random order.
+    fn expand(&mut self, node: usize, position: &Position) {
+        let mut moves = position.moves();
+        moves.as_mut_slice().shuffle(&mut self.rng);
+        let first = self.nodes.len();
+        self.nodes.extend(moves.iter().map(|&m| Node::leaf(m)));
+        let parent = &mut self.nodes[node];
+        parent.first_child = first as u32;
+        parent.children = moves.len() as u8;
+        parent.expanded = true;
+    }
+
+    /// One iteration from the root at `root_position`.
+    fn iterate(&mut self, root_position: &Position, c: f64) {
+        let mut position = *root_position;
+        let mut node = self.root;
+        self.path.clear();
+        self.path
+            .push((node, root_position.side_to_move().opponent()));
+        while self.nodes[node].expanded {
+            let child = self.select(&self.nodes[node], c);
+            self.path.push((child, position.side_to_move()));
+            position.play(self.nodes[child].mv);
+            node = child;
+        }
+        let outcome = if let Some(outcome) = position.outcome() {
+            outcome
+        } else {
+            // A leaf is expanded on its second visit (the root at once): most leaves are
+            // reached once, and one node is cheaper than a hundred.
+            let grow = node == self.root || self.nodes[node].visits > 0;
+            if grow && self.nodes.len() + MAX_MOVES <= CAPACITY {
+                self.expand(node, &position);
+                let child = self.nodes[node].first_child as usize;
+                self.path.push((child, position.side_to_move()));
+                position.play(self.nodes[child].mv);
+            }
+            Playout::new(&position).run(&mut self.rng)
+        };
+        for &(i, mover) in &self.path {
+            let node = &mut self.nodes[i];
+            node.visits += 1;
+            node.half_points += outcome.half_points(mover);
+        }
+    }
+
+    /// (move, visits, half points) of each root child.
+    fn root_children(&self) -> Vec<(Move, u32, u32)> {
+        self.nodes[self.root]
+            .children()
+            .map(|i| {
+                (
+                    self.nodes[i].mv,
+                    self.nodes[i].visits,
+                    self.nodes[i].half_points,
+                )
+            })
+            .collect()
+    }
+
+    /// The most visited line from the root.
+    fn principal_variation(&self) -> Vec<Move> {
+        let mut line = Vec::new();
+        let mut node = &self.nodes[self.root];
+        while line.len() < PV_LENGTH && node.expanded {
+            let Some(best) = node.children().max_by_key(|&i| self.nodes[i].visits) else {
+                break;
+            };
+            if self.nodes[best].visits == 0 {
+                break;
+            }
+            node = &self.nodes[best];
+            line.push(node.mv);
+        }
+        line
+    }
+}
+
+/// The MCTS player.
+pub struct Mcts {
+    c: f64,
+    trees: Vec<Tree>,
+}
+
+impl Mcts {
+    /// A player with exploration constant `c`, searching on `threads` threads, drawing from
+    /// `seed`.
+    pub fn new(c: f64, threads: usize, seed: u64) -> Mcts {
+        let trees = (0..threads.max(1) as u64)
+            .map(|t| Tree::new(seed ^ t.wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+            .collect();
+        Mcts { c, trees }
+    }
+}
+
+/// What one thread's search left.
+struct Search {
+    reused: u32,
+    iterations: u64,
+    children: Vec<(Move, u32, u32)>,
+}
+
+impl Player for Mcts {
+    fn choose(&mut self, position: &Position, limits: Limits) -> Report {
+        let budget = Budget::start(limits);
+        let moves = position.moves();
+        if moves.len() == 1 {
+            // Nothing to decide; the trees still follow the game so they can be reused.
+            for tree in &mut self.trees {
+                tree.set_root(position);
+            }
+            return Report {
+                mv: moves[0],
+                value: None,
+                iterations: 0,
+                time: budget.elapsed(),
+                detail: "only move".to_string(),
+            };
+        }
+        let threads = self.trees.len();
+        let c = self.c;
+        let searches = for_each_state(&mut self.trees, |t, tree| {
+            let reused = tree.set_root(position);
+            let budget = budget.split(t, threads);
+            let mut iterations = 0;
+            // The visit counters are 32-bit: stop well before they could overflow.
+            while !budget.exhausted(iterations) && tree.nodes[tree.root].visits < u32::MAX / 4 {
+                tree.iterate(position, c);
+                iterations += 1;
+            }
+            Search {
+                reused,
+                iterations,
+                children: tree.root_children(),
+            }
+        });
+        let mut totals: Vec<(Move, u64, u64)> = moves.iter().map(|&m| (m, 0, 0)).collect();
+        for search in &searches {
+            for &(mv, visits, half_points) in &search.children {
+                let total = totals
+                    .iter_mut()
+                    .find(|(m, _, _)| *m == mv)
+                    .expect("root children are the legal moves");
+                total.1 += u64::from(visits);
+                total.2 += u64::from(half_points);
+            }
+        }
+        // Most visits; on ties the better result, then the first in move order.
+        let best = totals
+            .iter()
+            .enumerate()
+            .max_by(|(i, a), (j, b)| a.1.cmp(&b.1).then(a.2.cmp(&b.2)).then(j.cmp(i)))
+            .map(|(_, total)| *total)
+            .expect("a position has at least one move");
+        let (mv, visits, half_points) = best;
+        let pv: Vec<String> = self.trees[0]
+            .principal_variation()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let nodes: usize = self.trees.iter().map(|t| t.nodes.len()).sum();
+        let reused: u64 = searches.iter().map(|s| u64::from(s.reused)).sum();
+        Report {
+            mv,
+            value: (visits > 0).then(|| half_points as f64 / (2.0 * visits as f64)),
+            iterations: searches.iter().map(|s| s.iterations).sum(),
+            time: budget.elapsed(),
+            detail: format!(
+                "pv {}; {visits} visits for the move, {nodes} nodes, {reused} visits reused",
+                pv.join(" ")
+            ),
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! Flat Monte Carlo (book chapter 4): random playouts after each legal move, shared out in
+//! turn; the move with the best average result is played. Threads each play their share of the
+//! playouts with their own generator, so an iteration limit gives the same move every time.
+
+use crate::limits::{Budget, Limits};
+use crate::parallel::for_each_state;
+use crate::player::{Player, Report};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use yolah_core::{Playout, Position};
+
+/// Playouts between two reads of the clock (a playout takes about a microsecond).
+const CLOCK_EVERY: u64 = 16;
+
+/// The flat Monte Carlo player.
+pub struct MonteCarlo {
+    rngs: Vec<SmallRng>,
+}
+
+impl MonteCarlo {
+    /// A player searching on `threads` threads, drawing from `seed`.
+    pub fn new(threads: usize, seed: u64) -> MonteCarlo {
+        let rngs = (0..threads.max(1) as u64)
+            .map(|t| SmallRng::seed_from_u64(seed ^ t.wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+            .collect();
+        MonteCarlo { rngs }
+    }
+}
+
+/// Half points won and playouts played after one move.
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    half_points: u64,
+    playouts: u64,
+}
+
+impl Tally {
+    fn mean(self) -> f64 {
+        self.half_points as f64 / (2.0 * self.playouts.max(1) as f64)
+    }
+}
+
+impl Player for MonteCarlo {
+    fn choose(&mut self, position: &Position, limits: Limits) -> Report {
+        let budget = Budget::start(limits);
+        let moves = position.moves();
+        if moves.len() == 1 {
+            return Report {
+                mv: moves[0],
+                value: None,
+                iterations: 0,
+                time: budget.elapsed(),
+                detail: "only move".to_string(),
+            };
+        }
+        let mover = position.side_to_move();
+        let children: Vec<Position> = moves
+            .iter()
+            .map(|&m| {
+                let mut child = *position;
+                child.play(m);
+                child
+            })
+            .collect();
+        let threads = self.rngs.len();
+        let tallies = for_each_state(&mut self.rngs, |t, rng| {
+            let budget = budget.split(t, threads);
+            let mut tallies = vec![Tally::default(); children.len()];
+            // Each thread starts at its own move so that an iteration limit spreads evenly.
+            let mut i = t * children.len() / threads;
+            let mut done = 0;
+            while !budget.out_of_iterations(done)
+                && !(done % CLOCK_EVERY == 0 && budget.out_of_time())
+            {
+                let outcome = Playout::new(&children[i]).run(rng);
+                tallies[i].half_points += u64::from(outcome.half_points(mover));
+                tallies[i].playouts += 1;
+                done += 1;
+                i = if i + 1 == children.len() { 0 } else { i + 1 };
+            }
+            tallies
+        });
+        let mut total = vec![Tally::default(); children.len()];
+        for thread in &tallies {
+            for (sum, tally) in total.iter_mut().zip(thread) {
+                sum.half_points += tally.half_points;
+                sum.playouts += tally.playouts;
+            }
+        }
+        let mut order: Vec<usize> = (0..moves.len()).collect();
+        // Best mean first; the earlier move on ties, so the choice is reproducible.
+        order.sort_by(|&a, &b| total[b].mean().total_cmp(&total[a].mean()).then(a.cmp(&b)));
+        let best = order[0];
+        let playouts: u64 = total.iter().map(|t| t.playouts).sum();
+        let runner_up = order[1];
+        Report {
+            mv: moves[best],
+            value: (total[best].playouts > 0).then(|| total[best].mean()),
+            iterations: playouts,
+            time: budget.elapsed(),
+            detail: format!(
+                "{} moves, {} playouts for the best; next {} {:.3}",
+                moves.len(),
+                total[best].playouts,
+                moves[runner_up],
+                total[runner_up].mean()
+            ),
+        }
+    }
+}

@@ -1,0 +1,29 @@
+//! One search per thread, each on its own state; the calling thread runs the first.
+
+/// Runs `search(i, &mut states[i])` for every state, each on its own scoped thread except the
+/// first, which runs on the caller's (a one-thread search spawns nothing). Results in order.
+pub(crate) fn for_each_state<S, R, F>(states: &mut [S], search: F) -> Vec<R>
+where
+    S: Send,
+    R: Send,
+    F: Fn(usize, &mut S) -> R + Sync,
+{
+    let search = &search;
+    std::thread::scope(|scope| {
+        let (first, rest) = states
+            .split_first_mut()
+            .expect("a search has at least one thread");
+        let handles: Vec<_> = rest
+            .iter_mut()
+            .enumerate()
+            .map(|(i, state)| scope.spawn(move || search(i + 1, state)))
+            .collect();
+        let mut results = vec![search(0, first)];
+        results.extend(
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a search thread panicked")),
+        );
+        results
+    })
+}

@@ -1,0 +1,89 @@
+//! The one interface of all players (book chapter 3): a position and limits in, a move and a
+//! report out.
+
+use crate::limits::Limits;
+use crate::spec::Spec;
+use std::fmt;
+use std::time::Duration;
+use yolah_core::{Move, Position};
+
+/// An artificial player. It may keep state between moves of a game (MCTS keeps its tree), so
+/// one instance plays one game at a time; a new game is recognised from the position.
+pub trait Player: Send {
+    /// Chooses a legal move for the side to move in `position`, which is not over: the pass
+    /// when the side has no move. Honours `limits` (see [`Limits`]).
+    fn choose(&mut self, position: &Position, limits: Limits) -> Report;
+}
+
+/// What a player says of the move it chose.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// The move.
+    pub mv: Move,
+    /// The player's estimate of its expected score from here, 0 (loss) to 1 (win), if any.
+    pub value: Option<f64>,
+    /// Iterations done: playouts for Monte Carlo, tree walks for MCTS, 0 for random.
+    pub iterations: u64,
+    /// Time spent choosing.
+    pub time: Duration,
+    /// Whatever else the algorithm knows (principal variation, tree size, reuse), one line.
+    pub detail: String,
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.mv)?;
+        if let Some(value) = self.value {
+            write!(f, ", value {value:.3}")?;
+        }
+        let ms = self.time.as_secs_f64() * 1e3;
+        if self.iterations > 0 {
+            let rate = self.iterations as f64 / self.time.as_secs_f64().max(1e-9);
+            write!(
+                f,
+                ", {} iterations in {ms:.1} ms ({:.0} k/s)",
+                self.iterations,
+                rate / 1e3
+            )?;
+        } else {
+            write!(f, " in {ms:.2} ms")?;
+        }
+        if !self.detail.is_empty() {
+            write!(f, "; {}", self.detail)?;
+        }
+        Ok(())
+    }
+}
+
+/// A player together with the spec it was built from and the limits that spec sets.
+pub struct Agent {
+    spec: Spec,
+    player: Box<dyn Player>,
+    limits: Limits,
+}
+
+impl Agent {
+    /// Wraps a built player (see [`Spec::agent`]).
+    pub(crate) fn new(spec: Spec, player: Box<dyn Player>, limits: Limits) -> Agent {
+        Agent {
+            spec,
+            player,
+            limits,
+        }
+    }
+
+    /// Chooses a move within the spec's limits.
+    pub fn choose(&mut self, position: &Position) -> Report {
+        self.player.choose(position, self.limits)
+    }
+
+    /// The spec this agent was built from.
+    pub fn spec(&self) -> &Spec {
+        &self.spec
+    }
+
+    /// The limits each move is given.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+}

@@ -1,0 +1,36 @@
+//! The random player: a uniformly random legal move.
+
+use crate::limits::Limits;
+use crate::player::{Player, Report};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use std::time::Instant;
+use yolah_core::Position;
+
+/// Plays a uniformly random legal move (the pass when it has none).
+pub struct RandomPlayer {
+    rng: SmallRng,
+}
+
+impl RandomPlayer {
+    /// A random player drawing from `seed`.
+    pub fn new(seed: u64) -> RandomPlayer {
+        RandomPlayer {
+            rng: SmallRng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl Player for RandomPlayer {
+    fn choose(&mut self, position: &Position, _limits: Limits) -> Report {
+        let start = Instant::now();
+        let mv = position.random_move(&mut self.rng);
+        Report {
+            mv,
+            value: None,
+            iterations: 0,
+            time: start.elapsed(),
+            detail: String::new(),
+        }
+    }
+}

@@ -1,0 +1,411 @@
+//! Player specs: `name[:option=value,…]`, e.g. `random:seed=7`, `montecarlo:time=100ms`,
+//! `mcts:iterations=20000,c=1.4,threads=2`. [`PLAYERS`] is the catalogue: every player, its
+//! options and their defaults; a spec is checked against it when parsed, so building the
+//! player cannot fail.
+
+use crate::limits::Limits;
+use crate::mcts::Mcts;
+use crate::montecarlo::MonteCarlo;
+use crate::player::{Agent, Player};
+use crate::random::RandomPlayer;
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// The type of an option's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueKind {
+    /// A duration with its unit: `250us`, `100ms`, `1.5s` (at most an hour).
+    Duration,
+    /// A whole number ≥ 1.
+    Count,
+    /// A thread count, 1 to 256.
+    Threads,
+    /// A finite real number ≥ 0.
+    Real,
+    /// Any whole number from 0 to 2^64 − 1.
+    Seed,
+}
+
+impl ValueKind {
+    /// How a value of this kind is written, for error messages and `yolah players`.
+    pub fn expected(self) -> &'static str {
+        match self {
+            ValueKind::Duration => "a duration with a unit, like 250us, 100ms or 1.5s (at most 1h)",
+            ValueKind::Count => "a whole number of at least 1",
+            ValueKind::Threads => "a thread count from 1 to 256",
+            ValueKind::Real => "a real number of at least 0, like 1.4",
+            ValueKind::Seed => "a whole number from 0 to 18446744073709551615",
+        }
+    }
+}
+
+/// One option of a player.
+#[derive(Debug)]
+pub struct OptionInfo {
+    /// Its name in specs.
+    pub name: &'static str,
+    /// The type of its value.
+    pub kind: ValueKind,
+    /// Its default, as words.
+    pub default: &'static str,
+    /// What it does.
+    pub help: &'static str,
+}
+
+/// One kind of player.
+#[derive(Debug)]
+pub struct PlayerInfo {
+    /// Its name in specs.
+    pub name: &'static str,
+    /// One line on how it plays.
+    pub about: &'static str,
+    /// Its options.
+    pub options: &'static [OptionInfo],
+    /// Builds the player from a spec naming it, with this seed.
+    build: fn(&Spec, u64) -> Box<dyn Player>,
+}
+
+/// The per-move time of a search player given neither `time` nor `iterations`.
+pub const DEFAULT_TIME: Duration = Duration::from_millis(100);
+
+const SEED: OptionInfo = OptionInfo {
+    name: "seed",
+    kind: ValueKind::Seed,
+    default: "given by the match (random in `play`)",
+    help: "seed of the player's random numbers",
+};
+const TIME: OptionInfo = OptionInfo {
+    name: "time",
+    kind: ValueKind::Duration,
+    default: "100ms if iterations is not given, else none",
+    help: "thinking time per move",
+};
+const ITERATIONS: OptionInfo = OptionInfo {
+    name: "iterations",
+    kind: ValueKind::Count,
+    default: "none",
+    help: "search iterations per move (with time: whichever ends first)",
+};
+const THREADS: OptionInfo = OptionInfo {
+    name: "threads",
+    kind: ValueKind::Threads,
+    default: "1",
+    help: "search threads",
+};
+
+/// Every player, with its options.
+pub static PLAYERS: &[PlayerInfo] = &[
+    PlayerInfo {
+        name: "random",
+        about: "plays a uniformly random legal move",
+        options: &[SEED],
+        build: |_, seed| Box::new(RandomPlayer::new(seed)),
+    },
+    PlayerInfo {
+        name: "montecarlo",
+        about: "flat Monte Carlo: random playouts after each move, the best average wins (ch. 4)",
+        options: &[TIME, ITERATIONS, THREADS, SEED],
+        build: |spec, seed| Box::new(MonteCarlo::new(spec.threads(), seed)),
+    },
+    PlayerInfo {
+        name: "mcts",
+        about: "Monte Carlo tree search with UCT, the tree kept between moves (ch. 5)",
+        options: &[
+            TIME,
+            ITERATIONS,
+            OptionInfo {
+                name: "c",
+                kind: ValueKind::Real,
+                default: "1.4",
+                help: "UCT exploration constant",
+            },
+            THREADS,
+            SEED,
+        ],
+        build: |spec, seed| {
+            let c = match spec.value("c") {
+                Some(Value::Real(c)) => c,
+                _ => crate::mcts::DEFAULT_C,
+            };
+            Box::new(Mcts::new(c, spec.threads(), seed))
+        },
+    },
+];
+
+/// A checked option value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Value {
+    Duration(Duration),
+    Whole(u64),
+    Real(f64),
+}
+
+/// A parsed, checked player spec.
+#[derive(Clone, Debug)]
+pub struct Spec {
+    text: String,
+    info: &'static PlayerInfo,
+    values: Vec<(&'static str, Value)>,
+}
+
+/// Why a text is not a player spec; each case lists what is accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SpecError {
+    /// No player name.
+    Empty,
+    /// No player of this name.
+    UnknownPlayer(String),
+    /// The player has no such option.
+    UnknownOption {
+        /// The player.
+        player: &'static str,
+        /// The option as written.
+        option: String,
+    },
+    /// An option without `=value`.
+    MissingValue {
+        /// The player.
+        player: &'static str,
+        /// The option.
+        option: String,
+    },
+    /// An option given twice.
+    Repeated {
+        /// The player.
+        player: &'static str,
+        /// The option.
+        option: &'static str,
+    },
+    /// A value of the wrong form.
+    BadValue {
+        /// The player.
+        player: &'static str,
+        /// The option.
+        option: &'static str,
+        /// The value as written.
+        value: String,
+        /// Its expected form.
+        kind: ValueKind,
+    },
+}
+
+fn names<'a>(items: impl Iterator<Item = &'a str>) -> String {
+    items.collect::<Vec<_>>().join(", ")
+}
+
+fn info(player: &str) -> &'static PlayerInfo {
+    PLAYERS
+        .iter()
+        .find(|p| p.name == player)
+        .expect("errors name catalogued players")
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let options = |player: &str| names(info(player).options.iter().map(|o| o.name));
+        match self {
+            SpecError::Empty => write!(
+                f,
+                "empty player spec; players: {}",
+                names(PLAYERS.iter().map(|p| p.name))
+            ),
+            SpecError::UnknownPlayer(name) => write!(
+                f,
+                "unknown player '{name}'; players: {} (see `yolah players`)",
+                names(PLAYERS.iter().map(|p| p.name))
+            ),
+            SpecError::UnknownOption { player, option } => write!(
+                f,
+                "{player} has no option '{option}'; its options: {}",
+                options(player)
+            ),
+            SpecError::MissingValue { player, option } => {
+                write!(f, "{player} option '{option}' needs a value: {option}=…")
+            }
+            SpecError::Repeated { player, option } => {
+                write!(f, "{player} option '{option}' is given twice")
+            }
+            SpecError::BadValue {
+                player,
+                option,
+                value,
+                kind,
+            } => write!(
+                f,
+                "{player} option {option}='{value}': expected {}",
+                kind.expected()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+fn parse_value(kind: ValueKind, text: &str) -> Option<Value> {
+    match kind {
+        ValueKind::Duration => parse_duration(text).map(Value::Duration),
+        ValueKind::Count => text.parse().ok().filter(|&n| n >= 1).map(Value::Whole),
+        ValueKind::Threads => text
+            .parse()
+            .ok()
+            .filter(|n| (1..=256).contains(n))
+            .map(Value::Whole),
+        ValueKind::Real => text
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite() && *x >= 0.0)
+            .map(Value::Real),
+        ValueKind::Seed => text.parse().ok().map(Value::Whole),
+    }
+}
+
+/// `250us`, `100ms`, `1.5s`: more than zero, at most an hour.
+fn parse_duration(text: &str) -> Option<Duration> {
+    let split = text.find(|c: char| c.is_ascii_alphabetic())?;
+    let (number, unit) = text.split_at(split);
+    let number: f64 = number.parse().ok()?;
+    let seconds = match unit {
+        "us" => number / 1e6,
+        "ms" => number / 1e3,
+        "s" => number,
+        _ => return None,
+    };
+    (seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0)
+        .then(|| Duration::from_secs_f64(seconds))
+        .filter(|d| !d.is_zero())
+}
+
+impl FromStr for Spec {
+    type Err = SpecError;
+
+    fn from_str(text: &str) -> Result<Spec, SpecError> {
+        let text = text.trim();
+        let (name, options) = text.split_once(':').unwrap_or((text, ""));
+        if name.is_empty() {
+            return Err(SpecError::Empty);
+        }
+        let info = PLAYERS
+            .iter()
+            .find(|p| p.name == name)
+            .ok_or_else(|| SpecError::UnknownPlayer(name.to_string()))?;
+        let player = info.name;
+        let mut values: Vec<(&'static str, Value)> = Vec::new();
+        for item in options.split(',').filter(|item| !item.is_empty()) {
+            let (option, value) = item
+                .split_once('=')
+                .ok_or_else(|| SpecError::MissingValue {
+                    player,
+                    option: item.to_string(),
+                })?;
+            let option_info = info
+                .options
+                .iter()
+                .find(|o| o.name == option)
+                .ok_or_else(|| SpecError::UnknownOption {
+                    player,
+                    option: option.to_string(),
+                })?;
+            if values.iter().any(|(name, _)| *name == option_info.name) {
+                return Err(SpecError::Repeated {
+                    player,
+                    option: option_info.name,
+                });
+            }
+            let parsed =
+                parse_value(option_info.kind, value).ok_or_else(|| SpecError::BadValue {
+                    player,
+                    option: option_info.name,
+                    value: value.to_string(),
+                    kind: option_info.kind,
+                })?;
+            values.push((option_info.name, parsed));
+        }
+        Ok(Spec {
+            text: text.to_string(),
+            info,
+            values,
+        })
+    }
+}
+
+impl fmt::Display for Spec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl PartialEq for Spec {
+    fn eq(&self, other: &Spec) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for Spec {}
+
+impl Spec {
+    /// The player's name (`mcts`).
+    pub fn name(&self) -> &'static str {
+        self.info.name
+    }
+
+    fn value(&self, option: &str) -> Option<Value> {
+        self.values
+            .iter()
+            .find(|(name, _)| *name == option)
+            .map(|&(_, value)| value)
+    }
+
+    fn whole(&self, option: &str) -> Option<u64> {
+        match self.value(option) {
+            Some(Value::Whole(n)) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The seed the spec sets, if any.
+    pub fn seed(&self) -> Option<u64> {
+        self.whole("seed")
+    }
+
+    /// The limits of each move: `time` and `iterations` as given, [`DEFAULT_TIME`] for a search
+    /// player given neither, none for the random player.
+    pub fn limits(&self) -> Limits {
+        let time = match self.value("time") {
+            Some(Value::Duration(d)) => Some(d),
+            _ => None,
+        };
+        let iterations = self.whole("iterations");
+        let searches = self.info.options.iter().any(|o| o.name == "time");
+        Limits {
+            time: time.or((searches && iterations.is_none()).then_some(DEFAULT_TIME)),
+            iterations,
+        }
+    }
+
+    fn threads(&self) -> usize {
+        self.whole("threads").map_or(1, |n| n as usize)
+    }
+
+    /// Builds the player; its seed is the spec's, or `seed` when the spec sets none.
+    pub fn agent(&self, seed: u64) -> Agent {
+        let seed = self.seed().unwrap_or(seed);
+        let player = (self.info.build)(self, seed);
+        Agent::new(self.clone(), player, self.limits())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("100ms"), Some(Duration::from_millis(100)));
+        assert_eq!(parse_duration("1.5s"), Some(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("250us"), Some(Duration::from_micros(250)));
+        for bad in ["100", "ms", "0ms", "-1s", "2h", "1e9s", "NaNs", "1 s", ""] {
+            assert_eq!(parse_duration(bad), None, "{bad}");
+        }
+    }
+}
