@@ -53,7 +53,7 @@ impl Player for MonteCarlo {
                 detail: "only move".to_string(),
             };
         }
-        let mover = position.side_to_move();
+        let side = position.side_to_move();
         let children: Vec<Position> = moves
             .iter()
             .map(|&m| {
@@ -69,11 +69,11 @@ impl Player for MonteCarlo {
             // Each thread starts at its own move so that an iteration limit spreads evenly.
             let mut i = t * children.len() / threads;
             let mut done = 0;
-            while !budget.out_of_iterations(done)
-                && !(done % CLOCK_EVERY == 0 && budget.out_of_time())
+            while !(budget.out_of_iterations(done)
+                || done % CLOCK_EVERY == 0 && budget.out_of_time())
             {
                 let outcome = Playout::new(&children[i]).run(rng);
-                tallies[i].half_points += u64::from(outcome.half_points(mover));
+                tallies[i].half_points += u64::from(outcome.half_points(side));
                 tallies[i].playouts += 1;
                 done += 1;
                 i = if i + 1 == children.len() { 0 } else { i + 1 };

@@ -4,7 +4,7 @@
 //! Player i scores against player j with probability `1 / (1 + 10^((r_j − r_i) / 400))`; a draw
 //! counts half a win. Only differences are defined, so ratings are centred on a mean of 0 and
 //! the covariance is the pseudo-inverse of the information matrix. One virtual draw is added to
-//! each pair that played, as BayesElo's prior does: a perfect score then gives a large, finite
+//! each pair that played, as `BayesElo`'s prior does: a perfect score then gives a large, finite
 //! difference instead of an infinite one, and hundreds of real games swamp it.
 
 /// Elo points per natural unit of the logistic.
@@ -78,7 +78,9 @@ pub fn fit(players: usize, results: &[GameResult]) -> Option<Fit> {
             largest = largest.max(step.abs());
         }
         let mean = elo.iter().sum::<f64>() / players as f64;
-        elo.iter_mut().for_each(|r| *r -= mean);
+        for r in &mut elo {
+            *r -= mean;
+        }
         if largest < 1e-9 {
             break;
         }

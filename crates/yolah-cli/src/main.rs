@@ -1,5 +1,5 @@
 //! `yolah`: the command line of the Yolah engine. It parses arguments and prints; the game
-//! logic lives in `yolah-core`.
+//! logic lives in `yolah-core`, the players in `yolah-ai`.
 
 mod cmd;
 
@@ -38,6 +38,9 @@ enum Command {
         /// Start from this position (notation) instead of the initial one.
         #[arg(long, short)]
         position: Option<String>,
+        /// Replay game N of a record file (`yolah match --out`, a tournament's games.csv).
+        #[arg(long, short)]
+        game: Option<u64>,
     },
     /// Draw the board with crosses on the squares the side to move can reach.
     Show {
@@ -56,6 +59,69 @@ enum Command {
         /// Worker threads (default: one per core).
         #[arg(long, short)]
         threads: Option<usize>,
+    },
+    /// List the players, their options and defaults.
+    Players,
+    /// Play two players against each other over paired random openings.
+    Match {
+        /// The first player's spec (the summary is from its point of view).
+        first: String,
+        /// The second player's spec.
+        second: String,
+        /// Number of games (each opening is played twice, colours swapped).
+        #[arg(long, short)]
+        games: u32,
+        /// Random plies of each opening [default: 4].
+        #[arg(long, short)]
+        random_plies: Option<u32>,
+        /// Seed of the openings and of players without a seed (default: random).
+        #[arg(long, short)]
+        seed: Option<u64>,
+        /// Games played at once (default: one per core).
+        #[arg(long, short)]
+        threads: Option<usize>,
+        /// Write every game to this CSV file (readable by `yolah replay --game N`).
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+    },
+    /// Round robin between players: crosstable and Bradley-Terry ratings.
+    Tournament {
+        /// Player specs [default: mcts:time=20ms montecarlo:time=20ms random].
+        specs: Vec<String>,
+        /// Games between each pair [default: 20].
+        #[arg(long, short = 'n')]
+        games_per_pair: Option<u32>,
+        /// Random plies of each opening [default: 4].
+        #[arg(long, short)]
+        random_plies: Option<u32>,
+        /// Seed of the openings and of players without a seed (default: random).
+        #[arg(long, short)]
+        seed: Option<u64>,
+        /// Games played at once (default: one per core).
+        #[arg(long, short)]
+        threads: Option<usize>,
+        /// Directory for tournament.json, games.csv (one row per game as it ends) and
+        /// ratings.json.
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+        /// Finish the tournament in --out after an interruption.
+        #[arg(long)]
+        resume: bool,
+    },
+    /// Play a game in the terminal (moves like e4:g2; help, moves, undo, quit).
+    Play {
+        /// Black: human or a player spec.
+        #[arg(long, default_value = "human")]
+        black: String,
+        /// White: human or a player spec.
+        #[arg(long, default_value = "mcts:time=1s")]
+        white: String,
+        /// Start from this position (notation).
+        #[arg(long, short)]
+        position: Option<String>,
+        /// Seed of machine players without a seed (default: random).
+        #[arg(long, short)]
+        seed: Option<u64>,
     },
 }
 
@@ -78,15 +144,64 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft { depth, position } => cmd::perft::run(&mut out, depth, position.as_deref()),
         Command::Moves { position } => cmd::moves::run(&mut out, position.as_deref()),
-        Command::Replay { file, position } => {
-            cmd::replay::run(&mut out, file.as_deref(), position.as_deref())
-        }
+        Command::Replay {
+            file,
+            position,
+            game,
+        } => cmd::replay::run(&mut out, file.as_deref(), position.as_deref(), game),
         Command::Show { position } => cmd::show::run(&mut out, position.as_deref()),
         Command::RandomGames {
             games,
             seed,
             threads,
         } => cmd::random_games::run(&mut out, games, seed, threads),
+        Command::Players => cmd::players::run(&mut out),
+        Command::Match {
+            first,
+            second,
+            games,
+            random_plies,
+            seed,
+            threads,
+            out: file,
+        } => cmd::versus::run(
+            &mut out,
+            cmd::versus::Options {
+                first,
+                second,
+                games,
+                random_plies,
+                seed,
+                threads,
+                out: file.as_deref(),
+            },
+        ),
+        Command::Tournament {
+            specs,
+            games_per_pair,
+            random_plies,
+            seed,
+            threads,
+            out: dir,
+            resume,
+        } => cmd::tournament::run(
+            &mut out,
+            &cmd::tournament::Options {
+                specs,
+                games_per_pair,
+                random_plies,
+                seed,
+                threads,
+                out: dir,
+                resume,
+            },
+        ),
+        Command::Play {
+            black,
+            white,
+            position,
+            seed,
+        } => cmd::play::run(&mut out, &black, &white, position.as_deref(), seed),
     };
     let result = result.and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {

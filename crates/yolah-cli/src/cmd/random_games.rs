@@ -1,7 +1,6 @@
 //! `yolah random-games`: uniformly random games, results and rate.
 
 use anyhow::{Context, Result, ensure};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
 use std::time::Instant;
 use yolah_core::random_games::random_games;
@@ -19,10 +18,7 @@ pub fn run(
         .num_threads(threads.unwrap_or(0))
         .build()
         .context("starting the worker threads")?;
-    let bar = ProgressBar::new(games).with_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
-            .expect("the template is valid"),
-    );
+    let bar = super::progress_bar(games, "games");
     let start = Instant::now();
     let tally = pool.install(|| random_games(games, seed, &|done| bar.inc(done)));
     let seconds = start.elapsed().as_secs_f64();

@@ -1,14 +1,40 @@
-//! `yolah replay`: plays a list of moves, stopping at the first illegal one.
+//! `yolah replay`: plays a list of moves, stopping at the first illegal one; or, with
+//! `--game N`, the moves of game N of a record file (`yolah match --out`, a tournament's
+//! `games.csv`).
 
 use super::position_arg;
 use anyhow::{Context, Result, bail};
 use std::io::{Read, Write};
 use std::path::Path;
+use yolah_ai::record::read_records;
 use yolah_core::{Diagram, Move};
 
-pub fn run(out: &mut impl Write, file: Option<&Path>, position: Option<&str>) -> Result<()> {
+pub fn run(
+    out: &mut impl Write,
+    file: Option<&Path>,
+    position: Option<&str>,
+    game: Option<u64>,
+) -> Result<()> {
     let mut position = position_arg(position)?;
-    let text = read_input(file)?;
+    let text = match game {
+        Some(number) => {
+            let Some(path) = file.filter(|p| *p != Path::new("-")) else {
+                bail!("--game needs a record file");
+            };
+            let records = read_records(path)?;
+            let record = records
+                .into_iter()
+                .find(|r| r.game == number)
+                .with_context(|| format!("'{}' has no game {number}", path.display()))?;
+            writeln!(
+                out,
+                "game {number}: {} (black) vs {} (white), {} {}-{}",
+                record.black, record.white, record.result, record.black_score, record.white_score
+            )?;
+            record.moves
+        }
+        None => read_input(file)?,
+    };
     let tokens = text
         .lines()
         .flat_map(|line| line.split('#').next().unwrap_or("").split_whitespace());

@@ -1,0 +1,115 @@
+//! Player specs: what parses, what is refused and how the refusal reads.
+
+use std::time::Duration;
+use yolah_ai::{Limits, PLAYERS, Spec, SpecError};
+
+fn error(text: &str) -> String {
+    text.parse::<Spec>().unwrap_err().to_string()
+}
+
+#[test]
+fn good_specs_parse_with_their_limits() {
+    let cases = [
+        ("random", None, None),
+        ("random:seed=7", None, None),
+        ("montecarlo", Some(100), None),
+        ("montecarlo:time=250ms", Some(250), None),
+        ("montecarlo:iterations=5000,threads=2", None, Some(5000)),
+        ("mcts:iterations=20000,c=1.4,threads=2", None, Some(20000)),
+        ("mcts:time=1.5s,iterations=10", Some(1500), Some(10)),
+        (" mcts:c=0 ", Some(100), None),
+    ];
+    for (text, time, iterations) in cases {
+        let spec: Spec = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(
+            spec.limits(),
+            Limits {
+                time: time.map(Duration::from_millis),
+                iterations
+            },
+            "{text}"
+        );
+        assert_eq!(spec.to_string(), text.trim());
+    }
+    let spec: Spec = "random:seed=7".parse().unwrap();
+    assert_eq!((spec.name(), spec.seed()), ("random", Some(7)));
+}
+
+#[test]
+fn bad_specs_say_what_is_accepted() {
+    assert_eq!("".parse::<Spec>().unwrap_err(), SpecError::Empty);
+    let cases = [
+        (
+            "alphabeta",
+            "unknown player 'alphabeta'; players: random, montecarlo, mcts",
+        ),
+        (
+            ":seed=1",
+            "empty player spec; players: random, montecarlo, mcts",
+        ),
+        (
+            "random:time=1s",
+            "random has no option 'time'; its options: seed",
+        ),
+        (
+            "mcts:depth=3",
+            "its options: time, iterations, c, threads, seed",
+        ),
+        ("mcts:c", "mcts option 'c' needs a value: c=…"),
+        ("mcts:c=1,c=2", "mcts option 'c' is given twice"),
+        (
+            "mcts:c=-1",
+            "mcts option c='-1': expected a real number of at least 0",
+        ),
+        ("mcts:c=inf", "expected a real number"),
+        (
+            "mcts:time=100",
+            "expected a duration with a unit, like 250us, 100ms or 1.5s",
+        ),
+        ("mcts:time=0ms", "expected a duration"),
+        ("mcts:time=2h", "expected a duration"),
+        (
+            "montecarlo:threads=0",
+            "expected a thread count from 1 to 256",
+        ),
+        ("montecarlo:threads=1000", "expected a thread count"),
+        (
+            "montecarlo:iterations=0",
+            "expected a whole number of at least 1",
+        ),
+        ("montecarlo:iterations=1.5", "expected a whole number"),
+        (
+            "random:seed=-1",
+            "expected a whole number from 0 to 18446744073709551615",
+        ),
+        ("MCTS", "unknown player 'MCTS'"),
+    ];
+    for (text, expected) in cases {
+        let message = error(text);
+        assert!(message.contains(expected), "{text}: '{message}'");
+    }
+}
+
+#[test]
+fn every_catalogued_player_builds_from_its_bare_name() {
+    let start = yolah_core::Position::start();
+    for player in PLAYERS {
+        let spec: Spec = format!("{}:seed=1", player.name).parse().unwrap();
+        let mut agent = spec.agent(0);
+        let spec_with_limit: Spec = if player.options.iter().any(|o| o.name == "iterations") {
+            format!("{}:iterations=100", player.name).parse().unwrap()
+        } else {
+            spec.clone()
+        };
+        assert!(start.check_move(agent.choose(&start).mv).is_ok());
+        assert!(
+            start
+                .check_move(spec_with_limit.agent(1).choose(&start).mv)
+                .is_ok()
+        );
+        assert!(!player.about.is_empty());
+        for option in player.options {
+            assert!(!option.help.is_empty() && !option.default.is_empty());
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! `yolah play`: a game in the terminal, human or machine on each side. Input is read line by
+//! line, so it can come from a pipe as well as a keyboard.
+
+use super::position_arg;
+use anyhow::{Context, Result};
+use std::io::{BufRead, Write};
+use yolah_ai::{Agent, Spec};
+use yolah_core::{Color, Diagram, Move, Outcome, Position};
+
+const HELP: &str = "\
+  e4:g2   move the piece on e4 to g2 (a1:a1 passes, only when you have no move)
+  moves   list your legal moves
+  undo    take back your last move (and the machine's reply)
+  help    this text
+  quit    leave the game";
+
+/// Who moves for one side.
+enum Side {
+    Human,
+    Machine(Box<Agent>),
+}
+
+impl Side {
+    fn parse(text: &str, seed: u64) -> Result<Side> {
+        if text == "human" {
+            return Ok(Side::Human);
+        }
+        let spec: Spec = text
+            .parse()
+            .with_context(|| format!("bad player '{text}' (human or a spec)"))?;
+        Ok(Side::Machine(Box::new(spec.agent(seed))))
+    }
+}
+
+/// What a human's line asks for.
+enum Action {
+    Play(Move),
+    Undo,
+    Quit,
+}
+
+pub fn run(
+    out: &mut impl Write,
+    black: &str,
+    white: &str,
+    position: Option<&str>,
+    seed: Option<u64>,
+) -> Result<()> {
+    let seed = seed.unwrap_or_else(rand::random);
+    let mut sides = [
+        Side::parse(black, seed)?,
+        Side::parse(white, seed.wrapping_add(1))?,
+    ];
+    let mut history = vec![position_arg(position)?];
+    let mut input = std::io::stdin().lock();
+    if sides.iter().any(|s| matches!(s, Side::Human)) {
+        writeln!(out, "Type a move like e4:g2, or help.")?;
+    }
+    loop {
+        let position = *history.last().expect("the history starts with a position");
+        if let Some(outcome) = position.outcome() {
+            writeln!(out, "{}", Diagram::new(&position))?;
+            let result = match outcome {
+                Outcome::Win(color) => format!("{color} wins"),
+                Outcome::Draw => "draw".to_string(),
+            };
+            writeln!(
+                out,
+                "game over: {result}, black {} white {}",
+                position.score(Color::Black),
+                position.score(Color::White)
+            )?;
+            writeln!(out, "{position}")?;
+            return Ok(());
+        }
+        let color = position.side_to_move();
+        let action = match &mut sides[color.index()] {
+            Side::Machine(agent) => {
+                let report = agent.choose(&position);
+                writeln!(out, "{color} ({}) plays {report}", agent.spec())?;
+                Action::Play(report.mv)
+            }
+            Side::Human if position.moves()[0].is_pass() => {
+                writeln!(out, "{color} has no move and passes")?;
+                Action::Play(Move::PASS)
+            }
+            Side::Human => {
+                writeln!(out, "{}", Diagram::with_targets(&position))?;
+                let Some(action) = ask(out, &mut input, &position)? else {
+                    writeln!(out, "\nend of input: the game is left unfinished")?;
+                    return Ok(());
+                };
+                action
+            }
+        };
+        match action {
+            Action::Play(m) => {
+                let mut next = position;
+                next.play(m);
+                history.push(next);
+            }
+            Action::Undo => {
+                // Back to the human's previous turn: the last earlier position where a human
+                // was to move.
+                let earlier = history[..history.len() - 1].iter().rposition(|p| {
+                    matches!(sides[p.side_to_move().index()], Side::Human)
+                        && !p.moves()[0].is_pass()
+                });
+                match earlier {
+                    Some(k) => {
+                        history.truncate(k + 1);
+                        writeln!(out, "taken back")?;
+                    }
+                    None => writeln!(out, "nothing to undo")?,
+                }
+            }
+            Action::Quit => {
+                writeln!(out, "bye")?;
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// Prompts until the human gives a legal move or a command that changes the game; `None` at
+/// the end of input.
+fn ask(
+    out: &mut impl Write,
+    input: &mut impl BufRead,
+    position: &Position,
+) -> Result<Option<Action>> {
+    let color = position.side_to_move();
+    loop {
+        write!(out, "{color} to move> ")?;
+        out.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line).context("reading your move")? == 0 {
+            return Ok(None);
+        }
+        let text = line.trim();
+        match text {
+            "" => {}
+            "help" => writeln!(out, "{HELP}")?,
+            "moves" => writeln!(out, "{}", super::sorted_moves(position))?,
+            "undo" => return Ok(Some(Action::Undo)),
+            "quit" | "exit" => return Ok(Some(Action::Quit)),
+            _ => match text.parse::<Move>() {
+                Err(error) => writeln!(
+                    out,
+                    "'{text}' is neither a move nor a command ({error}); type help"
+                )?,
+                Ok(m) => match position.check_move(m) {
+                    Ok(()) => return Ok(Some(Action::Play(m))),
+                    Err(reason) => writeln!(out, "{m} is illegal: {reason}")?,
+                },
+            },
+        }
+    }
+}

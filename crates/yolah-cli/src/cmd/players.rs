@@ -1,0 +1,26 @@
+//! `yolah players`: every player, its options and their defaults.
+
+use anyhow::Result;
+use std::io::Write;
+use yolah_ai::PLAYERS;
+
+pub fn run(out: &mut impl Write) -> Result<()> {
+    writeln!(
+        out,
+        "A player is given as a spec: name[:option=value,...]\n"
+    )?;
+    for player in PLAYERS {
+        writeln!(out, "{:<12}{}", player.name, player.about)?;
+        for option in player.options {
+            writeln!(out, "    {:<12}{}", option.name, option.help)?;
+            writeln!(out, "    {:<12}  value: {}", "", option.kind.expected())?;
+            writeln!(out, "    {:<12}  default: {}", "", option.default)?;
+        }
+        writeln!(out)?;
+    }
+    writeln!(
+        out,
+        "examples: random:seed=7  montecarlo:time=100ms  mcts:iterations=20000,c=1.4,threads=2"
+    )?;
+    Ok(())
+}

@@ -1,0 +1,109 @@
+//! Printing results: a match's summary line, a tournament's crosstable and ratings.
+
+use anyhow::{Result, bail};
+use std::io::Write;
+use yolah_ai::ratings::Fit;
+use yolah_ai::tournament::{Crosstable, Ratings};
+
+/// An Elo difference with its sign: `+89`, `-12`, `0`.
+pub fn elo(value: f64) -> String {
+    let rounded = value.round();
+    if rounded == 0.0 {
+        "0".to_string()
+    } else {
+        format!("{rounded:+}")
+    }
+}
+
+/// `mcts vs random: +23 =4 -13, score 62.5 %, Elo +89 [+31, +150]`.
+pub fn match_summary(specs: &[String], table: &Crosstable, fit: Option<&Fit>) -> String {
+    let [wins, draws, losses] = table.wdl[0][1];
+    let games = table.games(0);
+    let score = 100.0 * table.points(0) / f64::from(games.max(1));
+    let rating = fit.map_or_else(
+        || "Elo n/a".to_string(),
+        |fit| {
+            let (d, low, high) = fit.difference(0, 1);
+            format!("Elo {} [{}, {}]", elo(d), elo(low), elo(high))
+        },
+    );
+    format!(
+        "{} vs {}: +{wins} ={draws} -{losses}, score {score:.1} %, {rating}",
+        specs[0], specs[1]
+    )
+}
+
+/// The crosstable (points of the row player against the column player), the ratings with
+/// their intervals, and each gap between neighbours in the ranking with its interval.
+pub fn print(
+    out: &mut impl Write,
+    specs: &[String],
+    table: &Crosstable,
+    fit: Option<&Fit>,
+) -> Result<Ratings> {
+    let Some(fit) = fit else {
+        bail!("the games played do not link every player to every other: no ratings yet");
+    };
+    let ratings = Ratings::new(specs, table, fit);
+    // Rows in ranking order.
+    let order: Vec<usize> = ratings
+        .players
+        .iter()
+        .map(|r| {
+            specs
+                .iter()
+                .position(|s| *s == r.spec)
+                .expect("rated players")
+        })
+        .collect();
+    let width = specs.iter().map(String::len).max().unwrap_or(0).max(6);
+    write!(out, "\n{:>3} {:<width$}", "", "player")?;
+    for rank in 1..=order.len() {
+        write!(out, " {rank:>9}")?;
+    }
+    writeln!(out)?;
+    for (rank, &i) in order.iter().enumerate() {
+        write!(out, "{:>3} {:<width$}", rank + 1, specs[i])?;
+        for &j in &order {
+            if i == j {
+                write!(out, " {:>9}", "·")?;
+            } else {
+                let [w, d, l] = table.wdl[i][j];
+                let points = f64::from(w) + f64::from(d) / 2.0;
+                write!(out, " {:>9}", format!("{points}/{}", w + d + l))?;
+            }
+        }
+        writeln!(out)?;
+    }
+    writeln!(
+        out,
+        "\n{:>3} {:<width$} {:>6}  {:>14}  {:>5}  {:>7}",
+        "", "player", "Elo", "95 % interval", "games", "score"
+    )?;
+    for (rank, rating) in ratings.players.iter().enumerate() {
+        writeln!(
+            out,
+            "{:>3} {:<width$} {:>6}  {:>14}  {:>5}  {:>6.1} %",
+            rank + 1,
+            rating.spec,
+            elo(rating.elo),
+            format!("[{}, {}]", elo(rating.elo_low), elo(rating.elo_high)),
+            rating.games,
+            100.0 * rating.score
+        )?;
+    }
+    writeln!(out)?;
+    for pair in order.windows(2) {
+        let (d, low, high) = fit.difference(pair[0], pair[1]);
+        writeln!(
+            out,
+            "gap {} − {}: {} [{}, {}]",
+            specs[pair[0]],
+            specs[pair[1]],
+            elo(d),
+            elo(low),
+            elo(high)
+        )?;
+    }
+    Ok(ratings)
+}

@@ -1,0 +1,340 @@
+//! The players' commands driven as a user would: `players`, `match`, `tournament` (and its
+//! resume after a kill), `play` through a pipe, `replay --game`.
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn yolah(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_yolah"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+fn assert_clean_error(output: &Output, expected: &str) {
+    let err = stderr(output);
+    assert!(!output.status.success(), "should fail: {err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(
+        err.contains(expected),
+        "'{err}' should contain '{expected}'"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// The game numbers of a records file, in file order.
+fn game_numbers(path: &Path) -> Vec<u64> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    assert!(lines.next().unwrap().starts_with("game,black,white,result"));
+    lines
+        .map(|line| line.split(',').next().unwrap().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn players_lists_every_player_with_options_and_defaults() {
+    let text = stdout(&yolah(&["players"], ""));
+    for word in [
+        "random",
+        "montecarlo",
+        "mcts",
+        "iterations",
+        "threads",
+        "default: 1.4",
+    ] {
+        assert!(text.contains(word), "{word}: {text}");
+    }
+}
+
+#[test]
+fn bad_player_specs_are_one_line_errors() {
+    assert_clean_error(
+        &yolah(&["match", "mcts:c=x", "random", "--games", "2"], ""),
+        "mcts option c='x': expected a real number",
+    );
+    assert_clean_error(
+        &yolah(&["match", "alpha", "random", "--games", "2"], ""),
+        "unknown player 'alpha'; players: random, montecarlo, mcts",
+    );
+    assert_clean_error(
+        &yolah(&["match", "random", "random", "--games", "2"], ""),
+        "listed twice",
+    );
+    assert_clean_error(
+        &yolah(&["match", "random", "mcts", "--games", "0"], ""),
+        "--games must be at least 1",
+    );
+    assert_clean_error(
+        &yolah(&["tournament", "random", "--threads", "0"], ""),
+        "--threads must be at least 1",
+    );
+    assert_clean_error(
+        &yolah(&["tournament", "random"], ""),
+        "at least two players",
+    );
+    assert_clean_error(
+        &yolah(&["play", "--white", "nobody"], ""),
+        "bad player 'nobody' (human or a spec)",
+    );
+}
+
+#[test]
+fn a_match_ends_with_its_summary_and_its_games_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games.csv");
+    let file_arg = file.to_str().unwrap();
+    let output = yolah(
+        &[
+            "match",
+            "montecarlo:iterations=300",
+            "random",
+            "--games",
+            "6",
+            "--seed",
+            "5",
+            "--out",
+            file_arg,
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let summary = stdout(&output);
+    let line = summary.lines().last().unwrap();
+    // montecarlo:iterations=300 vs random: +6 =0 -0, score 100.0 %, Elo +… [+…, +…]
+    assert!(
+        line.starts_with("montecarlo:iterations=300 vs random: +"),
+        "{line}"
+    );
+    let counts: Vec<u32> = line
+        .split(": ")
+        .nth(1)
+        .unwrap()
+        .split(", ")
+        .next()
+        .unwrap()
+        .split(' ')
+        .map(|t| t[1..].parse().unwrap())
+        .collect();
+    assert_eq!(counts.iter().sum::<u32>(), 6, "{line}");
+    assert!(
+        line.contains("score ") && line.contains(" %, Elo "),
+        "{line}"
+    );
+    assert_eq!(
+        game_numbers(&file).into_iter().collect::<BTreeSet<_>>(),
+        (0..6).collect()
+    );
+    let replay = yolah(&["replay", file_arg, "--game", "3"], "");
+    assert!(replay.status.success(), "{}", stderr(&replay));
+    let text = stdout(&replay);
+    assert!(text.starts_with("game 3: "), "{text}");
+    assert!(text.contains("game over"), "{text}");
+    assert_clean_error(
+        &yolah(&["replay", file_arg, "--game", "6"], ""),
+        "has no game 6",
+    );
+    // The same seed gives the same games (iteration limits); an existing file is kept.
+    assert_clean_error(
+        &yolah(
+            &["match", "random", "mcts", "--games", "2", "--out", file_arg],
+            "",
+        ),
+        "an existing file is never overwritten",
+    );
+}
+
+#[test]
+fn a_tournament_writes_games_and_ratings() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t");
+    let out_arg = out.to_str().unwrap();
+    let args = [
+        "tournament",
+        "random:seed=1",
+        "montecarlo:iterations=200",
+        "mcts:iterations=200",
+        "-n",
+        "4",
+        "--seed",
+        "9",
+        "--out",
+        out_arg,
+    ];
+    let output = yolah(&args, "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    for expected in ["95 % interval", "gap ", "player", "ratings.json"] {
+        assert!(text.contains(expected), "{expected}: {text}");
+    }
+    assert_eq!(game_numbers(&out.join("games.csv")).len(), 12);
+    let ratings = std::fs::read_to_string(out.join("ratings.json")).unwrap();
+    for field in [
+        "\"spec\"",
+        "\"elo\"",
+        "\"elo_low\"",
+        "\"elo_high\"",
+        "\"games\"",
+        "\"score\"",
+    ] {
+        assert!(ratings.contains(field), "{field}: {ratings}");
+    }
+    assert_eq!(ratings.matches("\"games\": 8").count(), 3, "{ratings}");
+    // Running again into the same directory would lose the games.
+    assert_clean_error(&yolah(&args, ""), "add --resume");
+    // Resuming a finished tournament plays nothing and gives the same table.
+    let again = yolah(&["tournament", "--out", out_arg, "--resume"], "");
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(stdout(&again).contains("(0 to play)"));
+    assert_clean_error(
+        &yolah(
+            &["tournament", "--out", out_arg, "--resume", "--seed", "10"],
+            "",
+        ),
+        "--seed 10 differs from the tournament's 9",
+    );
+}
+
+#[test]
+fn a_killed_tournament_resumes_without_losing_or_repeating_a_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t");
+    let out_arg = out.to_str().unwrap();
+    let games = out.join("games.csv");
+    let total = 3 * 10;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_yolah"))
+        .args([
+            "tournament",
+            "mcts:iterations=3000",
+            "montecarlo:iterations=3000",
+            "random",
+            "-n",
+            "10",
+            "--seed",
+            "4",
+            "--threads",
+            "2",
+            "--out",
+            out_arg,
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once a few games are written, mid-run.
+    let start = Instant::now();
+    while std::fs::read_to_string(&games).map_or(0, |t| t.lines().count()) < 4 {
+        assert!(
+            start.elapsed() < Duration::from_secs(100),
+            "no games written"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = game_numbers(&games);
+    assert!(before.len() < total, "killed before the end");
+    let output = yolah(&["tournament", "--out", out_arg, "--resume"], "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let after = game_numbers(&games);
+    assert_eq!(
+        &after[..before.len()],
+        before.as_slice(),
+        "earlier games kept"
+    );
+    let unique: BTreeSet<u64> = after.iter().copied().collect();
+    assert_eq!(unique.len(), after.len(), "no game twice");
+    assert_eq!(unique, (0..total as u64).collect(), "no game lost");
+    assert!(out.join("ratings.json").exists());
+}
+
+#[test]
+fn play_through_a_pipe() {
+    let input = "help\nmoves\nnonsense\na1:b3\na1:a2\nundo\nundo\na1:a2\nquit\n";
+    let output = yolah(&["play", "--white", "random:seed=1"], input);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    for expected in [
+        "undo    take back",
+        "a1:a2 a1:a3",
+        "'nonsense' is neither a move nor a command",
+        "a1:b3 is illegal: a1:b3 does not follow a rank, file or diagonal",
+        "white (random:seed=1) plays ",
+        "taken back",
+        "nothing to undo",
+        "bye",
+    ] {
+        assert!(text.contains(expected), "'{expected}' in:\n{text}");
+    }
+    assert_eq!(
+        text.matches("white (random:seed=1) plays").count(),
+        2,
+        "{text}"
+    );
+    // The end of input leaves the game cleanly.
+    let output = yolah(&["play", "--white", "random"], "a1:a2\n");
+    assert!(output.status.success());
+    assert!(stdout(&output).contains("end of input"));
+}
+
+#[test]
+fn play_passes_for_a_walled_human_and_announces_the_result() {
+    let output = yolah(
+        &[
+            "play",
+            "--position",
+            "bx4xb/xx4xx/8/3ww3/3ww3/8/xx4xx/bx4xb b 6 6 12",
+            "--white",
+            "mcts:iterations=200",
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("black has no move and passes"), "{text}");
+    assert!(text.contains("game over: white wins"), "{text}");
+}
+
+#[test]
+fn machines_play_each_other_to_the_end() {
+    let output = yolah(
+        &[
+            "play",
+            "--black",
+            "mcts:iterations=100",
+            "--white",
+            "random",
+            "--seed",
+            "1",
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("game over: "), "{text}");
+    assert!(
+        text.contains("black (mcts:iterations=100) plays "),
+        "{text}"
+    );
+}
