@@ -15,6 +15,7 @@
 use crate::limits::{Budget, Limits};
 use crate::parallel::for_each_state;
 use crate::player::{Player, Report};
+use crossbeam_utils::CachePadded;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -239,7 +240,8 @@ impl Tree {
 /// The MCTS player.
 pub struct Mcts {
     c: f64,
-    trees: Vec<Tree>,
+    /// One tree per thread, each on its own cache lines (no false sharing of the generators).
+    trees: Vec<CachePadded<Tree>>,
 }
 
 impl Mcts {
@@ -247,7 +249,7 @@ impl Mcts {
     /// `seed`.
     pub fn new(c: f64, threads: usize, seed: u64) -> Mcts {
         let trees = (0..threads.max(1) as u64)
-            .map(|t| Tree::new(seed ^ t.wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+            .map(|t| CachePadded::new(Tree::new(seed ^ t.wrapping_mul(0x9E37_79B9_7F4A_7C15))))
             .collect();
         Mcts { c, trees }
     }

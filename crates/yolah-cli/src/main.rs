@@ -88,7 +88,7 @@ enum Command {
     Tournament {
         /// Player specs [default: mcts:time=20ms montecarlo:time=20ms random].
         specs: Vec<String>,
-        /// Games between each pair [default: 20].
+        /// Games between each pair [default: 60].
         #[arg(long, short = 'n')]
         games_per_pair: Option<u32>,
         /// Random plies of each opening [default: 4].

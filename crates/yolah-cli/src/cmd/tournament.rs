@@ -23,7 +23,7 @@ pub struct Options {
     pub resume: bool,
 }
 
-pub const DEFAULT_GAMES_PER_PAIR: u32 = 20;
+pub const DEFAULT_GAMES_PER_PAIR: u32 = 60;
 pub const DEFAULT_RANDOM_PLIES: u32 = 4;
 
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
