@@ -8,6 +8,7 @@ use crate::player::{Player, Report};
 use crossbeam_utils::CachePadded;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
+use yolah_core::random_games::interleaved;
 use yolah_core::{Playout, Position};
 
 /// Playouts between two reads of the clock (a playout takes about a microsecond).
@@ -75,16 +76,27 @@ impl Player for MonteCarlo {
             let mut tallies = vec![Tally::default(); children.len()];
             // Each thread starts at its own move so that an iteration limit spreads evenly.
             let mut i = t * children.len() / threads;
-            let mut done = 0;
-            while !(budget.out_of_iterations(done)
-                || done % CLOCK_EVERY == 0 && budget.out_of_time())
-            {
-                let outcome = Playout::new(&children[i]).run(&mut **rng);
-                tallies[i].half_points += u64::from(outcome.half_points(side));
-                tallies[i].playouts += 1;
-                done += 1;
-                i = if i + 1 == children.len() { 0 } else { i + 1 };
-            }
+            let mut started = 0;
+            // Playouts run several in lockstep, as the engine's random games do: one playout
+            // is a chain of dependent steps, and interleaved ones let the CPU overlap them.
+            interleaved(
+                &mut **rng,
+                || {
+                    if budget.out_of_iterations(started)
+                        || started % CLOCK_EVERY == 0 && budget.out_of_time()
+                    {
+                        return None;
+                    }
+                    let playout = (i, Playout::new(&children[i]));
+                    started += 1;
+                    i = if i + 1 == children.len() { 0 } else { i + 1 };
+                    Some(playout)
+                },
+                |move_index, outcome| {
+                    tallies[move_index].half_points += u64::from(outcome.half_points(side));
+                    tallies[move_index].playouts += 1;
+                },
+            );
             tallies
         });
         let mut total = vec![Tally::default(); children.len()];

@@ -76,24 +76,39 @@ pub fn random_games(games: u64, seed: u64, progress: &(dyn Fn(u64) + Sync)) -> T
 fn play_interleaved<R: Rng + ?Sized>(games: u64, rng: &mut R) -> Tally {
     let start = Playout::new(&Position::start());
     let mut tally = Tally::default();
-    let mut lanes: [Playout; LANES] = std::array::from_fn(|_| start.clone());
-    let mut busy = [false; LANES];
     let mut to_start = games;
-    for busy in &mut busy {
-        *busy = to_start > 0;
-        to_start = to_start.saturating_sub(1);
-    }
-    while busy.iter().any(|&b| b) {
-        for (lane, busy) in lanes.iter_mut().zip(&mut busy) {
-            if *busy && lane.step(rng).is_none() {
-                tally.record(lane.outcome());
-                *lane = start.clone();
-                *busy = to_start > 0;
-                to_start = to_start.saturating_sub(1);
+    interleaved(
+        rng,
+        || {
+            to_start.checked_sub(1).map(|left| {
+                to_start = left;
+                ((), start.clone())
+            })
+        },
+        |(), outcome| tally.record(outcome),
+    );
+    tally
+}
+
+/// Plays random games [`LANES`] at a time in lockstep, on one thread: `next` gives each new
+/// game (a tag and its playout) until it returns `None`; `done` gets each result with its tag.
+/// Returns when every game given has ended.
+pub fn interleaved<T: Copy, R: Rng + ?Sized>(
+    rng: &mut R,
+    mut next: impl FnMut() -> Option<(T, Playout)>,
+    mut done: impl FnMut(T, Outcome),
+) {
+    let mut lanes: [Option<(T, Playout)>; LANES] = std::array::from_fn(|_| next());
+    while lanes.iter().any(Option::is_some) {
+        for lane in &mut lanes {
+            if let Some((tag, playout)) = lane
+                && playout.step(rng).is_none()
+            {
+                done(*tag, playout.outcome());
+                *lane = next();
             }
         }
     }
-    tally
 }
 
 /// Mixes the run's seed with a chunk number.
