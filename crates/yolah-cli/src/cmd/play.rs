@@ -3,7 +3,7 @@
 
 use super::position_arg;
 use anyhow::{Context, Result};
-use std::io::{BufRead, Write};
+use std::io::{BufRead, IsTerminal, Write};
 use yolah_ai::{Agent, Spec};
 use yolah_core::{Color, Diagram, Move, Outcome, Position};
 
@@ -138,6 +138,10 @@ fn ask(
             return Ok(None);
         }
         let text = line.trim();
+        if !std::io::stdin().is_terminal() {
+            // Piped input is not echoed by a terminal: echo it so the transcript reads well.
+            writeln!(out, "{text}")?;
+        }
         match text {
             "" => {}
             "help" => writeln!(out, "{HELP}")?,
