@@ -271,13 +271,7 @@ impl Player for Mcts {
             for tree in &mut self.trees {
                 tree.set_root(position);
             }
-            return Report {
-                mv: moves[0],
-                value: None,
-                iterations: 0,
-                time: budget.elapsed(),
-                detail: "only move".to_string(),
-            };
+            return Report::only_move(moves[0], budget.elapsed());
         }
         let threads = self.trees.len();
         let c = self.c;

@@ -53,13 +53,7 @@ impl Player for MonteCarlo {
         let budget = Budget::start(limits);
         let moves = position.moves();
         if moves.len() == 1 {
-            return Report {
-                mv: moves[0],
-                value: None,
-                iterations: 0,
-                time: budget.elapsed(),
-                detail: "only move".to_string(),
-            };
+            return Report::only_move(moves[0], budget.elapsed());
         }
         let side = position.side_to_move();
         let children: Vec<Position> = moves

@@ -30,6 +30,19 @@ pub struct Report {
     pub detail: String,
 }
 
+impl Report {
+    /// The report of a move played without search: the side had no other.
+    pub fn only_move(mv: Move, time: Duration) -> Report {
+        Report {
+            mv,
+            value: None,
+            iterations: 0,
+            time,
+            detail: "only move".to_string(),
+        }
+    }
+}
+
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.mv)?;

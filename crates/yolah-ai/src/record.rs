@@ -75,6 +75,17 @@ impl GameRecord {
         }
     }
 
+    /// The result as written (not checked against the moves: see [`GameRecord::check`]).
+    pub fn outcome(&self) -> Option<Outcome> {
+        [
+            Outcome::Win(Color::Black),
+            Outcome::Win(Color::White),
+            Outcome::Draw,
+        ]
+        .into_iter()
+        .find(|&outcome| result_text(outcome) == self.result)
+    }
+
     /// Replays the moves and checks that they are legal, that the game is over at the end,
     /// and that scores and result agree with it. Returns the moves and the result.
     pub fn check(&self) -> Result<(Vec<Move>, Outcome), String> {

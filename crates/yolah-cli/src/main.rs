@@ -69,17 +69,10 @@ enum Command {
         /// The second player's spec.
         second: String,
         /// Number of games (each opening is played twice, colours swapped).
-        #[arg(long, short)]
-        games: u32,
-        /// Random plies of each opening [default: 4].
-        #[arg(long, short)]
-        random_plies: Option<u32>,
-        /// Seed of the openings and of players without a seed (default: random).
-        #[arg(long, short)]
-        seed: Option<u64>,
-        /// Games played at once (default: one per core).
-        #[arg(long, short)]
-        threads: Option<usize>,
+        #[arg(long = "games", short = 'g')]
+        count: u32,
+        #[command(flatten)]
+        games: cmd::Pairing,
         /// Write every game to this CSV file (readable by `yolah replay --game N`).
         #[arg(long, short)]
         out: Option<PathBuf>,
@@ -91,15 +84,8 @@ enum Command {
         /// Games between each pair [default: 60].
         #[arg(long, short = 'n')]
         games_per_pair: Option<u32>,
-        /// Random plies of each opening [default: 4].
-        #[arg(long, short)]
-        random_plies: Option<u32>,
-        /// Seed of the openings and of players without a seed (default: random).
-        #[arg(long, short)]
-        seed: Option<u64>,
-        /// Games played at once (default: one per core).
-        #[arg(long, short)]
-        threads: Option<usize>,
+        #[command(flatten)]
+        games: cmd::Pairing,
         /// Directory for tournament.json, games.csv (one row per game as it ends) and
         /// ratings.json.
         #[arg(long, short)]
@@ -159,29 +145,14 @@ fn main() -> ExitCode {
         Command::Match {
             first,
             second,
+            count,
             games,
-            random_plies,
-            seed,
-            threads,
             out: file,
-        } => cmd::versus::run(
-            &mut out,
-            cmd::versus::Options {
-                first,
-                second,
-                games,
-                random_plies,
-                seed,
-                threads,
-                out: file.as_deref(),
-            },
-        ),
+        } => cmd::versus::run(&mut out, first, second, count, &games, file.as_deref()),
         Command::Tournament {
             specs,
             games_per_pair,
-            random_plies,
-            seed,
-            threads,
+            games,
             out: dir,
             resume,
         } => cmd::tournament::run(
@@ -189,9 +160,7 @@ fn main() -> ExitCode {
             &cmd::tournament::Options {
                 specs,
                 games_per_pair,
-                random_plies,
-                seed,
-                threads,
+                games,
                 out: dir,
                 resume,
             },

@@ -1,44 +1,9 @@
 //! The `yolah` binary driven as a user would: outputs, exit codes, one-line errors.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn yolah(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_yolah"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
-}
-
-/// A failure: non-zero exit, one line on stderr containing `expected`, no panic.
-fn assert_clean_error(output: &Output, expected: &str) {
-    let err = stderr(output);
-    assert!(!output.status.success(), "should fail: {err}");
-    assert_eq!(err.lines().count(), 1, "one line: {err}");
-    assert!(
-        err.contains(expected),
-        "'{err}' should contain '{expected}'"
-    );
-    assert!(!err.contains("panicked"), "{err}");
-}
+use common::{assert_clean_error, stderr, stdout, yolah};
+use std::process::{Command, Stdio};
 
 fn book_game(name: &str) -> String {
     let path = format!(

@@ -2,46 +2,12 @@
 //! resume after a kill), `play` through a pipe, `replay --game`.
 
 use std::collections::BTreeSet;
-use std::io::Write;
+mod common;
+
+use common::{assert_clean_error, stderr, stdout, yolah};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn yolah(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_yolah"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
-}
-
-fn assert_clean_error(output: &Output, expected: &str) {
-    let err = stderr(output);
-    assert!(!output.status.success(), "should fail: {err}");
-    assert_eq!(err.lines().count(), 1, "one line: {err}");
-    assert!(
-        err.contains(expected),
-        "'{err}' should contain '{expected}'"
-    );
-    assert!(!err.contains("panicked"), "{err}");
-}
 
 /// The game numbers of a records file, in file order.
 fn game_numbers(path: &Path) -> Vec<u64> {

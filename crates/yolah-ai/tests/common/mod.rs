@@ -1,7 +1,7 @@
 //! Helpers shared by the players' tests.
 #![allow(dead_code)]
 
-use yolah_core::{Color, Outcome, Position};
+use yolah_core::{Outcome, Position};
 
 /// The exact value of `position` for the side to move: 1 win, 0 draw, -1 loss (full
 /// negamax with alpha-beta; only for positions near the end).
@@ -51,9 +51,4 @@ pub fn positions(name: &str) -> Vec<Position> {
         .filter(|line| !line.is_empty())
         .map(|line| line.parse().unwrap_or_else(|e| panic!("{line}: {e}")))
         .collect()
-}
-
-/// Whose turn it is, as a word (for messages).
-pub fn side(position: &Position) -> Color {
-    position.side_to_move()
 }

@@ -11,8 +11,11 @@ pub mod standings;
 pub mod tournament;
 pub mod versus;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, ensure};
 use indicatif::{ProgressBar, ProgressStyle};
+use yolah_ai::Spec;
+use yolah_ai::record::{GameRecord, RecordWriter};
+use yolah_ai::tournament::{Config, Scheduled, run_games};
 use yolah_core::Position;
 
 /// The position given with `--position`, or the start.
@@ -45,4 +48,56 @@ pub fn progress_bar(len: u64, what: &str) -> ProgressBar {
 /// The number of cores: the default number of games played at once.
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+}
+
+/// Random plies of each opening when not given.
+pub const DEFAULT_RANDOM_PLIES: u32 = 4;
+
+/// How the games of a match or a tournament are played.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct Pairing {
+    /// Random plies of each opening [default: 4].
+    #[arg(long, short)]
+    pub random_plies: Option<u32>,
+    /// Seed of the openings and of players without a seed (default: random).
+    #[arg(long, short)]
+    pub seed: Option<u64>,
+    /// Games played at once (default: one per core).
+    #[arg(long, short)]
+    pub threads: Option<usize>,
+}
+
+impl Pairing {
+    /// The number of games played at once, checked.
+    pub fn threads(&self) -> Result<usize> {
+        ensure!(self.threads != Some(0), "--threads must be at least 1");
+        Ok(self.threads.unwrap_or_else(cores))
+    }
+}
+
+/// Plays `games` with a progress bar over `total` games of which `records` are done already,
+/// writing each record as its game ends when there is a writer, and adding it to `records`.
+pub fn play_games(
+    config: &Config,
+    specs: &[Spec],
+    games: &[Scheduled],
+    threads: usize,
+    mut writer: Option<RecordWriter>,
+    records: &mut Vec<GameRecord>,
+    total: usize,
+) -> Result<()> {
+    let bar = progress_bar(total as u64, "games");
+    bar.set_position(records.len() as u64);
+    run_games(config, specs, games, threads, |record| {
+        if let Some(writer) = writer.as_mut() {
+            writer
+                .write(&record)
+                .context("writing the games file (the games so far are kept)")?;
+        }
+        records.push(record);
+        bar.inc(1);
+        anyhow::Ok(())
+    })?;
+    bar.finish_and_clear();
+    Ok(())
 }

@@ -1,12 +1,11 @@
 //! `yolah tournament`: a round robin with paired openings, resumable, with a crosstable and
 //! Bradley–Terry ratings at the end.
 
-use super::{progress_bar, standings};
-use anyhow::{Context, Result, bail, ensure};
+use super::{DEFAULT_RANDOM_PLIES, Pairing, play_games, standings};
+use anyhow::{Result, bail};
 use std::io::Write;
 use std::time::Instant;
-use yolah_ai::GameRecord;
-use yolah_ai::tournament::{Config, Crosstable, Store, run_games};
+use yolah_ai::tournament::{Config, Crosstable, Store};
 
 /// The players of `yolah tournament` without specs: the built-in players at a short time per
 /// move, so that the whole run takes about a minute on two cores.
@@ -16,20 +15,16 @@ pub const DEFAULT_PLAYERS: [&str; 3] = ["mcts:time=20ms", "montecarlo:time=20ms"
 pub struct Options {
     pub specs: Vec<String>,
     pub games_per_pair: Option<u32>,
-    pub random_plies: Option<u32>,
-    pub seed: Option<u64>,
-    pub threads: Option<usize>,
+    pub games: Pairing,
     pub out: Option<std::path::PathBuf>,
     pub resume: bool,
 }
 
 pub const DEFAULT_GAMES_PER_PAIR: u32 = 60;
-pub const DEFAULT_RANDOM_PLIES: u32 = 4;
 
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
-    ensure!(options.threads != Some(0), "--threads must be at least 1");
-    let threads = options.threads.unwrap_or_else(super::cores);
-    let (config, mut records, mut writer) = if options.resume {
+    let threads = options.games.threads()?;
+    let (config, mut records, writer) = if options.resume {
         let Some(dir) = options.out.as_deref() else {
             bail!("--resume needs --out DIR, the directory of the tournament to finish");
         };
@@ -48,8 +43,8 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         let config = Config {
             specs,
             games_per_pair: options.games_per_pair.unwrap_or(DEFAULT_GAMES_PER_PAIR),
-            random_plies: options.random_plies.unwrap_or(DEFAULT_RANDOM_PLIES),
-            seed: options.seed.unwrap_or_else(rand::random),
+            random_plies: options.games.random_plies.unwrap_or(DEFAULT_RANDOM_PLIES),
+            seed: options.games.seed.unwrap_or_else(rand::random),
         };
         config.players()?;
         let writer = match options.out.as_deref() {
@@ -75,20 +70,16 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         config.random_plies,
         config.seed
     )?;
-    let bar = progress_bar(schedule.len() as u64, "games");
-    bar.set_position(records.len() as u64);
     let start = Instant::now();
-    run_games(&config, &specs, &todo, threads, |record: GameRecord| {
-        if let Some(writer) = writer.as_mut() {
-            writer
-                .write(&record)
-                .context("writing the games file (the games so far are kept)")?;
-        }
-        records.push(record);
-        bar.inc(1);
-        anyhow::Ok(())
-    })?;
-    bar.finish_and_clear();
+    play_games(
+        &config,
+        &specs,
+        &todo,
+        threads,
+        writer,
+        &mut records,
+        schedule.len(),
+    )?;
     writeln!(
         out,
         "played {} games in {:.1} s",
@@ -124,10 +115,10 @@ fn check_same(options: &Options, config: &Config) -> Result<()> {
         ),
         (
             "--random-plies",
-            options.random_plies.map(u64::from),
+            options.games.random_plies.map(u64::from),
             u64::from(config.random_plies),
         ),
-        ("--seed", options.seed, config.seed),
+        ("--seed", options.games.seed, config.seed),
     ] {
         if let Some(given) = given.filter(|&g| g != stored) {
             return Err(differs(what, given.to_string(), stored.to_string()));

@@ -1,34 +1,30 @@
 //! `yolah match A B`: two players over paired openings, a summary line with the Elo difference.
 
-use super::tournament::DEFAULT_RANDOM_PLIES;
-use super::{progress_bar, standings};
+use super::{DEFAULT_RANDOM_PLIES, Pairing, play_games, standings};
 use anyhow::{Context, Result, ensure};
 use std::io::Write;
 use std::path::Path;
 use yolah_ai::record::RecordWriter;
-use yolah_ai::tournament::{Config, Crosstable, run_games};
+use yolah_ai::tournament::{Config, Crosstable};
 
-pub struct Options<'a> {
-    pub first: String,
-    pub second: String,
-    pub games: u32,
-    pub random_plies: Option<u32>,
-    pub seed: Option<u64>,
-    pub threads: Option<usize>,
-    pub out: Option<&'a Path>,
-}
-
-pub fn run(out: &mut impl Write, options: Options) -> Result<()> {
-    ensure!(options.games > 0, "--games must be at least 1");
-    ensure!(options.threads != Some(0), "--threads must be at least 1");
+pub fn run(
+    out: &mut impl Write,
+    first: String,
+    second: String,
+    count: u32,
+    pairing: &Pairing,
+    file: Option<&Path>,
+) -> Result<()> {
+    ensure!(count > 0, "--games must be at least 1");
+    let threads = pairing.threads()?;
     let config = Config {
-        specs: vec![options.first, options.second],
-        games_per_pair: options.games,
-        random_plies: options.random_plies.unwrap_or(DEFAULT_RANDOM_PLIES),
-        seed: options.seed.unwrap_or_else(rand::random),
+        specs: vec![first, second],
+        games_per_pair: count,
+        random_plies: pairing.random_plies.unwrap_or(DEFAULT_RANDOM_PLIES),
+        seed: pairing.seed.unwrap_or_else(rand::random),
     };
     let specs = config.players()?;
-    let mut writer = match options.out {
+    let writer = match file {
         Some(path) => Some(RecordWriter::create(path).with_context(|| {
             format!(
                 "cannot create '{}' (an existing file is never overwritten)",
@@ -38,25 +34,16 @@ pub fn run(out: &mut impl Write, options: Options) -> Result<()> {
         None => None,
     };
     let schedule = config.schedule();
-    let bar = progress_bar(schedule.len() as u64, "games");
     let mut records = Vec::new();
-    run_games(
+    play_games(
         &config,
         &specs,
         &schedule,
-        options.threads.unwrap_or_else(super::cores),
-        |record| {
-            if let Some(writer) = writer.as_mut() {
-                writer
-                    .write(&record)
-                    .context("writing the games file (the games so far are kept)")?;
-            }
-            records.push(record);
-            bar.inc(1);
-            anyhow::Ok(())
-        },
+        threads,
+        writer,
+        &mut records,
+        schedule.len(),
     )?;
-    bar.finish_and_clear();
     let table = Crosstable::new(&config.specs, &records).map_err(anyhow::Error::msg)?;
     writeln!(
         out,

@@ -1,0 +1,42 @@
+//! Running the `yolah` binary as a user would, shared by the CLI tests.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+pub fn yolah(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_yolah"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+/// A failure: non-zero exit, one line on stderr containing `expected`, no panic.
+pub fn assert_clean_error(output: &Output, expected: &str) {
+    let err = stderr(output);
+    assert!(!output.status.success(), "should fail: {err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(
+        err.contains(expected),
+        "'{err}' should contain '{expected}'"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
