@@ -62,6 +62,17 @@ enum Command {
     },
     /// List the players, their options and defaults.
     Players,
+    /// Let a player choose a move and print its report (move, value, iterations, time, detail).
+    Think {
+        /// The player's spec.
+        spec: String,
+        /// Position in notation (default: the start).
+        #[arg(long, short)]
+        position: Option<String>,
+        /// Seed of a player without one (default: random).
+        #[arg(long, short)]
+        seed: Option<u64>,
+    },
     /// Play two players against each other over paired random openings.
     Match {
         /// The first player's spec (the summary is from its point of view).
@@ -142,6 +153,11 @@ fn main() -> ExitCode {
             threads,
         } => cmd::random_games::run(&mut out, games, seed, threads),
         Command::Players => cmd::players::run(&mut out),
+        Command::Think {
+            spec,
+            position,
+            seed,
+        } => cmd::think::run(&mut out, &spec, position.as_deref(), seed),
         Command::Match {
             first,
             second,

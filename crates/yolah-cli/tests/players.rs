@@ -304,3 +304,37 @@ fn machines_play_each_other_to_the_end() {
         "{text}"
     );
 }
+
+#[test]
+fn think_prints_a_legal_move_and_its_report() {
+    let output = yolah(&["think", "mcts:iterations=500", "--seed", "1"], "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let mv = text.split(',').next().unwrap();
+    let moves = stdout(&yolah(&["moves"], ""));
+    assert!(moves.split_whitespace().any(|m| m == mv), "{mv} in {moves}");
+    assert!(
+        text.contains("500 iterations") && text.contains("pv "),
+        "{text}"
+    );
+    assert_eq!(
+        text,
+        stdout(&yolah(&["think", "mcts:iterations=500", "--seed", "1"], ""))
+    );
+    assert_clean_error(
+        &yolah(
+            &[
+                "think",
+                "random",
+                "-p",
+                "xxbxxbxx/wxxxwxxx/xxxxxxxw/xxxxxxxx/xbxxxxxx/xxxxxxxb/xxwxxxxx/xxxxxxxx b 24 32 64",
+            ],
+            "",
+        ),
+        "the game is over",
+    );
+    assert_clean_error(
+        &yolah(&["think", "mcts:c=-1"], ""),
+        "bad player 'mcts:c=-1'",
+    );
+}

@@ -8,6 +8,7 @@ pub mod random_games;
 pub mod replay;
 pub mod show;
 pub mod standings;
+pub mod think;
 pub mod tournament;
 pub mod versus;
 
