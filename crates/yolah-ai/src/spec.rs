@@ -117,7 +117,7 @@ pub static PLAYERS: &[PlayerInfo] = &[
             OptionInfo {
                 name: "c",
                 kind: ValueKind::Real,
-                default: "1.4",
+                default: "0.5",
                 help: "UCT exploration constant",
             },
             THREADS,

@@ -28,7 +28,7 @@ fn players_lists_every_player_with_options_and_defaults() {
         "mcts",
         "iterations",
         "threads",
-        "default: 1.4",
+        "default: 0.5",
     ] {
         assert!(text.contains(word), "{word}: {text}");
     }
