@@ -94,9 +94,4 @@ impl Agent {
     pub fn spec(&self) -> &Spec {
         &self.spec
     }
-
-    /// The limits each move is given.
-    pub fn limits(&self) -> Limits {
-        self.limits
-    }
 }
