@@ -1,9 +1,15 @@
-//! Artificial players for Yolah (book chapters 3–5 and 8) and the means to compare them.
+//! Artificial players for Yolah (book chapters 3–8) and the means to compare them.
 //!
 //! Every player implements one trait, [`Player`]: given a position and [`Limits`], it returns a
 //! [`Report`] holding its move. Players are built from compact spec strings
-//! (`mcts:iterations=20000,c=1.4,threads=2`, see [`spec`]); games between them are played by
-//! [`game`], scheduled in paired openings by [`tournament`], and rated by [`ratings`].
+//! (`mcts:iterations=20000,c=1.4,threads=2`, see [`spec`]) into [`Agent`]s.
+//!
+//! The folders follow the families:
+//! - [`players`]: random, Monte Carlo, MCTS, minimax, one module each;
+//! - [`search`]: what the search players share (transposition table, threads);
+//! - [`eval`]: the features of a position and the weights that combine them;
+//! - [`learn`]: the genetic algorithm that tunes the weights;
+//! - [`arena`]: games, openings, records, matches and tournaments, Bradley–Terry ratings.
 //!
 //! ```
 //! use yolah_ai::Spec;
@@ -14,21 +20,17 @@
 //! assert!(Position::start().check_move(report.mv).is_ok());
 //! ```
 
-pub mod game;
+pub mod agent;
+pub mod arena;
 pub mod limits;
-pub mod mcts;
-pub mod montecarlo;
-pub mod opening;
-mod parallel;
 pub mod player;
-pub mod random;
-pub mod ratings;
-pub mod record;
+pub mod players;
+pub mod search;
 pub mod spec;
-pub mod tournament;
 
-pub use game::{Game, play_game};
+pub use agent::Agent;
+pub use arena::game::{Game, play_game};
+pub use arena::record::GameRecord;
 pub use limits::{Budget, Limits};
-pub use player::{Agent, Player, Report};
-pub use record::GameRecord;
+pub use player::{Player, Report};
 pub use spec::{PLAYERS, Spec, SpecError};

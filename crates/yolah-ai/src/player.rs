@@ -2,7 +2,6 @@
 //! report out.
 
 use crate::limits::Limits;
-use crate::spec::Spec;
 use std::fmt;
 use std::time::Duration;
 use yolah_core::{Move, Position};
@@ -65,33 +64,5 @@ impl fmt::Display for Report {
             write!(f, "; {}", self.detail)?;
         }
         Ok(())
-    }
-}
-
-/// A player together with the spec it was built from and the limits that spec sets.
-pub struct Agent {
-    spec: Spec,
-    player: Box<dyn Player>,
-    limits: Limits,
-}
-
-impl Agent {
-    /// Wraps a built player (see [`Spec::agent`]).
-    pub(crate) fn new(spec: Spec, player: Box<dyn Player>, limits: Limits) -> Agent {
-        Agent {
-            spec,
-            player,
-            limits,
-        }
-    }
-
-    /// Chooses a move within the spec's limits.
-    pub fn choose(&mut self, position: &Position) -> Report {
-        self.player.choose(position, self.limits)
-    }
-
-    /// The spec this agent was built from.
-    pub fn spec(&self) -> &Spec {
-        &self.spec
     }
 }

@@ -4,10 +4,10 @@
 //! player cannot fail.
 
 use crate::limits::Limits;
-use crate::mcts::Mcts;
-use crate::montecarlo::MonteCarlo;
-use crate::player::{Agent, Player};
-use crate::random::RandomPlayer;
+use crate::players::mcts::Mcts;
+use crate::players::montecarlo::MonteCarlo;
+use crate::player::Player;
+use crate::players::random::RandomPlayer;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -126,7 +126,7 @@ pub static PLAYERS: &[PlayerInfo] = &[
         build: |spec, seed| {
             let c = match spec.value("c") {
                 Some(Value::Real(c)) => c,
-                _ => crate::mcts::DEFAULT_C,
+                _ => crate::players::mcts::DEFAULT_C,
             };
             Box::new(Mcts::new(c, spec.threads(), seed))
         },
@@ -383,15 +383,13 @@ impl Spec {
         }
     }
 
-    fn threads(&self) -> usize {
-        self.whole("threads").map_or(1, |n| n as usize)
+    /// Builds the player this spec describes with this seed (the spec's own seed wins).
+    pub fn player(&self, seed: u64) -> Box<dyn Player> {
+        (self.info.build)(self, self.seed().unwrap_or(seed))
     }
 
-    /// Builds the player; its seed is the spec's, or `seed` when the spec sets none.
-    pub fn agent(&self, seed: u64) -> Agent {
-        let seed = self.seed().unwrap_or(seed);
-        let player = (self.info.build)(self, seed);
-        Agent::new(self.clone(), player, self.limits())
+    fn threads(&self) -> usize {
+        self.whole("threads").map_or(1, |n| n as usize)
     }
 }
 

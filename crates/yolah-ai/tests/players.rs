@@ -1,7 +1,7 @@
 //! The players through whole games: legal moves, reproducible with a seed and an iteration
 //! limit, a forced pass, the MCTS tree kept between moves.
 
-use yolah_ai::opening::random_opening;
+use yolah_ai::arena::opening::random_opening;
 use yolah_ai::{Spec, play_game};
 use yolah_core::{Move, Position};
 

@@ -3,7 +3,7 @@
 
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
-use yolah_ai::ratings::{GameResult, expected_score, fit};
+use yolah_ai::arena::ratings::{GameResult, expected_score, fit};
 
 /// Games between every pair of players of the given true ratings; 10 % draws.
 fn simulate(truth: &[f64], games_per_pair: usize, rng: &mut SmallRng) -> Vec<GameResult> {

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 use yolah_ai::Spec;
-use yolah_ai::opening::random_opening;
+use yolah_ai::arena::opening::random_opening;
 use yolah_core::Position;
 
 const GRACE: Duration = Duration::from_millis(5);

@@ -2,8 +2,8 @@
 
 use std::collections::HashMap;
 use std::io::Write;
-use yolah_ai::record::{GameRecord, read_records};
-use yolah_ai::tournament::{Config, Crosstable, Store, play_scheduled};
+use yolah_ai::arena::record::{GameRecord, read_records};
+use yolah_ai::arena::tournament::{Config, Crosstable, Store, play_scheduled};
 
 fn config(games_per_pair: u32) -> Config {
     Config {

@@ -15,8 +15,8 @@ pub mod versus;
 use anyhow::{Context, Result, ensure};
 use indicatif::{ProgressBar, ProgressStyle};
 use yolah_ai::Spec;
-use yolah_ai::record::{GameRecord, RecordWriter};
-use yolah_ai::tournament::{Config, Scheduled, run_games};
+use yolah_ai::arena::record::{GameRecord, RecordWriter};
+use yolah_ai::arena::tournament::{Config, Scheduled, run_games};
 use yolah_core::Position;
 
 /// The position given with `--position`, or the start.

@@ -6,7 +6,7 @@ use super::position_arg;
 use anyhow::{Context, Result, bail};
 use std::io::{Read, Write};
 use std::path::Path;
-use yolah_ai::record::read_records;
+use yolah_ai::arena::record::read_records;
 use yolah_core::{Diagram, Move};
 
 pub fn run(

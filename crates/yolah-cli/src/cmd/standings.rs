@@ -2,8 +2,8 @@
 
 use anyhow::{Result, bail};
 use std::io::Write;
-use yolah_ai::ratings::Fit;
-use yolah_ai::tournament::{Crosstable, Ratings};
+use yolah_ai::arena::ratings::Fit;
+use yolah_ai::arena::tournament::{Crosstable, Ratings};
 
 /// An Elo difference with its sign: `+89`, `-12`, `0`.
 pub fn elo(value: f64) -> String {

@@ -5,7 +5,7 @@ use super::{DEFAULT_RANDOM_PLIES, Pairing, play_games, standings};
 use anyhow::{Result, bail};
 use std::io::Write;
 use std::time::Instant;
-use yolah_ai::tournament::{Config, Crosstable, Store};
+use yolah_ai::arena::tournament::{Config, Crosstable, Store};
 
 /// The players of `yolah tournament` without specs: the built-in players at a short time per
 /// move, so that the whole run takes about a minute on two cores.

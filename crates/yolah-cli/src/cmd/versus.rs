@@ -4,8 +4,8 @@ use super::{DEFAULT_RANDOM_PLIES, Pairing, play_games, standings};
 use anyhow::{Context, Result, ensure};
 use std::io::Write;
 use std::path::Path;
-use yolah_ai::record::RecordWriter;
-use yolah_ai::tournament::{Config, Crosstable};
+use yolah_ai::arena::record::RecordWriter;
+use yolah_ai::arena::tournament::{Config, Crosstable};
 
 pub fn run(
     out: &mut impl Write,

@@ -8,10 +8,10 @@
 //! A tournament directory holds `tournament.json` (the config), `games.csv` (one
 //! [`GameRecord`] per finished game, flushed as each ends) and, at the end, `ratings.json`.
 
-use crate::game::play_game;
-use crate::opening::random_opening;
-use crate::ratings::{self, Fit, GameResult};
-use crate::record::{self, GameRecord, RecordWriter, read_records};
+use crate::arena::game::play_game;
+use crate::arena::opening::random_opening;
+use crate::arena::ratings::{self, Fit, GameResult};
+use crate::arena::record::{self, GameRecord, RecordWriter, read_records};
 use crate::spec::{Spec, SpecError};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};

@@ -3,7 +3,7 @@
 //! playouts with their own generator, so an iteration limit gives the same move every time.
 
 use crate::limits::{Budget, Limits};
-use crate::parallel::for_each_state;
+use crate::search::parallel::for_each_state;
 use crate::player::{Player, Report};
 use crossbeam_utils::CachePadded;
 use rand::SeedableRng;

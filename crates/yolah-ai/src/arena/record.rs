@@ -5,7 +5,7 @@
 //! thinking times and every move from the start. Rows read back are replayed and checked, so a
 //! damaged file is reported, never half-trusted.
 
-use crate::game::Game;
+use crate::arena::game::Game;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::fs::{File, OpenOptions};

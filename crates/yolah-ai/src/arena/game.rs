@@ -1,6 +1,7 @@
 //! One game between two agents from an opening.
 
-use crate::player::{Agent, Report};
+use crate::agent::Agent;
+use crate::player::Report;
 use std::time::Duration;
 use yolah_core::{Color, Move, Outcome, Position};
 

@@ -13,7 +13,7 @@
 //! moves every time.
 
 use crate::limits::{Budget, Limits};
-use crate::parallel::for_each_state;
+use crate::search::parallel::for_each_state;
 use crate::player::{Player, Report};
 use crossbeam_utils::CachePadded;
 use rand::SeedableRng;

@@ -1,0 +1,36 @@
+//! [`Agent`]: a player together with the spec it was built from and the limits that spec sets.
+
+use crate::player::{Player, Report};
+use crate::limits::Limits;
+use crate::spec::Spec;
+use yolah_core::Position;
+
+/// A player together with the spec it was built from and the limits that spec sets.
+pub struct Agent {
+    spec: Spec,
+    player: Box<dyn Player>,
+    limits: Limits,
+}
+
+impl Agent {
+    /// Chooses a move within the spec's limits.
+    pub fn choose(&mut self, position: &Position) -> Report {
+        self.player.choose(position, self.limits)
+    }
+
+    /// The spec this agent was built from.
+    pub fn spec(&self) -> &Spec {
+        &self.spec
+    }
+}
+
+impl Spec {
+    /// Builds the player; its seed is the spec's, or `seed` when the spec sets none.
+    pub fn agent(&self, seed: u64) -> Agent {
+        Agent {
+            spec: self.clone(),
+            player: self.player(seed),
+            limits: self.limits(),
+        }
+    }
+}

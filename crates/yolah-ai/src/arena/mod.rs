@@ -1,0 +1,7 @@
+//! Where players meet: games, openings, records, matches and tournaments, ratings.
+
+pub mod game;
+pub mod opening;
+pub mod ratings;
+pub mod record;
+pub mod tournament;

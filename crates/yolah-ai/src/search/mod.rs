@@ -1,0 +1,3 @@
+//! What the search players share.
+
+pub(crate) mod parallel;
