@@ -22,6 +22,7 @@
 
 pub mod agent;
 pub mod arena;
+pub mod eval;
 pub mod limits;
 pub mod player;
 pub mod players;

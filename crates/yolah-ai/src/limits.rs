@@ -2,14 +2,20 @@
 
 use std::time::{Duration, Instant};
 
-/// What a player may spend on one move. With both set, the first one reached stops the search;
-/// with neither, a search player falls back to its spec's default.
+/// What a player may spend on one move. With several set, the first one reached stops the
+/// search; with none, a search player falls back to its spec's default. A player honours only
+/// the limits its spec accepts (`iterations` for Monte Carlo and MCTS, `depth` and `nodes` for
+/// minimax).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Wall-clock time for the move.
     pub time: Option<Duration>,
     /// Search iterations for the move (playouts for Monte Carlo, tree walks for MCTS).
     pub iterations: Option<u64>,
+    /// Search depth in plies (minimax).
+    pub depth: Option<u32>,
+    /// Positions visited (minimax).
+    pub nodes: Option<u64>,
 }
 
 /// Time kept back from a time limit for joining threads and picking the move. The limit is a
@@ -67,6 +73,16 @@ impl Budget {
         self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
+    /// The moment the search must stop by, if it has a time limit.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    /// When the search started.
+    pub fn started(&self) -> Instant {
+        self.start
+    }
+
     /// Time since the start.
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
@@ -80,8 +96,8 @@ mod tests {
     #[test]
     fn iterations_are_shared_without_loss() {
         let limits = Limits {
-            time: None,
             iterations: Some(10),
+            ..Limits::default()
         };
         let parts: Vec<u64> = (0..3)
             .map(|t| Budget::start(limits).split(t, 3).iterations.unwrap())
@@ -96,7 +112,7 @@ mod tests {
     fn a_time_limit_expires() {
         let limits = Limits {
             time: Some(Duration::from_millis(5)),
-            iterations: None,
+            ..Limits::default()
         };
         let budget = Budget::start(limits);
         assert!(!budget.exhausted(u64::MAX - 1));

@@ -3,8 +3,10 @@
 //! options and their defaults; a spec is checked against it when parsed, so building the
 //! player cannot fail.
 
+use crate::eval::Weights;
 use crate::limits::Limits;
 use crate::players::mcts::Mcts;
+use crate::players::minimax::{DEFAULT_TT_MB, Minimax};
 use crate::players::montecarlo::MonteCarlo;
 use crate::player::Player;
 use crate::players::random::RandomPlayer;
@@ -25,6 +27,12 @@ pub enum ValueKind {
     Real,
     /// Any whole number from 0 to 2^64 − 1.
     Seed,
+    /// A search depth in plies, 1 to 127.
+    Depth,
+    /// A table size in MiB, 1 to 16384.
+    Megabytes,
+    /// The path of a weights file (JSON, see `yolah_ai::eval::weights`).
+    WeightsFile,
 }
 
 impl ValueKind {
@@ -36,6 +44,9 @@ impl ValueKind {
             ValueKind::Threads => "a thread count from 1 to 256",
             ValueKind::Real => "a real number of at least 0, like 1.4",
             ValueKind::Seed => "a whole number from 0 to 18446744073709551615",
+            ValueKind::Depth => "a depth in plies from 1 to 127",
+            ValueKind::Megabytes => "a size in MiB from 1 to 16384",
+            ValueKind::WeightsFile => "the path of a weights file",
         }
     }
 }
@@ -131,6 +142,51 @@ pub static PLAYERS: &[PlayerInfo] = &[
             Box::new(Mcts::new(c, spec.threads(), seed))
         },
     },
+    PlayerInfo {
+        name: "minimax",
+        about: "alpha-beta minimax with heuristic features, weights tuned by a genetic algorithm (ch. 6)",
+        options: &[
+            TIME,
+            OptionInfo {
+                name: "depth",
+                kind: ValueKind::Depth,
+                default: "none",
+                help: "search depth in plies (with time or nodes: whichever ends first)",
+            },
+            OptionInfo {
+                name: "nodes",
+                kind: ValueKind::Count,
+                default: "none",
+                help: "positions searched per move, counted by the first thread",
+            },
+            OptionInfo {
+                name: "tt",
+                kind: ValueKind::Megabytes,
+                default: "16",
+                help: "transposition table size in MiB (rounded down to a power of two)",
+            },
+            OptionInfo {
+                name: "weights",
+                kind: ValueKind::WeightsFile,
+                default: "the tuned weights shipped in the crate",
+                help: "heuristic weights file (JSON, as `yolah tune` writes)",
+            },
+            OptionInfo {
+                name: "threads",
+                kind: ValueKind::Threads,
+                default: "1",
+                help: "search threads sharing one table (lazy SMP)",
+            },
+        ],
+        build: |spec, _| {
+            let weights = match spec.value("weights") {
+                Some(Value::Weights(weights)) => weights,
+                _ => Weights::tuned(),
+            };
+            let tt = spec.whole("tt").map_or(DEFAULT_TT_MB, |n| n as usize);
+            Box::new(Minimax::new(weights, tt, spec.threads()))
+        },
+    },
 ];
 
 /// A checked option value.
@@ -139,6 +195,7 @@ enum Value {
     Duration(Duration),
     Whole(u64),
     Real(f64),
+    Weights(Weights),
 }
 
 /// A parsed, checked player spec.
@@ -188,6 +245,15 @@ pub enum SpecError {
         /// Its expected form.
         kind: ValueKind,
     },
+    /// A file named by an option could not be used.
+    BadFile {
+        /// The player.
+        player: &'static str,
+        /// The option.
+        option: &'static str,
+        /// What was wrong, with the path.
+        reason: String,
+    },
 }
 
 fn names<'a>(items: impl Iterator<Item = &'a str>) -> String {
@@ -236,6 +302,11 @@ impl fmt::Display for SpecError {
                 "{player} option {option}='{value}': expected {}",
                 kind.expected()
             ),
+            SpecError::BadFile {
+                player,
+                option,
+                reason,
+            } => write!(f, "{player} option {option}: {reason}"),
         }
     }
 }
@@ -257,6 +328,17 @@ fn parse_value(kind: ValueKind, text: &str) -> Option<Value> {
             .filter(|x| x.is_finite() && *x >= 0.0)
             .map(Value::Real),
         ValueKind::Seed => text.parse().ok().map(Value::Whole),
+        ValueKind::Depth => text
+            .parse()
+            .ok()
+            .filter(|n| (1..=127).contains(n))
+            .map(Value::Whole),
+        ValueKind::Megabytes => text
+            .parse()
+            .ok()
+            .filter(|n| (1..=16_384).contains(n))
+            .map(Value::Whole),
+        ValueKind::WeightsFile => unreachable!("files are read by the caller"),
     }
 }
 
@@ -312,13 +394,22 @@ impl FromStr for Spec {
                     option: option_info.name,
                 });
             }
-            let parsed =
+            let parsed = if option_info.kind == ValueKind::WeightsFile {
+                Weights::load(std::path::Path::new(value))
+                    .map(Value::Weights)
+                    .map_err(|error| SpecError::BadFile {
+                        player,
+                        option: option_info.name,
+                        reason: error.to_string(),
+                    })?
+            } else {
                 parse_value(option_info.kind, value).ok_or_else(|| SpecError::BadValue {
                     player,
                     option: option_info.name,
                     value: value.to_string(),
                     kind: option_info.kind,
-                })?;
+                })?
+            };
             values.push((option_info.name, parsed));
         }
         Ok(Spec {
@@ -353,7 +444,7 @@ impl Spec {
         self.values
             .iter()
             .find(|(name, _)| *name == option)
-            .map(|&(_, value)| value)
+            .map(|(_, value)| *value)
     }
 
     fn whole(&self, option: &str) -> Option<u64> {
@@ -368,18 +459,23 @@ impl Spec {
         self.whole("seed")
     }
 
-    /// The limits of each move: `time` and `iterations` as given, [`DEFAULT_TIME`] for a search
-    /// player given neither, none for the random player.
+    /// The limits of each move: `time`, `iterations`, `depth` and `nodes` as given,
+    /// [`DEFAULT_TIME`] for a search player given none of them, none for the random player.
     pub fn limits(&self) -> Limits {
         let time = match self.value("time") {
             Some(Value::Duration(d)) => Some(d),
             _ => None,
         };
         let iterations = self.whole("iterations");
+        let depth = self.whole("depth").map(|d| d as u32);
+        let nodes = self.whole("nodes");
         let searches = self.info.options.iter().any(|o| o.name == "time");
+        let unlimited = iterations.is_none() && depth.is_none() && nodes.is_none();
         Limits {
-            time: time.or((searches && iterations.is_none()).then_some(DEFAULT_TIME)),
+            time: time.or((searches && unlimited).then_some(DEFAULT_TIME)),
             iterations,
+            depth,
+            nodes,
         }
     }
 

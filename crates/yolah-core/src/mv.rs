@@ -37,6 +37,11 @@ impl Move {
     pub const fn raw(self) -> u16 {
         self.0
     }
+
+    /// The move whose [`Move::raw`] is `raw` (only its low 12 bits are read).
+    pub const fn from_raw(raw: u16) -> Move {
+        Move(raw & 0x0fff)
+    }
 }
 
 impl fmt::Display for Move {

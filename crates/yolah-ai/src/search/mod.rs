@@ -1,3 +1,4 @@
 //! What the search players share.
 
 pub(crate) mod parallel;
+pub mod tt;

@@ -1,0 +1,252 @@
+//! The features of a position a human looks at, each counted as black's minus white's.
+//!
+//! All of them are bitboard computations: two flood fills (king steps and queen moves, both
+//! sides at once) give territory and the regions only one side can reach; a Kogge–Stone slide
+//! gives the squares each side reaches in one move. [`Features::of`] costs about as much as
+//! generating the moves of both sides a few times (see `cargo bench -p yolah-benches --bench
+//! search`).
+
+use yolah_core::bitboard::{FILE_A, FILE_H};
+use yolah_core::{Bitboard, Color, Position};
+
+/// Every feature, in the order of [`Features::values`] and of the weight files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Feature {
+    /// Legal moves (pieces × targets).
+    Mobility,
+    /// Free squares reached in one move by this side and not by the other.
+    OneMoveExclusive,
+    /// Free squares this side reaches in fewer queen moves than the other (or only it reaches).
+    QueenTerritory,
+    /// Free squares this side reaches in fewer king steps than the other (or only it reaches).
+    KingTerritory,
+    /// Free squares only this side can still reach: points it is sure to be able to collect.
+    Exclusive,
+    /// Pieces with no free neighbour: they will never move again.
+    Blocked,
+    /// Pieces with one or two free neighbours: nearly blocked.
+    Cornered,
+    /// Free squares next to this side's pieces (each counted once per piece).
+    Liberties,
+    /// 1 if this side has no move.
+    NoMove,
+    /// This side's points so far.
+    Score,
+    /// 1 for the side to move: the tempo.
+    ToMove,
+}
+
+/// The number of features.
+pub const COUNT: usize = 11;
+
+impl Feature {
+    /// All features, in order.
+    pub const ALL: [Feature; COUNT] = [
+        Feature::Mobility,
+        Feature::OneMoveExclusive,
+        Feature::QueenTerritory,
+        Feature::KingTerritory,
+        Feature::Exclusive,
+        Feature::Blocked,
+        Feature::Cornered,
+        Feature::Liberties,
+        Feature::NoMove,
+        Feature::Score,
+        Feature::ToMove,
+    ];
+
+    /// The name in weight files.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Feature::Mobility => "mobility",
+            Feature::OneMoveExclusive => "one_move_exclusive",
+            Feature::QueenTerritory => "queen_territory",
+            Feature::KingTerritory => "king_territory",
+            Feature::Exclusive => "exclusive",
+            Feature::Blocked => "blocked",
+            Feature::Cornered => "cornered",
+            Feature::Liberties => "liberties",
+            Feature::NoMove => "no_move",
+            Feature::Score => "score",
+            Feature::ToMove => "to_move",
+        }
+    }
+}
+
+/// The features of one position, each black's count minus white's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// In the order of [`Feature::ALL`].
+    pub values: [i32; COUNT],
+    /// Free squares left (56 at the start, 0 at the latest end): the game phase.
+    pub free: u32,
+}
+
+impl Features {
+    /// Computes every feature of `position`.
+    #[inline]
+    pub fn of(position: &Position) -> Features {
+        let black = position.pieces(Color::Black).0;
+        let white = position.pieces(Color::White).0;
+        let free = !position.occupied().0;
+
+        let reach_black = slides(black, free) & free;
+        let reach_white = slides(white, free) & free;
+        let mobility_black = position.count_moves(Color::Black) as i32;
+        let mobility_white = position.count_moves(Color::White) as i32;
+
+        let king = race(black, white, free, |set| neighbours(set) & free);
+        let queen = race(black, white, free, |set| slides(set, free) & free);
+
+        let (blocked, cornered, liberties) = crowding(black, white, free);
+        let to_move = match position.side_to_move() {
+            Color::Black => 1,
+            Color::White => -1,
+        };
+        let mut values = [0; COUNT];
+        values[Feature::Mobility as usize] = mobility_black - mobility_white;
+        values[Feature::OneMoveExclusive as usize] = ones(reach_black & !reach_white)
+            - ones(reach_white & !reach_black);
+        values[Feature::QueenTerritory as usize] = queen.territory;
+        values[Feature::KingTerritory as usize] = king.territory;
+        values[Feature::Exclusive as usize] = king.exclusive;
+        values[Feature::Blocked as usize] = blocked;
+        values[Feature::Cornered as usize] = cornered;
+        values[Feature::Liberties as usize] = liberties;
+        values[Feature::NoMove as usize] =
+            i32::from(mobility_black == 0) - i32::from(mobility_white == 0);
+        values[Feature::Score as usize] =
+            i32::from(position.score(Color::Black)) - i32::from(position.score(Color::White));
+        values[Feature::ToMove as usize] = to_move;
+        Features {
+            values,
+            free: free.count_ones(),
+        }
+    }
+
+    /// One feature.
+    pub fn get(&self, feature: Feature) -> i32 {
+        self.values[feature as usize]
+    }
+}
+
+#[inline]
+fn ones(b: u64) -> i32 {
+    b.count_ones() as i32
+}
+
+/// What a race of two flood fills gives, black's minus white's.
+struct Race {
+    /// Squares reached strictly first.
+    territory: i32,
+    /// Squares reached by one side only.
+    exclusive: i32,
+}
+
+/// Floods both sides at once one `step` at a time; a square belongs to the side that reaches
+/// it first (nobody's on a tie).
+#[inline]
+fn race(black: u64, white: u64, free: u64, step: impl Fn(u64) -> u64) -> Race {
+    let (mut seen_black, mut seen_white) = (black, white);
+    let (mut front_black, mut front_white) = (black, white);
+    let (mut own_black, mut own_white) = (0, 0);
+    while front_black | front_white != 0 {
+        let next_black = step(front_black) & !seen_black;
+        let next_white = step(front_white) & !seen_white;
+        own_black |= next_black & !seen_white & !next_white;
+        own_white |= next_white & !seen_black & !next_black;
+        seen_black |= next_black;
+        seen_white |= next_white;
+        front_black = next_black;
+        front_white = next_white;
+    }
+    let only_black = seen_black & free & !seen_white;
+    let only_white = seen_white & free & !seen_black;
+    Race {
+        territory: ones(own_black) - ones(own_white),
+        exclusive: ones(only_black) - ones(only_white),
+    }
+}
+
+/// Blocked pieces, nearly blocked pieces and liberties, black's minus white's.
+#[inline]
+fn crowding(black: u64, white: u64, free: u64) -> (i32, i32, i32) {
+    let mut blocked = 0;
+    let mut cornered = 0;
+    let mut liberties = 0;
+    for (pieces, sign) in [(black, 1), (white, -1)] {
+        let mut rest = pieces;
+        while rest != 0 {
+            let piece = rest & rest.wrapping_neg();
+            rest ^= piece;
+            let around = (neighbours(piece) & free).count_ones() as i32;
+            blocked += sign * i32::from(around == 0);
+            cornered += sign * i32::from(around == 1 || around == 2);
+            liberties += sign * around;
+        }
+    }
+    (blocked, cornered, liberties)
+}
+
+#[inline]
+fn neighbours(set: u64) -> u64 {
+    Bitboard(set).neighbours().0
+}
+
+const NOT_A: u64 = !FILE_A.0;
+const NOT_H: u64 = !FILE_H.0;
+
+/// The squares a queen standing on any square of `from` attacks when only the `free` squares
+/// can be crossed: the free squares it can land on, and the first blocker in each direction.
+/// Kogge–Stone fills, eight directions at once, no table.
+#[inline]
+pub fn slides(from: u64, free: u64) -> u64 {
+    let left = |b: u64, s: u32| b << s;
+    let right = |b: u64, s: u32| b >> s;
+    let mut out = 0;
+    // (shift, direction, the mask of squares a step may land on)
+    let dirs: [(u32, bool, u64); 8] = [
+        (8, true, u64::MAX),  // north
+        (8, false, u64::MAX), // south
+        (1, true, NOT_A),     // east
+        (1, false, NOT_H),    // west
+        (9, true, NOT_A),     // north-east
+        (7, true, NOT_H),     // north-west
+        (7, false, NOT_A),    // south-east
+        (9, false, NOT_H),    // south-west
+    ];
+    for (s, up, mask) in dirs {
+        let shift = |b: u64, k: u32| if up { left(b, k) } else { right(b, k) };
+        let mut generated = from;
+        let mut open = free & mask;
+        generated |= open & shift(generated, s);
+        open &= shift(open, s);
+        generated |= open & shift(generated, 2 * s);
+        open &= shift(open, 2 * s);
+        generated |= open & shift(generated, 4 * s);
+        out |= shift(generated, s) & mask;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand::rngs::SmallRng;
+    use yolah_core::{Square, attacks};
+
+    #[test]
+    fn slides_match_the_magic_attacks() {
+        let mut rng = SmallRng::seed_from_u64(1);
+        for _ in 0..2000 {
+            let occupied: u64 = rand::Rng::next_u64(&mut rng) & rand::Rng::next_u64(&mut rng);
+            for square in Square::all() {
+                let expected = attacks(square, Bitboard(occupied)).0;
+                // The magic attacks stop before a blocker; slides include it.
+                let got = slides(1 << square.index(), !occupied) & !occupied;
+                assert_eq!(got, expected, "{square} {occupied:#x}");
+            }
+        }
+    }
+}

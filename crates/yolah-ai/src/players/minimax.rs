@@ -1,0 +1,490 @@
+//! Minimax with alpha-beta and human heuristics (book chapter 6).
+//!
+//! Negamax alpha-beta with iterative deepening and principal variation search. A transposition
+//! table (shared by all threads: lazy SMP), killer moves and a history table order the moves;
+//! late moves are searched one ply shallower first ([`LMR`]). Leaves are valued by a linear
+//! combination of features ([`Weights`]), in hundredths of a point of final margin.
+//!
+//! A finished game is worth its exact final margin beyond every heuristic value: `±(WIN +
+//! |margin|)`, 0 for a draw. A subtree that reached no heuristic leaf is *proven*: its value is
+//! stored in the table at depth [`PROVEN`], valid at every depth, and a search whose root is
+//! proven stops: it has solved the position. With no limit at all the search runs until then,
+//! which is `yolah solve`.
+
+use crate::eval::Weights;
+use crate::limits::{Budget, Limits};
+use crate::player::{Player, Report};
+use crate::search::parallel::for_each_state;
+use crate::search::tt::{Bound, PROVEN, Table};
+use crossbeam_utils::CachePadded;
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+use yolah_core::{MAX_MOVES, Move, Position};
+
+/// The value of a won game before its margin is added: above every heuristic value.
+pub const WIN: i32 = 10_000;
+/// Beyond every value.
+const INFINITY: i32 = 32_000;
+/// Deepest ply a search reaches (a game has at most 121 plies).
+pub const MAX_PLY: usize = 128;
+/// Late-move reductions: moves after the first [`LMR_AFTER`] at depth ≥ 3 that are neither the
+/// table move nor a killer are searched a ply shallower first.
+pub const LMR: bool = true;
+const LMR_AFTER: usize = 3;
+/// The transposition table of a spec that sets none, in MiB.
+pub const DEFAULT_TT_MB: usize = 16;
+
+/// The value of a finished game for the side to move.
+pub fn terminal_value(position: &Position) -> i32 {
+    let us = position.side_to_move();
+    let margin = i32::from(position.score(us)) - i32::from(position.score(us.opponent()));
+    margin + WIN * margin.signum()
+}
+
+/// The final margin a proven value stands for, `None` for a heuristic value.
+pub fn proven_margin(value: i32) -> Option<i32> {
+    (value.abs() > WIN).then(|| value - WIN * value.signum())
+}
+
+/// What one search found.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The move to play.
+    pub mv: Move,
+    /// Its value for the side to move.
+    pub value: i32,
+    /// Deepest iteration finished.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Whether the value is exact: the search saw every line to the end of the game.
+    pub proven: bool,
+    /// Positions visited (all threads).
+    pub nodes: u64,
+    /// Table probes that found their position.
+    pub tt_hits: u64,
+    /// The principal variation, starting with the move.
+    pub pv: Vec<Move>,
+    /// Time taken.
+    pub time: Duration,
+}
+
+impl Outcome {
+    /// The value as words: `+1.35` points of margin, or `win by 3`, `draw`, `loss by 2`.
+    pub fn score_text(&self) -> String {
+        match (self.proven, proven_margin(self.value)) {
+            (true, _) if self.value == 0 => "draw (proved)".to_string(),
+            (_, Some(m)) if m > 0 => format!("win by {m}{}", proven_word(self.proven)),
+            (_, Some(m)) => format!("loss by {}{}", -m, proven_word(self.proven)),
+            _ => format!("{:+.2}", f64::from(self.value) / 100.0),
+        }
+    }
+
+    /// Expected score 0–1 for the side to move: exact when proven, else a logistic of the
+    /// margin estimate (4 points ≈ 0.73; a rough scale, for display).
+    pub fn expected_score(&self) -> f64 {
+        if self.proven || proven_margin(self.value).is_some() {
+            return (f64::from(self.value.signum()) + 1.0) / 2.0;
+        }
+        1.0 / (1.0 + (-f64::from(self.value) / 400.0).exp())
+    }
+}
+
+fn proven_word(proven: bool) -> &'static str {
+    if proven { " (proved)" } else { "" }
+}
+
+/// What every thread of one search shares.
+struct Shared<'a> {
+    table: &'a Table,
+    weights: &'a Weights,
+    stop: &'a AtomicBool,
+    deadline: Option<Instant>,
+    node_limit: Option<u64>,
+}
+
+/// One thread's search state.
+struct Searcher {
+    killers: [[Option<Move>; 2]; MAX_PLY],
+    /// Success of each move (by its 12-bit code) for each side, with gravity.
+    history: Box<[[i32; 4096]; 2]>,
+    pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+    nodes: u64,
+    /// Heuristic leaves and table cuts on heuristic values: while it stays put, a subtree is
+    /// proven.
+    unproven: u64,
+    tt_hits: u64,
+    seldepth: usize,
+    /// Whether this thread decides when to stop (the first).
+    main: bool,
+    /// Whether the search may stop on a limit (not before depth 1 is done).
+    may_stop: bool,
+    stopped: bool,
+    /// The value of the best root move so far in this iteration.
+    root_value: i32,
+}
+
+const HISTORY_MAX: i32 = 1 << 14;
+
+impl Searcher {
+    fn new(main: bool) -> Searcher {
+        Searcher {
+            killers: [[None; 2]; MAX_PLY],
+            history: Box::new([[0; 4096]; 2]),
+            pv: Box::new([[Move::PASS; MAX_PLY]; MAX_PLY]),
+            pv_len: [0; MAX_PLY],
+            nodes: 0,
+            unproven: 0,
+            tt_hits: 0,
+            seldepth: 0,
+            main,
+            may_stop: false,
+            stopped: false,
+            root_value: 0,
+        }
+    }
+
+    fn prepare(&mut self) {
+        self.killers = [[None; 2]; MAX_PLY];
+        for side in self.history.iter_mut() {
+            for h in side.iter_mut() {
+                *h /= 2;
+            }
+        }
+        self.nodes = 0;
+        self.unproven = 0;
+        self.tt_hits = 0;
+        self.seldepth = 0;
+        self.may_stop = false;
+        self.stopped = false;
+    }
+
+    /// Whether to abandon the search: another thread said so, or (first thread) a limit is
+    /// reached. The clock is read every 1024 nodes.
+    #[inline]
+    fn should_stop(&mut self, shared: &Shared) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.main && self.may_stop {
+            let out_of_nodes = shared.node_limit.is_some_and(|n| self.nodes >= n);
+            let out_of_time = self.nodes & 1023 == 0
+                && shared.deadline.is_some_and(|d| Instant::now() >= d);
+            if out_of_nodes || out_of_time {
+                shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.nodes & 255 == 0 && shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn bonus(history: &mut i32, bonus: i32) {
+        *history += bonus - *history * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// Negamax alpha-beta: the value of `position` for its side to move, searched `depth`
+    /// plies deep, exact when strictly between `alpha` and `beta`.
+    #[allow(clippy::too_many_lines)]
+    fn search(
+        &mut self,
+        shared: &Shared,
+        position: &mut Position,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if position.game_over() {
+            return terminal_value(position);
+        }
+        if depth <= 0 || ply + 1 >= MAX_PLY {
+            self.unproven += 1;
+            return shared
+                .weights
+                .evaluate(position)
+                .clamp(-(WIN - 1), WIN - 1);
+        }
+        if self.should_stop(shared) {
+            return 0;
+        }
+
+        // Step 1: the table. A deep enough bound cuts at once (on the principal variation
+        // only a proven one, to keep the line whole).
+        let pv_node = beta - alpha > 1;
+        let key = position.hash();
+        let entry = shared.table.probe(key);
+        let mut table_move = None;
+        if let Some(entry) = entry {
+            self.tt_hits += 1;
+            table_move = entry.mv;
+            let value = i32::from(entry.value);
+            let deep_enough = i32::from(entry.depth) >= depth;
+            let proven = entry.depth == PROVEN;
+            if deep_enough && (proven || !pv_node) {
+                let cuts = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => value >= beta,
+                    Bound::Upper => value <= alpha,
+                };
+                if cuts {
+                    if !proven {
+                        self.unproven += 1;
+                    }
+                    return value;
+                }
+            }
+        }
+
+        // Step 2: the moves, ordered: table move, killers, then by history.
+        let mut moves = position.moves();
+        let side = position.side_to_move().index();
+        let mut order = [0i32; MAX_MOVES];
+        const TABLE_MOVE: i32 = 1 << 30;
+        const KILLER: i32 = 1 << 29;
+        for (i, &m) in moves.iter().enumerate() {
+            order[i] = if Some(m) == table_move {
+                TABLE_MOVE
+            } else if Some(m) == self.killers[ply][0] {
+                KILLER + 1
+            } else if Some(m) == self.killers[ply][1] {
+                KILLER
+            } else {
+                self.history[side][m.raw() as usize]
+            };
+        }
+
+        // Step 3: principal variation search over the moves.
+        let unproven_before = self.unproven;
+        let alpha_before = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let moves = moves.as_mut_slice();
+        for i in 0..moves.len() {
+            let next = (i..moves.len()).max_by_key(|&j| order[j]).unwrap_or(i);
+            moves.swap(i, next);
+            order.swap(i, next);
+            let m = moves[i];
+            position.play(m);
+            let value = if i == 0 {
+                -self.search(shared, position, depth - 1, ply + 1, -beta, -alpha)
+            } else {
+                // Step 3a: late moves first a ply shallower (late-move reduction).
+                let reduction =
+                    i32::from(LMR && depth >= 3 && i >= LMR_AFTER && order[i] < KILLER);
+                let mut value = -self.search(
+                    shared,
+                    position,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                );
+                if value > alpha && reduction > 0 {
+                    value = -self.search(shared, position, depth - 1, ply + 1, -alpha - 1, -alpha);
+                }
+                if value > alpha && value < beta {
+                    value = -self.search(shared, position, depth - 1, ply + 1, -beta, -alpha);
+                }
+                value
+            };
+            position.undo(m);
+            if self.stopped {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                best_move = Some(m);
+                if value > alpha {
+                    alpha = value;
+                    if ply == 0 {
+                        self.root_value = value;
+                    }
+                    self.pv[ply][ply] = m;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    let end = self.pv_len[ply + 1];
+                    head[ply][ply + 1..end].copy_from_slice(&tail[0][ply + 1..end]);
+                    self.pv_len[ply] = end.max(ply + 1);
+                    if value >= beta {
+                        // Step 3b: a refutation: remember it as a killer and in the history.
+                        if self.killers[ply][0] != Some(m) {
+                            self.killers[ply] = [Some(m), self.killers[ply][0]];
+                        }
+                        let bonus = (depth * depth).min(HISTORY_MAX / 4);
+                        Self::bonus(&mut self.history[side][m.raw() as usize], bonus);
+                        for &worse in &moves[..i] {
+                            Self::bonus(&mut self.history[side][worse.raw() as usize], -bonus);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+
+        // Step 4: what was learnt goes to the table.
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_before {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_depth = if self.unproven == unproven_before {
+            PROVEN
+        } else {
+            depth.clamp(0, i32::from(PROVEN) - 1) as u8
+        };
+        shared.table.store(key, best_move, best, stored_depth, bound);
+        best
+    }
+
+    /// Iterative deepening from `root` up to `max_depth`; the first thread's result is the
+    /// search's. Helpers (`offset` 1) start one ply deeper to spread the threads.
+    fn iterate(
+        &mut self,
+        shared: &Shared,
+        root: &Position,
+        max_depth: u32,
+        offset: u32,
+        half_time: Option<Instant>,
+    ) -> Option<(u32, i32, bool, Vec<Move>)> {
+        let mut best: Option<(u32, i32, bool, Vec<Move>)> = None;
+        let mut position = *root;
+        for depth in (1 + offset)..=max_depth {
+            self.may_stop = depth > 1;
+            let unproven_before = self.unproven;
+            let value = self.search(shared, &mut position, depth as i32, 0, -INFINITY, INFINITY);
+            let pv = self.pv[0][..self.pv_len[0]].to_vec();
+            if self.stopped {
+                // A partial iteration changes the root move only for one proved better.
+                if let (Some(best), Some(&first)) = (best.as_mut(), pv.first())
+                    && first != best.3[0]
+                {
+                    *best = (best.0, self.root_value, false, pv);
+                }
+                break;
+            }
+            let proven = self.unproven == unproven_before;
+            best = Some((depth, value, proven, pv));
+            if proven || half_time.is_some_and(|t| Instant::now() >= t) {
+                break;
+            }
+        }
+        best
+    }
+}
+
+/// The minimax player: its table, weights and one search state per thread.
+pub struct Minimax {
+    table: Table,
+    weights: Weights,
+    searchers: Vec<CachePadded<Searcher>>,
+}
+
+impl Minimax {
+    /// A player with these weights, a table of `tt_megabytes` MiB and `threads` threads.
+    pub fn new(weights: Weights, tt_megabytes: usize, threads: usize) -> Minimax {
+        Minimax {
+            table: Table::new(tt_megabytes),
+            weights,
+            searchers: (0..threads.max(1))
+                .map(|i| CachePadded::new(Searcher::new(i == 0)))
+                .collect(),
+        }
+    }
+
+    /// Forgets what earlier searches learnt (the table, killers and history).
+    pub fn clear(&mut self) {
+        self.table.clear();
+        for searcher in &mut self.searchers {
+            **searcher = Searcher::new(searcher.main);
+        }
+    }
+
+    /// Searches `position` (not over) within `limits`: depth, nodes (counted by the first
+    /// thread), time; with none, until the value is proven.
+    pub fn search(&mut self, position: &Position, limits: Limits) -> Outcome {
+        let budget = Budget::start(limits);
+        let start = budget.started();
+        self.table.new_search();
+        let stop = AtomicBool::new(false);
+        let shared = Shared {
+            table: &self.table,
+            weights: &self.weights,
+            stop: &stop,
+            deadline: budget.deadline(),
+            node_limit: limits.nodes,
+        };
+        // A new iteration is not started past half the time: it would not finish.
+        let half_time = budget.deadline().map(|d| start + (d - start) / 2);
+        let max_depth = limits.depth.map_or(MAX_PLY as u32 - 1, |d| d.min(MAX_PLY as u32 - 1));
+        let results = for_each_state(&mut self.searchers, |i, searcher| {
+            searcher.prepare();
+            let found = searcher.iterate(&shared, position, max_depth, (i % 2) as u32, half_time);
+            if searcher.main {
+                stop.store(true, Ordering::Relaxed);
+            }
+            found
+        });
+        let nodes = self.searchers.iter().map(|s| s.nodes).sum();
+        let tt_hits = self.searchers.iter().map(|s| s.tt_hits).sum();
+        let seldepth = self.searchers[0].seldepth as u32;
+        let (depth, value, proven, mut pv) = results
+            .into_iter()
+            .next()
+            .flatten()
+            .unwrap_or((0, 0, false, Vec::new()));
+        if pv.is_empty() {
+            pv.push(position.moves()[0]);
+        }
+        Outcome {
+            mv: pv[0],
+            value,
+            depth,
+            seldepth,
+            proven,
+            nodes,
+            tt_hits,
+            pv,
+            time: start.elapsed(),
+        }
+    }
+}
+
+impl Player for Minimax {
+    fn choose(&mut self, position: &Position, limits: Limits) -> Report {
+        let start = Instant::now();
+        let moves = position.moves();
+        if moves.len() == 1 {
+            return Report::only_move(moves[0], start.elapsed());
+        }
+        let outcome = self.search(position, limits);
+        let seconds = outcome.time.as_secs_f64().max(1e-9);
+        let mut detail = format!(
+            "depth {}/{}, score {}, {} nodes ({:.2} M/s), table hits {:.0} %",
+            outcome.depth,
+            outcome.seldepth,
+            outcome.score_text(),
+            outcome.nodes,
+            outcome.nodes as f64 / seconds / 1e6,
+            100.0 * outcome.tt_hits as f64 / outcome.nodes.max(1) as f64,
+        );
+        detail.push_str(", pv");
+        for m in &outcome.pv {
+            let _ = write!(detail, " {m}");
+        }
+        Report {
+            mv: outcome.mv,
+            value: Some(outcome.expected_score()),
+            iterations: outcome.nodes,
+            time: start.elapsed(),
+            detail,
+        }
+    }
+}
