@@ -19,13 +19,30 @@ fn good_specs_parse_with_their_limits() {
         ("mcts:time=1.5s,iterations=10", Some(1500), Some(10)),
         (" mcts:c=0 ", Some(100), None),
     ];
+    let minimax = [
+        ("minimax", Some(100), None, None),
+        ("minimax:depth=8", None, Some(8), None),
+        ("minimax:nodes=200000,tt=64", None, None, Some(200_000)),
+        ("minimax:time=50ms,depth=3,threads=2", Some(50), Some(3), None),
+    ];
+    for (text, time, depth, nodes) in minimax {
+        let spec: Spec = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+        let expected = Limits {
+            time: time.map(Duration::from_millis),
+            depth,
+            nodes,
+            ..Limits::default()
+        };
+        assert_eq!(spec.limits(), expected, "{text}");
+    }
     for (text, time, iterations) in cases {
         let spec: Spec = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(
             spec.limits(),
             Limits {
                 time: time.map(Duration::from_millis),
-                iterations
+                iterations,
+                ..Limits::default()
             },
             "{text}"
         );
@@ -41,7 +58,7 @@ fn bad_specs_say_what_is_accepted() {
     let cases = [
         (
             "alphabeta",
-            "unknown player 'alphabeta'; players: random, montecarlo, mcts",
+            "unknown player 'alphabeta'; players: random, montecarlo, mcts, minimax",
         ),
         (
             ":seed=1",
@@ -83,6 +100,17 @@ fn bad_specs_say_what_is_accepted() {
             "expected a whole number from 0 to 18446744073709551615",
         ),
         ("MCTS", "unknown player 'MCTS'"),
+        ("minimax:depth=0", "expected a depth in plies from 1 to 127"),
+        ("minimax:depth=128", "expected a depth in plies"),
+        ("minimax:tt=0", "expected a size in MiB from 1 to 16384"),
+        ("minimax:tt=16385", "expected a size in MiB"),
+        ("minimax:nodes=0", "expected a whole number of at least 1"),
+        ("minimax:iterations=5", "minimax has no option 'iterations'"),
+        ("minimax:seed=5", "minimax has no option 'seed'"),
+        (
+            "minimax:weights=/no/such/file.json",
+            "minimax option weights: cannot read weights '/no/such/file.json'",
+        ),
     ];
     for (text, expected) in cases {
         let message = error(text);
@@ -94,10 +122,13 @@ fn bad_specs_say_what_is_accepted() {
 fn every_catalogued_player_builds_from_its_bare_name() {
     let start = yolah_core::Position::start();
     for player in PLAYERS {
-        let spec: Spec = format!("{}:seed=1", player.name).parse().unwrap();
+        let spec: Spec = player.name.parse().unwrap();
         let mut agent = spec.agent(0);
-        let spec_with_limit: Spec = if player.options.iter().any(|o| o.name == "iterations") {
+        let has = |name: &str| player.options.iter().any(|o| o.name == name);
+        let spec_with_limit: Spec = if has("iterations") {
             format!("{}:iterations=100", player.name).parse().unwrap()
+        } else if has("depth") {
+            format!("{}:depth=2", player.name).parse().unwrap()
         } else {
             spec.clone()
         };

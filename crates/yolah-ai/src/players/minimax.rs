@@ -29,8 +29,8 @@ const INFINITY: i32 = 32_000;
 /// Deepest ply a search reaches (a game has at most 121 plies).
 pub const MAX_PLY: usize = 128;
 /// Late-move reductions: moves after the first [`LMR_AFTER`] at depth ≥ 3 that are neither the
-/// table move nor a killer are searched a ply shallower first.
-pub const LMR: bool = true;
+/// table move nor a killer are searched a ply shallower first (on by default; see
+/// [`Minimax::reductions`]).
 const LMR_AFTER: usize = 3;
 /// The transposition table of a spec that sets none, in MiB.
 pub const DEFAULT_TT_MB: usize = 16;
@@ -102,6 +102,7 @@ struct Shared<'a> {
     stop: &'a AtomicBool,
     deadline: Option<Instant>,
     node_limit: Option<u64>,
+    reductions: bool,
 }
 
 /// One thread's search state.
@@ -174,6 +175,7 @@ impl Searcher {
                 && shared.deadline.is_some_and(|d| Instant::now() >= d);
             if out_of_nodes || out_of_time {
                 shared.stop.store(true, Ordering::Relaxed);
+                self.stopped = true;
             }
         }
         if self.nodes & 255 == 0 && shared.stop.load(Ordering::Relaxed) {
@@ -277,7 +279,7 @@ impl Searcher {
             } else {
                 // Step 3a: late moves first a ply shallower (late-move reduction).
                 let reduction =
-                    i32::from(LMR && depth >= 3 && i >= LMR_AFTER && order[i] < KILLER);
+                    i32::from(shared.reductions && depth >= 3 && i >= LMR_AFTER && order[i] < KILLER);
                 let mut value = -self.search(
                     shared,
                     position,
@@ -382,6 +384,9 @@ impl Searcher {
 
 /// The minimax player: its table, weights and one search state per thread.
 pub struct Minimax {
+    /// Whether late moves are reduced. Reductions make the value depend on the move order,
+    /// so tests that compare with plain minimax turn them off.
+    pub reductions: bool,
     table: Table,
     weights: Weights,
     searchers: Vec<CachePadded<Searcher>>,
@@ -391,6 +396,7 @@ impl Minimax {
     /// A player with these weights, a table of `tt_megabytes` MiB and `threads` threads.
     pub fn new(weights: Weights, tt_megabytes: usize, threads: usize) -> Minimax {
         Minimax {
+            reductions: true,
             table: Table::new(tt_megabytes),
             weights,
             searchers: (0..threads.max(1))
@@ -420,6 +426,7 @@ impl Minimax {
             stop: &stop,
             deadline: budget.deadline(),
             node_limit: limits.nodes,
+            reductions: self.reductions,
         };
         // A new iteration is not started past half the time: it would not finish.
         let half_time = budget.deadline().map(|d| start + (d - start) / 2);

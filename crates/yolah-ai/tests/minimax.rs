@@ -1,0 +1,252 @@
+//! The minimax search against plain, unpruned minimax: exact endgame values, fixed-depth
+//! values, the table keyed on the score split, limits and determinism.
+
+mod common;
+
+use common::{move_values, positions};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use yolah_ai::eval::Weights;
+use yolah_ai::players::minimax::{Minimax, WIN, proven_margin, terminal_value};
+use yolah_ai::{Limits, Player, Spec};
+use yolah_core::{Move, Position};
+
+/// Random play from the start until at most `free` free squares are left (the game not over).
+fn random_endgame(free: u32, rng: &mut SmallRng) -> Position {
+    loop {
+        let mut position = Position::start();
+        while !position.game_over() && 64 - position.occupied().count() > free {
+            position.play(position.random_move(rng));
+        }
+        if !position.game_over() {
+            return position;
+        }
+    }
+}
+
+/// The final margin for the side to move with best play by both sides: exhaustive negamax, no
+/// table, no pruning.
+fn exact_margin(position: &Position) -> i32 {
+    if position.game_over() {
+        let us = position.side_to_move();
+        return i32::from(position.score(us)) - i32::from(position.score(us.opponent()));
+    }
+    position
+        .moves()
+        .iter()
+        .map(|&m| {
+            let mut child = *position;
+            child.play(m);
+            -exact_margin(&child)
+        })
+        .max()
+        .unwrap()
+}
+
+/// Plain minimax to `depth` with the same leaf values as the search.
+fn plain_minimax(position: &Position, depth: u32, weights: &Weights) -> i32 {
+    if position.game_over() {
+        return terminal_value(position);
+    }
+    if depth == 0 {
+        return weights.evaluate(position).clamp(-(WIN - 1), WIN - 1);
+    }
+    position
+        .moves()
+        .iter()
+        .map(|&m| {
+            let mut child = *position;
+            child.play(m);
+            -plain_minimax(&child, depth - 1, weights)
+        })
+        .max()
+        .unwrap()
+}
+
+fn unlimited() -> Limits {
+    Limits::default()
+}
+
+#[test]
+fn solving_gives_the_exact_margin_of_exhaustive_search() {
+    let mut rng = SmallRng::seed_from_u64(11);
+    // One table for all: entries of earlier endgames must not leak into later ones.
+    let mut player = Minimax::new(Weights::tuned(), 4, 1);
+    for i in 0..300 {
+        let position = random_endgame(6 + i % 5, &mut rng);
+        let exact = exact_margin(&position);
+        let outcome = player.search(&position, unlimited());
+        assert!(outcome.proven, "{position}: not proven");
+        let margin = proven_margin(outcome.value).unwrap_or(0);
+        assert_eq!(outcome.value == 0, exact == 0, "{position}");
+        assert_eq!(margin, exact, "{position}: {outcome:?}");
+        // The principal variation is legal and reaches the end with that margin.
+        let mut line = position;
+        for &m in &outcome.pv {
+            assert_eq!(line.check_move(m), Ok(()), "{position}: pv {:?}", outcome.pv);
+            line.play(m);
+        }
+        if line.game_over() {
+            let us = position.side_to_move();
+            let end = i32::from(line.score(us)) - i32::from(line.score(us.opponent()));
+            assert_eq!(end, exact, "{position}: pv {:?}", outcome.pv);
+        }
+    }
+}
+
+#[test]
+fn alpha_beta_returns_the_plain_minimax_value_at_fixed_depths() {
+    let mut rng = SmallRng::seed_from_u64(12);
+    let weights = Weights::tuned();
+    for i in 0..40 {
+        let position = random_endgame(20 + (i % 4) * 8, &mut rng);
+        for depth in 1..=3 {
+            let mut player = Minimax::new(weights, 1, 1);
+            player.reductions = false;
+            let limits = Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            };
+            let outcome = player.search(&position, limits);
+            let expected = plain_minimax(&position, depth, &weights);
+            assert_eq!(outcome.value, expected, "{position} depth {depth}");
+        }
+    }
+}
+
+#[test]
+fn the_table_keys_on_the_score_split() {
+    // The same board with the points split differently: a different key, and each solved to
+    // its own margin with one table.
+    let mut rng = SmallRng::seed_from_u64(13);
+    let mut checked = 0;
+    let mut player = Minimax::new(Weights::tuned(), 1, 1);
+    while checked < 40 {
+        let position = random_endgame(9, &mut rng);
+        let text = position.to_string();
+        let fields: Vec<&str> = text.split(' ').collect();
+        let (black, white): (u8, u8) = (fields[2].parse().unwrap(), fields[3].parse().unwrap());
+        let shifted = format!(
+            "{} {} {} {} {}",
+            fields[0],
+            fields[1],
+            black + 1,
+            white.wrapping_sub(1),
+            fields[4]
+        );
+        let Ok(other) = shifted.parse::<Position>() else {
+            continue;
+        };
+        assert_ne!(position.hash(), other.hash());
+        for p in [position, other, position] {
+            let outcome = player.search(&p, unlimited());
+            assert_eq!(proven_margin(outcome.value).unwrap_or(0), exact_margin(&p), "{p}");
+        }
+        checked += 1;
+    }
+}
+
+#[test]
+fn minimax_finds_the_only_winning_move() {
+    for position in positions("only_winning_move.txt") {
+        let winning = move_values(&position)
+            .into_iter()
+            .find(|(_, v)| *v == 1)
+            .unwrap()
+            .0;
+        let spec: Spec = "minimax:depth=6".parse().unwrap();
+        let report = spec.agent(0).choose(&position);
+        assert_eq!(report.mv, winning, "{position}: {report}");
+    }
+}
+
+#[test]
+fn node_and_depth_limits_are_reproducible_and_honoured() {
+    let mut rng = SmallRng::seed_from_u64(14);
+    for _ in 0..5 {
+        let position = random_endgame(40, &mut rng);
+        for spec in ["minimax:nodes=20000", "minimax:depth=4"] {
+            let spec: Spec = spec.parse().unwrap();
+            let first = spec.agent(0).choose(&position);
+            let second = spec.agent(0).choose(&position);
+            let pv = |detail: &str| detail.split(" pv ").nth(1).map(str::to_string);
+            assert_eq!((first.mv, first.iterations), (second.mv, second.iterations));
+            assert_eq!((first.value, pv(&first.detail)), (second.value, pv(&second.detail)));
+        }
+        let mut player = Minimax::new(Weights::tuned(), 1, 1);
+        let outcome = player.search(
+            &position,
+            Limits {
+                nodes: Some(20_000),
+                ..Limits::default()
+            },
+        );
+        // Nodes are checked at interior nodes: a few leaves past the limit at most.
+        assert!(outcome.nodes < 20_000 + 200, "{}", outcome.nodes);
+        let outcome = player.search(
+            &position,
+            Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+        );
+        assert!(outcome.depth <= 3);
+    }
+}
+
+#[test]
+fn a_side_without_moves_passes_and_one_with_moves_never_does() {
+    let mut rng = SmallRng::seed_from_u64(15);
+    let mut passes = 0;
+    for _ in 0..200 {
+        let position = random_endgame(12, &mut rng);
+        let mut player = Minimax::new(Weights::tuned(), 1, 1);
+        let report = player.choose(
+            &position,
+            Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+        );
+        let can_move = position.count_moves(position.side_to_move()) > 0;
+        assert_eq!(report.mv == Move::PASS, !can_move, "{position}");
+        assert_eq!(position.check_move(report.mv), Ok(()));
+        passes += usize::from(!can_move);
+    }
+    assert!(passes > 0, "the sample has forced passes");
+}
+
+#[test]
+fn two_threads_play_legal_moves_and_solve_alike() {
+    let mut rng = SmallRng::seed_from_u64(16);
+    let mut player = Minimax::new(Weights::tuned(), 4, 2);
+    for _ in 0..30 {
+        let position = random_endgame(9, &mut rng);
+        let outcome = player.search(&position, unlimited());
+        assert!(outcome.proven);
+        assert_eq!(
+            proven_margin(outcome.value).unwrap_or(0),
+            exact_margin(&position)
+        );
+    }
+    let outcome = player.search(
+        &Position::start(),
+        Limits {
+            depth: Some(5),
+            ..Limits::default()
+        },
+    );
+    assert_eq!(Position::start().check_move(outcome.mv), Ok(()));
+}
+
+#[test]
+fn the_report_gives_depth_score_nodes_and_line() {
+    let spec: Spec = "minimax:depth=4".parse().unwrap();
+    let report = spec.agent(0).choose(&Position::start());
+    for word in ["depth 4/", "score ", "nodes", "M/s", "table hits", "pv "] {
+        assert!(report.detail.contains(word), "{word}: {}", report.detail);
+    }
+    let value = report.value.unwrap();
+    assert!((0.0..=1.0).contains(&value));
+    assert_eq!(report.detail.split(" pv ").nth(1).unwrap().split(' ').next().unwrap(), report.mv.to_string());
+}
