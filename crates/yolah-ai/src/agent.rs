@@ -1,7 +1,7 @@
 //! [`Agent`]: a player together with the spec it was built from and the limits that spec sets.
 
-use crate::player::{Player, Report};
 use crate::limits::Limits;
+use crate::player::{Player, Report};
 use crate::spec::Spec;
 use yolah_core::Position;
 

@@ -5,10 +5,10 @@
 
 use crate::eval::Weights;
 use crate::limits::Limits;
+use crate::player::Player;
 use crate::players::mcts::Mcts;
 use crate::players::minimax::{DEFAULT_TT_MB, Minimax};
 use crate::players::montecarlo::MonteCarlo;
-use crate::player::Player;
 use crate::players::random::RandomPlayer;
 use std::fmt;
 use std::str::FromStr;

@@ -83,7 +83,12 @@ fn solving_gives_the_exact_margin_of_exhaustive_search() {
         // The principal variation is legal and reaches the end with that margin.
         let mut line = position;
         for &m in &outcome.pv {
-            assert_eq!(line.check_move(m), Ok(()), "{position}: pv {:?}", outcome.pv);
+            assert_eq!(
+                line.check_move(m),
+                Ok(()),
+                "{position}: pv {:?}",
+                outcome.pv
+            );
             line.play(m);
         }
         if line.game_over() {
@@ -140,7 +145,11 @@ fn the_table_keys_on_the_score_split() {
         assert_ne!(position.hash(), other.hash());
         for p in [position, other, position] {
             let outcome = player.search(&p, unlimited());
-            assert_eq!(proven_margin(outcome.value).unwrap_or(0), exact_margin(&p), "{p}");
+            assert_eq!(
+                proven_margin(outcome.value).unwrap_or(0),
+                exact_margin(&p),
+                "{p}"
+            );
         }
         checked += 1;
     }
@@ -171,7 +180,10 @@ fn node_and_depth_limits_are_reproducible_and_honoured() {
             let second = spec.agent(0).choose(&position);
             let pv = |detail: &str| detail.split(" pv ").nth(1).map(str::to_string);
             assert_eq!((first.mv, first.iterations), (second.mv, second.iterations));
-            assert_eq!((first.value, pv(&first.detail)), (second.value, pv(&second.detail)));
+            assert_eq!(
+                (first.value, pv(&first.detail)),
+                (second.value, pv(&second.detail))
+            );
         }
         let mut player = Minimax::new(Weights::tuned(), 1, 1);
         let outcome = player.search(
@@ -248,5 +260,15 @@ fn the_report_gives_depth_score_nodes_and_line() {
     }
     let value = report.value.unwrap();
     assert!((0.0..=1.0).contains(&value));
-    assert_eq!(report.detail.split(" pv ").nth(1).unwrap().split(' ').next().unwrap(), report.mv.to_string());
+    assert_eq!(
+        report
+            .detail
+            .split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap(),
+        report.mv.to_string()
+    );
 }

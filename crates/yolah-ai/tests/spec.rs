@@ -23,7 +23,12 @@ fn good_specs_parse_with_their_limits() {
         ("minimax", Some(100), None, None),
         ("minimax:depth=8", None, Some(8), None),
         ("minimax:nodes=200000,tt=64", None, None, Some(200_000)),
-        ("minimax:time=50ms,depth=3,threads=2", Some(50), Some(3), None),
+        (
+            "minimax:time=50ms,depth=3,threads=2",
+            Some(50),
+            Some(3),
+            None,
+        ),
     ];
     for (text, time, depth, nodes) in minimax {
         let spec: Spec = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));

@@ -18,6 +18,9 @@ fn time_limits_are_honoured() {
         ("mcts:time=20ms,threads=2", 20),
         ("mcts:time=3ms", 3),
         ("mcts:time=60ms", 60),
+        ("minimax:time=20ms", 20),
+        ("minimax:time=20ms,threads=2", 20),
+        ("minimax:time=3ms", 3),
     ];
     for (text, ms) in specs {
         let spec: Spec = text.parse().unwrap();

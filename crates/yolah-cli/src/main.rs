@@ -105,6 +105,26 @@ enum Command {
         #[arg(long)]
         resume: bool,
     },
+    /// Solve a position: the exact final margin with best play by both sides, and its line.
+    Solve {
+        /// Position in notation (default: the start, which takes far too long: give one
+        /// with about 24 free squares or fewer).
+        #[arg(long, short)]
+        position: Option<String>,
+        /// Transposition table size in MiB (1 to 16384).
+        #[arg(long, default_value_t = 256)]
+        tt: usize,
+        /// Search threads sharing the table (1 to 256).
+        #[arg(long, short, default_value_t = 1)]
+        threads: usize,
+    },
+    /// Search the fixed bench positions to a fixed depth with one thread: total nodes (a
+    /// signature of the search) and nodes per second.
+    Bench {
+        /// Depth of each search (1 to 14) [default: 8].
+        #[arg(long, short)]
+        depth: Option<u32>,
+    },
     /// Play a game in the terminal (moves like e4:g2; help, moves, undo, quit).
     Play {
         /// Black: human or a player spec.
@@ -181,6 +201,16 @@ fn main() -> ExitCode {
                 resume,
             },
         ),
+        Command::Solve {
+            position,
+            tt,
+            threads,
+        } => cmd::solve::run(
+            &mut out,
+            position.as_deref(),
+            &cmd::solve::Options { tt, threads },
+        ),
+        Command::Bench { depth } => cmd::bench::run(&mut out, depth),
         Command::Play {
             black,
             white,

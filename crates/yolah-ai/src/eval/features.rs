@@ -105,8 +105,8 @@ impl Features {
         };
         let mut values = [0; COUNT];
         values[Feature::Mobility as usize] = mobility_black - mobility_white;
-        values[Feature::OneMoveExclusive as usize] = ones(reach_black & !reach_white)
-            - ones(reach_white & !reach_black);
+        values[Feature::OneMoveExclusive as usize] =
+            ones(reach_black & !reach_white) - ones(reach_white & !reach_black);
         values[Feature::QueenTerritory as usize] = queen.territory;
         values[Feature::KingTerritory as usize] = king.territory;
         values[Feature::Exclusive as usize] = king.exclusive;

@@ -5,6 +5,7 @@ use super::features::{COUNT, Feature, Features};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::fmt::Write as _;
 use std::path::Path;
 use yolah_core::{Color, Position};
 
@@ -50,8 +51,9 @@ impl fmt::Display for WeightsError {
         match self {
             WeightsError::Io(path, error) => write!(f, "cannot read weights '{path}': {error}"),
             WeightsError::Json(error) => write!(f, "bad weights file: {error}"),
-            WeightsError::Format(what) => write!(f, "bad weights file: {what}"),
-            WeightsError::Feature(what) => write!(f, "bad weights file: {what}"),
+            WeightsError::Format(what) | WeightsError::Feature(what) => {
+                write!(f, "bad weights file: {what}")
+            }
         }
     }
 }
@@ -125,11 +127,14 @@ impl Weights {
 
     /// The file's text (pretty JSON, one feature a line).
     pub fn to_json(&self) -> String {
-        let mut text = format!("{{\n  \"format\": \"{FORMAT}\",\n  \"version\": {VERSION},\n  \"weights\": {{\n");
+        let mut text = format!(
+            "{{\n  \"format\": \"{FORMAT}\",\n  \"version\": {VERSION},\n  \"weights\": {{\n"
+        );
         for (i, feature) in Feature::ALL.iter().enumerate() {
             let comma = if i + 1 < COUNT { "," } else { "" };
-            text += &format!(
-                "    \"{}\": [{}, {}]{comma}\n",
+            let _ = writeln!(
+                text,
+                "    \"{}\": [{}, {}]{comma}",
                 feature.name(),
                 self.early[i],
                 self.late[i]
@@ -198,9 +203,15 @@ mod tests {
     fn bad_files_are_refused_with_the_reason() {
         let good = Weights::tuned().to_json();
         let cases = [
-            (good.replace("\"version\": 1", "\"version\": 2"), "version 2"),
+            (
+                good.replace("\"version\": 1", "\"version\": 2"),
+                "version 2",
+            ),
             (good.replace("yolah-weights", "other"), "format 'other'"),
-            (good.replace("\"mobility\"", "\"mobilty\""), "'mobility' is missing"),
+            (
+                good.replace("\"mobility\"", "\"mobilty\""),
+                "'mobility' is missing",
+            ),
             (
                 good.replace("\"score\"", "\"bonus\": [1, 1],\n    \"score\""),
                 "unknown feature 'bonus'",

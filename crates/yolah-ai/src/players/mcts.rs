@@ -13,8 +13,8 @@
 //! moves every time.
 
 use crate::limits::{Budget, Limits};
-use crate::search::parallel::for_each_state;
 use crate::player::{Player, Report};
+use crate::search::parallel::for_each_state;
 use crossbeam_utils::CachePadded;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;

@@ -18,6 +18,7 @@ use crate::search::parallel::for_each_state;
 use crate::search::tt::{Bound, PROVEN, Table};
 use crossbeam_utils::CachePadded;
 use std::fmt::Write as _;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use yolah_core::{MAX_MOVES, Move, Position};
@@ -85,7 +86,7 @@ impl Outcome {
     /// margin estimate (4 points ≈ 0.73; a rough scale, for display).
     pub fn expected_score(&self) -> f64 {
         if self.proven || proven_margin(self.value).is_some() {
-            return (f64::from(self.value.signum()) + 1.0) / 2.0;
+            return f64::midpoint(f64::from(self.value.signum()), 1.0);
         }
         1.0 / (1.0 + (-f64::from(self.value) / 400.0).exp())
     }
@@ -128,13 +129,22 @@ struct Searcher {
 }
 
 const HISTORY_MAX: i32 = 1 << 14;
+/// Move-ordering keys of the table move and the killers, above every history value.
+const TABLE_MOVE: i32 = 1 << 30;
+const KILLER: i32 = 1 << 29;
 
 impl Searcher {
     fn new(main: bool) -> Searcher {
         Searcher {
             killers: [[None; 2]; MAX_PLY],
-            history: Box::new([[0; 4096]; 2]),
-            pv: Box::new([[Move::PASS; MAX_PLY]; MAX_PLY]),
+            history: vec![[0; 4096]; 2]
+                .into_boxed_slice()
+                .try_into()
+                .expect("two sides"),
+            pv: vec![[Move::PASS; MAX_PLY]; MAX_PLY]
+                .into_boxed_slice()
+                .try_into()
+                .expect("MAX_PLY plies"),
             pv_len: [0; MAX_PLY],
             nodes: 0,
             unproven: 0,
@@ -163,7 +173,7 @@ impl Searcher {
     }
 
     /// Whether to abandon the search: another thread said so, or (first thread) a limit is
-    /// reached. The clock is read every 1024 nodes.
+    /// reached. The clock is read every 256 nodes.
     #[inline]
     fn should_stop(&mut self, shared: &Shared) -> bool {
         if self.stopped {
@@ -171,14 +181,14 @@ impl Searcher {
         }
         if self.main && self.may_stop {
             let out_of_nodes = shared.node_limit.is_some_and(|n| self.nodes >= n);
-            let out_of_time = self.nodes & 1023 == 0
+            let out_of_time = self.nodes.trailing_zeros() >= 8
                 && shared.deadline.is_some_and(|d| Instant::now() >= d);
             if out_of_nodes || out_of_time {
                 shared.stop.store(true, Ordering::Relaxed);
                 self.stopped = true;
             }
         }
-        if self.nodes & 255 == 0 && shared.stop.load(Ordering::Relaxed) {
+        if self.nodes.trailing_zeros() >= 8 && shared.stop.load(Ordering::Relaxed) {
             self.stopped = true;
         }
         self.stopped
@@ -208,10 +218,7 @@ impl Searcher {
         }
         if depth <= 0 || ply + 1 >= MAX_PLY {
             self.unproven += 1;
-            return shared
-                .weights
-                .evaluate(position)
-                .clamp(-(WIN - 1), WIN - 1);
+            return shared.weights.evaluate(position).clamp(-(WIN - 1), WIN - 1);
         }
         if self.should_stop(shared) {
             return 0;
@@ -248,8 +255,6 @@ impl Searcher {
         let mut moves = position.moves();
         let side = position.side_to_move().index();
         let mut order = [0i32; MAX_MOVES];
-        const TABLE_MOVE: i32 = 1 << 30;
-        const KILLER: i32 = 1 << 29;
         for (i, &m) in moves.iter().enumerate() {
             order[i] = if Some(m) == table_move {
                 TABLE_MOVE
@@ -278,8 +283,9 @@ impl Searcher {
                 -self.search(shared, position, depth - 1, ply + 1, -beta, -alpha)
             } else {
                 // Step 3a: late moves first a ply shallower (late-move reduction).
-                let reduction =
-                    i32::from(shared.reductions && depth >= 3 && i >= LMR_AFTER && order[i] < KILLER);
+                let reduction = i32::from(
+                    shared.reductions && depth >= 3 && i >= LMR_AFTER && order[i] < KILLER,
+                );
                 let mut value = -self.search(
                     shared,
                     position,
@@ -342,12 +348,15 @@ impl Searcher {
         } else {
             depth.clamp(0, i32::from(PROVEN) - 1) as u8
         };
-        shared.table.store(key, best_move, best, stored_depth, bound);
+        shared
+            .table
+            .store(key, best_move, best, stored_depth, bound);
         best
     }
 
-    /// Iterative deepening from `root` up to `max_depth`; the first thread's result is the
-    /// search's. Helpers (`offset` 1) start one ply deeper to spread the threads.
+    /// Iterative deepening from `root` up to `max_depth`, telling `on_iteration` of each
+    /// finished one; the first thread's result is the search's. Helpers (`offset` 1) start one
+    /// ply deeper to spread the threads.
     fn iterate(
         &mut self,
         shared: &Shared,
@@ -355,8 +364,9 @@ impl Searcher {
         max_depth: u32,
         offset: u32,
         half_time: Option<Instant>,
-    ) -> Option<(u32, i32, bool, Vec<Move>)> {
-        let mut best: Option<(u32, i32, bool, Vec<Move>)> = None;
+        on_iteration: &mut dyn FnMut(&Iteration, &Searcher),
+    ) -> Option<Iteration> {
+        let mut best: Option<Iteration> = None;
         let mut position = *root;
         for depth in (1 + offset)..=max_depth {
             self.may_stop = depth > 1;
@@ -366,20 +376,37 @@ impl Searcher {
             if self.stopped {
                 // A partial iteration changes the root move only for one proved better.
                 if let (Some(best), Some(&first)) = (best.as_mut(), pv.first())
-                    && first != best.3[0]
+                    && first != best.pv[0]
                 {
-                    *best = (best.0, self.root_value, false, pv);
+                    best.value = self.root_value;
+                    best.proven = false;
+                    best.pv = pv;
                 }
                 break;
             }
             let proven = self.unproven == unproven_before;
-            best = Some((depth, value, proven, pv));
+            let iteration = Iteration {
+                depth,
+                value,
+                proven,
+                pv,
+            };
+            on_iteration(&iteration, self);
+            best = Some(iteration);
             if proven || half_time.is_some_and(|t| Instant::now() >= t) {
                 break;
             }
         }
         best
     }
+}
+
+/// One finished iteration of the deepening.
+struct Iteration {
+    depth: u32,
+    value: i32,
+    proven: bool,
+    pv: Vec<Move>,
 }
 
 /// The minimax player: its table, weights and one search state per thread.
@@ -416,6 +443,17 @@ impl Minimax {
     /// Searches `position` (not over) within `limits`: depth, nodes (counted by the first
     /// thread), time; with none, until the value is proven.
     pub fn search(&mut self, position: &Position, limits: Limits) -> Outcome {
+        self.search_with(position, limits, |_| {})
+    }
+
+    /// [`Minimax::search`], telling `on_iteration` what each finished iteration found (the
+    /// nodes and table hits of the first thread only).
+    pub fn search_with(
+        &mut self,
+        position: &Position,
+        limits: Limits,
+        on_iteration: impl FnMut(&Outcome) + Send,
+    ) -> Outcome {
         let budget = Budget::start(limits);
         let start = budget.started();
         self.table.new_search();
@@ -430,37 +468,62 @@ impl Minimax {
         };
         // A new iteration is not started past half the time: it would not finish.
         let half_time = budget.deadline().map(|d| start + (d - start) / 2);
-        let max_depth = limits.depth.map_or(MAX_PLY as u32 - 1, |d| d.min(MAX_PLY as u32 - 1));
+        let max_depth = limits
+            .depth
+            .map_or(MAX_PLY as u32 - 1, |d| d.min(MAX_PLY as u32 - 1));
+        let on_iteration = Mutex::new(on_iteration);
         let results = for_each_state(&mut self.searchers, |i, searcher| {
             searcher.prepare();
-            let found = searcher.iterate(&shared, position, max_depth, (i % 2) as u32, half_time);
             if searcher.main {
+                let mut tell = |iteration: &Iteration, searcher: &Searcher| {
+                    let outcome = outcome(position, Some(iteration), searcher, start);
+                    (on_iteration.lock().expect("no search panics"))(&outcome);
+                };
+                let found = searcher.iterate(&shared, position, max_depth, 0, half_time, &mut tell);
                 stop.store(true, Ordering::Relaxed);
+                found
+            } else {
+                let offset = (i % 2) as u32;
+                searcher.iterate(
+                    &shared,
+                    position,
+                    max_depth,
+                    offset,
+                    half_time,
+                    &mut |_, _| {},
+                )
             }
-            found
         });
-        let nodes = self.searchers.iter().map(|s| s.nodes).sum();
-        let tt_hits = self.searchers.iter().map(|s| s.tt_hits).sum();
-        let seldepth = self.searchers[0].seldepth as u32;
-        let (depth, value, proven, mut pv) = results
-            .into_iter()
-            .next()
-            .flatten()
-            .unwrap_or((0, 0, false, Vec::new()));
-        if pv.is_empty() {
-            pv.push(position.moves()[0]);
-        }
-        Outcome {
-            mv: pv[0],
-            value,
-            depth,
-            seldepth,
-            proven,
-            nodes,
-            tt_hits,
-            pv,
-            time: start.elapsed(),
-        }
+        let mut result = outcome(position, results[0].as_ref(), &self.searchers[0], start);
+        result.nodes = self.searchers.iter().map(|s| s.nodes).sum();
+        result.tt_hits = self.searchers.iter().map(|s| s.tt_hits).sum();
+        result
+    }
+}
+
+/// The outcome of a search that found `iteration` (none: the first legal move).
+fn outcome(
+    position: &Position,
+    iteration: Option<&Iteration>,
+    searcher: &Searcher,
+    start: Instant,
+) -> Outcome {
+    let (depth, value, proven, mut pv) = iteration.map_or((0, 0, false, Vec::new()), |it| {
+        (it.depth, it.value, it.proven, it.pv.clone())
+    });
+    if pv.is_empty() {
+        pv.push(position.moves()[0]);
+    }
+    Outcome {
+        mv: pv[0],
+        value,
+        depth,
+        seldepth: searcher.seldepth as u32,
+        proven,
+        nodes: searcher.nodes,
+        tt_hits: searcher.tt_hits,
+        pv,
+        time: start.elapsed(),
     }
 }
 

@@ -1,4 +1,5 @@
 //! What the search players share.
 
+pub mod bench;
 pub(crate) mod parallel;
 pub mod tt;

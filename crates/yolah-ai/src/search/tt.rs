@@ -4,8 +4,8 @@
 //!
 //! Buckets of four entries fill one 64-byte cache line; the number of buckets is a power of
 //! two, so the index is the hash's low bits. Each entry is two atomic words, the key stored
-//! XORed with the data, so threads share the table without locks: a torn write reads as a
-//! miss (the "lockless hashing" of Hyatt and Mann). Replacement keeps deep entries of the
+//! xored with the data, so threads share the table without locks: a torn write reads as a
+//! miss (the lockless hashing of Hyatt and Mann). Replacement keeps deep entries of the
 //! current search and gives way to old ones.
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -128,7 +128,9 @@ impl Table {
         self.bucket(key).iter().find_map(|slot| {
             let data = slot.data.load(Ordering::Relaxed);
             let stored = slot.key.load(Ordering::Relaxed);
-            (stored ^ data == key).then(|| Entry::unpack(data)).flatten()
+            (stored ^ data == key)
+                .then(|| Entry::unpack(data))
+                .flatten()
         })
     }
 
@@ -137,7 +139,8 @@ impl Table {
     #[inline]
     pub fn store(&self, key: u64, mv: Option<Move>, value: i32, depth: u8, bound: Bound) {
         let generation = self.generation;
-        let age = |entry: &Entry| (generation.wrapping_sub(entry.generation) & GENERATION_MASK) as i32;
+        let age =
+            |entry: &Entry| (generation.wrapping_sub(entry.generation) & GENERATION_MASK) as i32;
         let bucket = self.bucket(key);
         let mut victim = 0;
         let mut worst = i32::MAX;
@@ -223,7 +226,10 @@ mod tests {
         assert_eq!(table.probe(key), None);
         table.store(key, Some(mv(1, 2)), -77, 5, Bound::Exact);
         let entry = table.probe(key).unwrap();
-        assert_eq!((entry.mv, entry.value, entry.depth), (Some(mv(1, 2)), -77, 5));
+        assert_eq!(
+            (entry.mv, entry.value, entry.depth),
+            (Some(mv(1, 2)), -77, 5)
+        );
         // A shallower result of the same search does not overwrite a deeper one ...
         table.store(key, Some(mv(3, 4)), 10, 2, Bound::Lower);
         assert_eq!(table.probe(key).unwrap().depth, 5);

@@ -1,5 +1,6 @@
 //! One module per subcommand, and the helpers they share.
 
+pub mod bench;
 pub mod moves;
 pub mod perft;
 pub mod play;
@@ -7,6 +8,7 @@ pub mod players;
 pub mod random_games;
 pub mod replay;
 pub mod show;
+pub mod solve;
 pub mod standings;
 pub mod think;
 pub mod tournament;

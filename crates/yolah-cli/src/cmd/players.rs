@@ -20,7 +20,7 @@ pub fn run(out: &mut impl Write) -> Result<()> {
     }
     writeln!(
         out,
-        "examples: random:seed=7  montecarlo:time=100ms  mcts:iterations=20000,c=1.4,threads=2"
+        "examples: random:seed=7  montecarlo:time=100ms  mcts:iterations=20000,c=1.4,threads=2\n          minimax:time=100ms  minimax:depth=8  minimax:nodes=200000,tt=64  minimax:weights=FILE"
     )?;
     Ok(())
 }

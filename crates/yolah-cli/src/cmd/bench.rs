@@ -1,0 +1,33 @@
+//! `yolah bench [--depth D]`: the fixed bench positions searched to a fixed depth, one thread;
+//! per-position lines on stderr, total nodes (the search's signature) and nodes/s on stdout.
+
+use anyhow::{Result, ensure};
+use std::io::Write;
+use yolah_ai::eval::Weights;
+use yolah_ai::search::bench;
+
+/// Deeper than this the bench runs for hours.
+const MAX_DEPTH: u32 = 14;
+
+pub fn run(out: &mut impl Write, depth: Option<u32>) -> Result<()> {
+    let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
+    ensure!(
+        (1..=MAX_DEPTH).contains(&depth),
+        "--depth must be from 1 to {MAX_DEPTH}, not {depth}"
+    );
+    let totals = bench::run(depth, Weights::tuned(), |i, outcome| {
+        eprintln!(
+            "position {:>2}: {:>9} nodes, {} {}",
+            i + 1,
+            outcome.nodes,
+            outcome.mv,
+            outcome.score_text()
+        );
+    });
+    let seconds = totals.time.as_secs_f64().max(1e-9);
+    writeln!(out, "depth {depth}")?;
+    writeln!(out, "time {seconds:.3} s")?;
+    writeln!(out, "nodes/s {:.0}", totals.nodes as f64 / seconds)?;
+    writeln!(out, "nodes {}", totals.nodes)?;
+    Ok(())
+}

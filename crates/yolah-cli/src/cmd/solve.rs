@@ -1,0 +1,67 @@
+//! `yolah solve [-p P]`: the exact final margin with best play, and the line that reaches it.
+//! Each deepening iteration is reported on stderr, so a long solve shows its progress.
+
+use super::position_arg;
+use anyhow::{Result, ensure};
+use std::io::Write;
+use yolah_ai::Limits;
+use yolah_ai::eval::Weights;
+use yolah_ai::players::minimax::{Minimax, proven_margin};
+
+/// How the table and threads of a solve are chosen.
+pub struct Options {
+    pub tt: usize,
+    pub threads: usize,
+}
+
+/// The largest table and thread count a solve accepts.
+pub const MAX_TT_MB: usize = 16_384;
+pub const MAX_THREADS: usize = 256;
+
+pub fn run(out: &mut impl Write, position: Option<&str>, options: &Options) -> Result<()> {
+    ensure!(
+        (1..=MAX_TT_MB).contains(&options.tt),
+        "--tt must be from 1 to {MAX_TT_MB} MiB, not {}",
+        options.tt
+    );
+    ensure!(
+        (1..=MAX_THREADS).contains(&options.threads),
+        "--threads must be from 1 to {MAX_THREADS}, not {}",
+        options.threads
+    );
+    let position = position_arg(position)?;
+    let us = position.side_to_move();
+    let them = us.opponent();
+    let margin = if position.game_over() {
+        i32::from(position.score(us)) - i32::from(position.score(them))
+    } else {
+        let mut player = Minimax::new(Weights::tuned(), options.tt, options.threads);
+        let outcome = player.search_with(&position, Limits::default(), |iteration| {
+            eprintln!(
+                "depth {:>3}: {}, {} nodes, {:.2} s",
+                iteration.depth,
+                iteration.score_text(),
+                iteration.nodes,
+                iteration.time.as_secs_f64()
+            );
+        });
+        ensure!(outcome.proven, "the search ended without a proof");
+        let seconds = outcome.time.as_secs_f64();
+        let line: Vec<String> = outcome.pv.iter().map(ToString::to_string).collect();
+        writeln!(out, "pv {}", line.join(" "))?;
+        writeln!(
+            out,
+            "nodes {} in {seconds:.3} s ({:.2} M/s)",
+            outcome.nodes,
+            outcome.nodes as f64 / seconds.max(1e-9) / 1e6
+        )?;
+        proven_margin(outcome.value).unwrap_or(0)
+    };
+    let verdict = match margin {
+        0 => "a draw".to_string(),
+        m if m > 0 => format!("{us} wins by {m}"),
+        m => format!("{them} wins by {}", -m),
+    };
+    writeln!(out, "margin {margin:+} for {us} to move: {verdict}")?;
+    Ok(())
+}
