@@ -13,6 +13,17 @@ pub struct Agent {
 }
 
 impl Agent {
+    /// An agent playing `player` under `spec`'s name and limits: for players built otherwise
+    /// than from the spec alone (the genetic algorithm's weights, say).
+    pub fn new(spec: Spec, player: Box<dyn Player>) -> Agent {
+        let limits = spec.limits();
+        Agent {
+            spec,
+            player,
+            limits,
+        }
+    }
+
     /// Chooses a move within the spec's limits.
     pub fn choose(&mut self, position: &Position) -> Report {
         self.player.choose(position, self.limits)
@@ -27,10 +38,6 @@ impl Agent {
 impl Spec {
     /// Builds the player; its seed is the spec's, or `seed` when the spec sets none.
     pub fn agent(&self, seed: u64) -> Agent {
-        Agent {
-            spec: self.clone(),
-            player: self.player(seed),
-            limits: self.limits(),
-        }
+        Agent::new(self.clone(), self.player(seed))
     }
 }

@@ -23,6 +23,7 @@
 pub mod agent;
 pub mod arena;
 pub mod eval;
+pub mod learn;
 pub mod limits;
 pub mod player;
 pub mod players;

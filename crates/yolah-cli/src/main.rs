@@ -125,6 +125,45 @@ enum Command {
         #[arg(long, short)]
         depth: Option<u32>,
     },
+    /// Tune the minimax weights with a genetic algorithm (checkpoint, log.csv, log.png and
+    /// best-weights.json in --out after each generation).
+    Tune {
+        /// Directory of the run.
+        #[arg(long, short)]
+        out: PathBuf,
+        /// Go on with the run in --out (its settings are kept; --generations may extend it).
+        #[arg(long)]
+        resume: bool,
+        /// Generations to run, 1 to 10000 [default: 30].
+        #[arg(long, short)]
+        generations: Option<u32>,
+        /// Individuals per generation, 2 to 1000 [default: 24].
+        #[arg(long)]
+        population: Option<usize>,
+        /// Best individuals kept unchanged, fewer than the population [default: 3].
+        #[arg(long)]
+        elite: Option<usize>,
+        /// Openings per opponent per generation, each played with both colours, 1 to 1000
+        /// [default: 8].
+        #[arg(long)]
+        openings: Option<u32>,
+        /// Nodes per move of every minimax search, 1 to 100000000 [default: 5000].
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// An opponent of the panel: `start` (minimax with the starting weights) or a player
+        /// spec; repeat for several [default: start, mcts:iterations=5000].
+        #[arg(long = "opponent")]
+        opponents: Vec<String>,
+        /// Random plies of each opening, 0 to 40 [default: 4].
+        #[arg(long, short)]
+        random_plies: Option<u32>,
+        /// Seed of the run [default: 1].
+        #[arg(long, short)]
+        seed: Option<u64>,
+        /// Games played at once (default: one per core).
+        #[arg(long, short)]
+        threads: Option<usize>,
+    },
     /// Play a game in the terminal (moves like e4:g2; help, moves, undo, quit).
     Play {
         /// Black: human or a player spec.
@@ -211,6 +250,34 @@ fn main() -> ExitCode {
             &cmd::solve::Options { tt, threads },
         ),
         Command::Bench { depth } => cmd::bench::run(&mut out, depth),
+        Command::Tune {
+            out: dir,
+            resume,
+            generations,
+            population,
+            elite,
+            openings,
+            nodes,
+            opponents,
+            random_plies,
+            seed,
+            threads,
+        } => cmd::tune::run(
+            &mut out,
+            &cmd::tune::Options {
+                out: dir,
+                resume,
+                generations,
+                population,
+                elite,
+                openings,
+                nodes,
+                opponents,
+                random_plies,
+                seed,
+                threads: threads.unwrap_or_else(cmd::cores),
+            },
+        ),
         Command::Play {
             black,
             white,

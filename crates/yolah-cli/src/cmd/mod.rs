@@ -5,6 +5,7 @@ pub mod moves;
 pub mod perft;
 pub mod play;
 pub mod players;
+pub mod plot;
 pub mod random_games;
 pub mod replay;
 pub mod show;
@@ -12,6 +13,7 @@ pub mod solve;
 pub mod standings;
 pub mod think;
 pub mod tournament;
+pub mod tune;
 pub mod versus;
 
 use anyhow::{Context, Result, ensure};

@@ -1,0 +1,3 @@
+//! Learning: the genetic algorithm that tunes the heuristic weights.
+
+pub mod ga;

@@ -1,0 +1,82 @@
+//! PNG line plots of logs (`plotters`, text drawn with the embedded DejaVu Sans, so no system
+//! font is needed).
+
+use anyhow::{Context, Result, anyhow};
+use plotters::prelude::*;
+use std::path::Path;
+use std::sync::Once;
+
+/// One line of a plot.
+pub struct Series<'a> {
+    pub name: &'a str,
+    pub points: Vec<(f64, f64)>,
+    pub color: RGBColor,
+}
+
+fn register_font() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // The embedded font parses; if it did not, text would be left out, not the plot.
+        let _ = plotters::style::register_font(
+            "sans-serif",
+            FontStyle::Normal,
+            dejavu::sans::regular(),
+        );
+    });
+}
+
+/// Draws `series` against x into a 900×540 PNG at `path`.
+pub fn lines(
+    path: &Path,
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    series: &[Series],
+) -> Result<()> {
+    register_font();
+    let points = series.iter().flat_map(|s| s.points.iter());
+    let (mut x_max, mut y_min, mut y_max) = (1.0f64, f64::MAX, f64::MIN);
+    for &(x, y) in points {
+        x_max = x_max.max(x);
+        y_min = y_min.min(y);
+        y_max = y_max.max(y);
+    }
+    if y_min > y_max {
+        (y_min, y_max) = (0.0, 1.0);
+    }
+    let pad = ((y_max - y_min) * 0.1).max(0.01);
+    let root = BitMapBackend::new(path, (900, 540)).into_drawing_area();
+    let error = |e: &dyn std::fmt::Display| anyhow!("drawing {}: {e}", path.display());
+    root.fill(&WHITE).map_err(|e| error(&e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 24))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0.0..x_max, (y_min - pad)..(y_max + pad))
+        .map_err(|e| error(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc(x_label)
+        .y_desc(y_label)
+        .draw()
+        .map_err(|e| error(&e))?;
+    for s in series {
+        let color = s.color;
+        chart
+            .draw_series(LineSeries::new(s.points.clone(), color.stroke_width(2)))
+            .map_err(|e| error(&e))?
+            .label(s.name)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+            });
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| error(&e))?;
+    root.present()
+        .with_context(|| format!("writing {}", path.display()))
+}

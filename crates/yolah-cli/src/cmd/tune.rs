@@ -1,0 +1,204 @@
+//! `yolah tune`: the genetic algorithm over the heuristic weights. After each generation it
+//! writes, in this order, `checkpoint.json` (everything needed to go on), `log.csv`,
+//! `best-weights.json`, and last the cosmetic `log.png`; each file is written whole to a
+//! temporary name and renamed, so a kill never leaves half a file. `--resume` goes on from the
+//! checkpoint exactly as if the run had not stopped.
+
+use super::{plot, progress_bar};
+use anyhow::{Context, Result, bail, ensure};
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use yolah_ai::eval::Weights;
+use yolah_ai::learn::ga::{self, Checkpoint, Config, START_JSON};
+
+pub struct Options {
+    pub out: PathBuf,
+    pub resume: bool,
+    pub generations: Option<u32>,
+    pub population: Option<usize>,
+    pub elite: Option<usize>,
+    pub openings: Option<u32>,
+    pub nodes: Option<u64>,
+    pub opponents: Vec<String>,
+    pub random_plies: Option<u32>,
+    pub seed: Option<u64>,
+    pub threads: usize,
+}
+
+const CHECKPOINT: &str = "checkpoint.json";
+/// The most threads a run may ask for.
+const MAX_THREADS: usize = 1024;
+
+pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
+    ensure!(
+        (1..=MAX_THREADS).contains(&options.threads),
+        "--threads must be from 1 to {MAX_THREADS}, not {}",
+        options.threads
+    );
+    let dir = &options.out;
+    let mut run = if options.resume {
+        resume(options)?
+    } else {
+        start(options)?
+    };
+    run.config.check().map_err(anyhow::Error::msg)?;
+    let per_generation =
+        (run.config.population as u64) * u64::from(run.config.games_per_individual());
+    let total = per_generation * u64::from(run.config.generations);
+    let bar = progress_bar(total, "games");
+    bar.set_position(per_generation * u64::from(run.generation));
+    let started = Instant::now();
+    while !run.finished() {
+        run.step(options.threads, &|| bar.inc(1))
+            .map_err(anyhow::Error::msg)?;
+        save(dir, &run)?;
+        let row = run.log.last().expect("a generation was logged");
+        bar.suspend(|| {
+            eprintln!(
+                "generation {}: best {:.3} over {} games, mean {:.3}, {:.0} s",
+                row.generation,
+                row.best,
+                row.best_games,
+                row.mean,
+                started.elapsed().as_secs_f64()
+            );
+        });
+    }
+    bar.finish_and_clear();
+    let best = run.best().expect("at least one generation");
+    writeln!(out, "{}", best.to_json().trim_end())?;
+    writeln!(
+        out,
+        "best weights in {} ({} generations, {:.0} s this session)",
+        dir.join("best-weights.json").display(),
+        run.generation,
+        started.elapsed().as_secs_f64()
+    )?;
+    Ok(())
+}
+
+fn start(options: &Options) -> Result<Checkpoint> {
+    let defaults = Config::default();
+    let config = Config {
+        population: options.population.unwrap_or(defaults.population),
+        generations: options.generations.unwrap_or(defaults.generations),
+        elite: options.elite.unwrap_or(defaults.elite),
+        openings: options.openings.unwrap_or(defaults.openings),
+        nodes: options.nodes.unwrap_or(defaults.nodes),
+        opponents: if options.opponents.is_empty() {
+            defaults.opponents
+        } else {
+            options.opponents.clone()
+        },
+        random_plies: options.random_plies.unwrap_or(defaults.random_plies),
+        seed: options.seed.unwrap_or(defaults.seed),
+    };
+    config.check().map_err(anyhow::Error::msg)?;
+    let dir = &options.out;
+    if dir.join(CHECKPOINT).exists() {
+        bail!(
+            "{} holds a tuning run already: add --resume to go on with it, or choose another --out",
+            dir.display()
+        );
+    }
+    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let start = Weights::from_json(START_JSON).expect("the starting weights are valid");
+    let run = Checkpoint::new(config, start);
+    write_atomic(&dir.join(CHECKPOINT), &serde_json::to_string_pretty(&run)?)?;
+    Ok(run)
+}
+
+fn resume(options: &Options) -> Result<Checkpoint> {
+    let given = options.population.is_some()
+        || options.elite.is_some()
+        || options.openings.is_some()
+        || options.nodes.is_some()
+        || !options.opponents.is_empty()
+        || options.random_plies.is_some()
+        || options.seed.is_some();
+    ensure!(
+        !given,
+        "--resume takes its settings from the checkpoint: only --generations and --threads may be given"
+    );
+    let path = options.out.join(CHECKPOINT);
+    let text = fs::read_to_string(&path)
+        .with_context(|| format!("nothing to resume: cannot read {}", path.display()))?;
+    let mut run: Checkpoint = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a tuning checkpoint", path.display()))?;
+    ensure!(
+        run.population.len() == run.config.population
+            && run.population.iter().all(|i| i.genes.len() == ga::GENES)
+            && run.log.len() == run.generation as usize,
+        "{} is inconsistent (population size, genes or log length)",
+        path.display()
+    );
+    if let Some(generations) = options.generations {
+        run.config.generations = generations;
+    }
+    Ok(run)
+}
+
+/// Writes the run's files: checkpoint, log, best weights, then the plot.
+fn save(dir: &Path, run: &Checkpoint) -> Result<()> {
+    write_atomic(&dir.join(CHECKPOINT), &serde_json::to_string_pretty(run)?)?;
+    let mut log = csv::Writer::from_writer(Vec::new());
+    let mut header = vec![
+        "generation".to_string(),
+        "best".into(),
+        "mean".into(),
+        "best_games".into(),
+    ];
+    for phase in ["early", "late"] {
+        for feature in yolah_ai::eval::Feature::ALL {
+            header.push(format!("{phase}_{}", feature.name()));
+        }
+    }
+    log.write_record(&header)?;
+    for row in &run.log {
+        let mut record = vec![
+            row.generation.to_string(),
+            format!("{:.4}", row.best),
+            format!("{:.4}", row.mean),
+            row.best_games.to_string(),
+        ];
+        record.extend(row.genes.iter().map(ToString::to_string));
+        log.write_record(&record)?;
+    }
+    let log = String::from_utf8(log.into_inner()?)?;
+    write_atomic(&dir.join("log.csv"), &log)?;
+    let best = run.best().expect("a generation was logged");
+    write_atomic(&dir.join("best-weights.json"), &best.to_json())?;
+    let points = |f: fn(&ga::LogRow) -> f64| {
+        run.log
+            .iter()
+            .map(|r| (f64::from(r.generation), f(r)))
+            .collect()
+    };
+    plot::lines(
+        &dir.join("log.png"),
+        "Genetic algorithm: fitness against the panel",
+        "generation",
+        "share of points",
+        &[
+            plot::Series {
+                name: "best (all its games)",
+                points: points(|r| r.best),
+                color: plotters::style::RGBColor(200, 40, 40),
+            },
+            plot::Series {
+                name: "generation mean",
+                points: points(|r| r.mean),
+                color: plotters::style::RGBColor(40, 80, 200),
+            },
+        ],
+    )
+}
+
+/// Writes `text` to `path` through a temporary file and a rename: never half a file.
+pub fn write_atomic(path: &Path, text: &str) -> Result<()> {
+    let tmp = path.with_extension("tmp");
+    fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
+    fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+}
