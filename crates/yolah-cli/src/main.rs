@@ -181,6 +181,8 @@ enum Command {
     },
 }
 
+// One arm per subcommand: long, but flat.
+#[allow(clippy::too_many_lines)]
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

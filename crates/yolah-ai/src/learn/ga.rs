@@ -348,13 +348,14 @@ impl Checkpoint {
         ));
         let mut next: Vec<Individual> = ranked[..config.elite].to_vec();
         while next.len() < config.population {
-            let a = tournament(ranked, &mut rng);
-            let b = tournament(ranked, &mut rng);
+            let mother = tournament(ranked, &mut rng);
+            let father = tournament(ranked, &mut rng);
             let mut genes = [0; GENES];
-            for (g, gene) in genes.iter_mut().enumerate() {
-                let (x, y) = (f64::from(a.genes[g]), f64::from(b.genes[g]));
-                let u = rng.random_range(-0.25..1.25);
-                *gene = (x + u * (y - x)).round() as i32;
+            for (i, gene) in genes.iter_mut().enumerate() {
+                let from = f64::from(mother.genes[i]);
+                let to = f64::from(father.genes[i]);
+                let blend: f64 = rng.random_range(-0.25..1.25);
+                *gene = (from + blend * (to - from)).round() as i32;
             }
             mutate(&mut genes, &mut rng, 0.15);
             next.push(Individual::new(genes));
@@ -441,7 +442,8 @@ mod tests {
 
     #[test]
     fn bad_settings_are_refused() {
-        let cases: [(fn(&mut Config), &str); 5] = [
+        type Change = fn(&mut Config);
+        let cases: [(Change, &str); 5] = [
             (|c| c.population = 1, "population must be from 2"),
             (|c| c.elite = 4, "elite must be from 0 to 3"),
             (|c| c.nodes = 0, "nodes must be from 1"),

@@ -1,5 +1,5 @@
-//! PNG line plots of logs (`plotters`, text drawn with the embedded DejaVu Sans, so no system
-//! font is needed).
+//! PNG line plots of logs, drawn by `plotters` with the embedded `DejaVu` Sans font (so no
+//! system font is needed).
 
 use anyhow::{Context, Result, anyhow};
 use plotters::prelude::*;
