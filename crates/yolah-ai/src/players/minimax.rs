@@ -93,7 +93,7 @@ impl Outcome {
 }
 
 fn proven_word(proven: bool) -> &'static str {
-    if proven { " (proved)" } else { "" }
+    if proven { " (proved)" } else { " (not proved)" }
 }
 
 /// What every thread of one search shares.
