@@ -33,6 +33,8 @@ pub enum ValueKind {
     Megabytes,
     /// The path of a weights file (JSON, see `yolah_ai::eval::weights`).
     WeightsFile,
+    /// `on` or `off`.
+    Switch,
 }
 
 impl ValueKind {
@@ -47,6 +49,7 @@ impl ValueKind {
             ValueKind::Depth => "a depth in plies from 1 to 127",
             ValueKind::Megabytes => "a size in MiB from 1 to 16384",
             ValueKind::WeightsFile => "the path of a weights file",
+            ValueKind::Switch => "on or off",
         }
     }
 }
@@ -177,6 +180,12 @@ pub static PLAYERS: &[PlayerInfo] = &[
                 default: "1",
                 help: "search threads sharing one table (lazy SMP)",
             },
+            OptionInfo {
+                name: "lmr",
+                kind: ValueKind::Switch,
+                default: "on",
+                help: "late-move reductions (off: every move searched to full depth)",
+            },
         ],
         build: |spec, _| {
             let weights = match spec.value("weights") {
@@ -184,7 +193,9 @@ pub static PLAYERS: &[PlayerInfo] = &[
                 _ => Weights::tuned(),
             };
             let tt = spec.whole("tt").map_or(DEFAULT_TT_MB, |n| n as usize);
-            Box::new(Minimax::new(weights, tt, spec.threads()))
+            let mut player = Minimax::new(weights, tt, spec.threads());
+            player.reductions = spec.whole("lmr") != Some(0);
+            Box::new(player)
         },
     },
 ];
@@ -338,6 +349,11 @@ fn parse_value(kind: ValueKind, text: &str) -> Option<Value> {
             .ok()
             .filter(|n| (1..=16_384).contains(n))
             .map(Value::Whole),
+        ValueKind::Switch => match text {
+            "on" => Some(Value::Whole(1)),
+            "off" => Some(Value::Whole(0)),
+            _ => None,
+        },
         ValueKind::WeightsFile => unreachable!("files are read by the caller"),
     }
 }

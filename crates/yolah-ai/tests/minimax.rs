@@ -272,3 +272,17 @@ fn the_report_gives_depth_score_nodes_and_line() {
         report.mv.to_string()
     );
 }
+
+#[test]
+fn lmr_off_searches_more_nodes_to_the_same_depth() {
+    let nodes = |text: &str| -> u64 {
+        let spec: Spec = text.parse().unwrap();
+        yolah_ai::search::bench::positions()
+            .iter()
+            .take(6)
+            .map(|p| spec.agent(0).choose(p).iterations)
+            .sum()
+    };
+    let (on, off) = (nodes("minimax:depth=6"), nodes("minimax:depth=6,lmr=off"));
+    assert!(off > on, "lmr=off {off} nodes, lmr=on {on}");
+}

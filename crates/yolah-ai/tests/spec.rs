@@ -110,6 +110,10 @@ fn bad_specs_say_what_is_accepted() {
         ("minimax:tt=0", "expected a size in MiB from 1 to 16384"),
         ("minimax:tt=16385", "expected a size in MiB"),
         ("minimax:nodes=0", "expected a whole number of at least 1"),
+        (
+            "minimax:lmr=yes",
+            "minimax option lmr='yes': expected on or off",
+        ),
         ("minimax:iterations=5", "minimax has no option 'iterations'"),
         ("minimax:seed=5", "minimax has no option 'seed'"),
         (
