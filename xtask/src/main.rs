@@ -21,6 +21,9 @@ mod slider;
 #[allow(dead_code)]
 #[path = "../../crates/yolah-core/src/square.rs"]
 mod square;
+#[allow(dead_code)]
+#[path = "../../crates/yolah-core/src/text.rs"]
+mod text;
 
 mod search;
 mod tables;

@@ -13,6 +13,7 @@ use crate::players::random::RandomPlayer;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
+use yolah_core::text::quote;
 
 /// The type of an option's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,7 +42,9 @@ impl ValueKind {
     /// How a value of this kind is written, for error messages and `yolah players`.
     pub fn expected(self) -> &'static str {
         match self {
-            ValueKind::Duration => "a duration with a unit, like 250us, 100ms or 1.5s (at most 1h)",
+            ValueKind::Duration => {
+                "a duration with a unit (us, ms, s, min, h), like 250us, 100ms or 1.5s, at most 1h"
+            }
             ValueKind::Count => "a whole number of at least 1",
             ValueKind::Threads => "a thread count from 1 to 256",
             ValueKind::Real => "a real number of at least 0, like 1.4",
@@ -105,7 +108,7 @@ const THREADS: OptionInfo = OptionInfo {
     name: "threads",
     kind: ValueKind::Threads,
     default: "1",
-    help: "search threads",
+    help: "search threads, each with its own tree or playouts (capped at the machine's cores)",
 };
 
 /// Every player, with its options.
@@ -134,6 +137,12 @@ pub static PLAYERS: &[PlayerInfo] = &[
                 default: "0.5",
                 help: "UCT exploration constant",
             },
+            OptionInfo {
+                name: "tree",
+                kind: ValueKind::Megabytes,
+                default: "96",
+                help: "tree size per thread in MiB (address space, touched as the tree grows)",
+            },
             THREADS,
             SEED,
         ],
@@ -142,7 +151,10 @@ pub static PLAYERS: &[PlayerInfo] = &[
                 Some(Value::Real(c)) => c,
                 _ => crate::players::mcts::DEFAULT_C,
             };
-            Box::new(Mcts::new(c, spec.threads(), seed))
+            let tree = spec
+                .whole("tree")
+                .map_or(crate::players::mcts::DEFAULT_TREE_MB, |n| n as usize);
+            Box::new(Mcts::with_tree_size(c, spec.threads(), seed, tree))
         },
     },
     PlayerInfo {
@@ -178,7 +190,7 @@ pub static PLAYERS: &[PlayerInfo] = &[
                 name: "threads",
                 kind: ValueKind::Threads,
                 default: "1",
-                help: "search threads sharing one table (lazy SMP)",
+                help: "search threads sharing one table, lazy SMP (capped at the machine's cores)",
             },
             OptionInfo {
                 name: "lmr",
@@ -289,16 +301,23 @@ impl fmt::Display for SpecError {
             ),
             SpecError::UnknownPlayer(name) => write!(
                 f,
-                "unknown player '{name}'; players: {} (see `yolah players`)",
+                "unknown player {}; players: {} (see `yolah players`)",
+                quote(name),
                 names(PLAYERS.iter().map(|p| p.name))
             ),
             SpecError::UnknownOption { player, option } => write!(
                 f,
-                "{player} has no option '{option}'; its options: {}",
+                "{player} has no option {}; its options: {}",
+                quote(option),
                 options(player)
             ),
             SpecError::MissingValue { player, option } => {
-                write!(f, "{player} option '{option}' needs a value: {option}=…")
+                write!(
+                    f,
+                    "{player} option {} needs a value, like {}=…",
+                    quote(option),
+                    quote(option).trim_matches('\'')
+                )
             }
             SpecError::Repeated { player, option } => {
                 write!(f, "{player} option '{option}' is given twice")
@@ -310,7 +329,8 @@ impl fmt::Display for SpecError {
                 kind,
             } => write!(
                 f,
-                "{player} option {option}='{value}': expected {}",
+                "{player} option {option}={}: expected {}",
+                quote(value),
                 kind.expected()
             ),
             SpecError::BadFile {
@@ -358,7 +378,7 @@ fn parse_value(kind: ValueKind, text: &str) -> Option<Value> {
     }
 }
 
-/// `250us`, `100ms`, `1.5s`: more than zero, at most an hour.
+/// `250us`, `100ms`, `1.5s`, `2min`, `1h`: more than zero, at most an hour.
 fn parse_duration(text: &str) -> Option<Duration> {
     let split = text.find(|c: char| c.is_ascii_alphabetic())?;
     let (number, unit) = text.split_at(split);
@@ -367,6 +387,8 @@ fn parse_duration(text: &str) -> Option<Duration> {
         "us" => number / 1e6,
         "ms" => number / 1e3,
         "s" => number,
+        "min" => number * 60.0,
+        "h" => number * 3600.0,
         _ => return None,
     };
     (seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0)
@@ -428,11 +450,15 @@ impl FromStr for Spec {
             };
             values.push((option_info.name, parsed));
         }
-        Ok(Spec {
-            text: text.to_string(),
-            info,
-            values,
-        })
+        // The canonical text: `mcts:` and `mcts` are one player, and so are `mcts:,c=1,`
+        // and `mcts:c=1`.
+        let items: Vec<&str> = options.split(',').filter(|item| !item.is_empty()).collect();
+        let text = if items.is_empty() {
+            name.to_string()
+        } else {
+            format!("{name}:{}", items.join(","))
+        };
+        Ok(Spec { text, info, values })
     }
 }
 
@@ -500,8 +526,12 @@ impl Spec {
         (self.info.build)(self, self.seed().unwrap_or(seed))
     }
 
+    /// The search threads: as given (1 by default), but no more than the machine's cores.
+    /// Threads beyond the cores only share them, and their start-up and switching would break
+    /// the time promise.
     fn threads(&self) -> usize {
-        self.whole("threads").map_or(1, |n| n as usize)
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        self.whole("threads").map_or(1, |n| n as usize).min(cores)
     }
 }
 

@@ -91,11 +91,37 @@ fn solving_gives_the_exact_margin_of_exhaustive_search() {
             );
             line.play(m);
         }
-        if line.game_over() {
-            let us = position.side_to_move();
-            let end = i32::from(line.score(us)) - i32::from(line.score(us.opponent()));
-            assert_eq!(end, exact, "{position}: pv {:?}", outcome.pv);
+        assert!(
+            line.game_over(),
+            "{position}: pv {:?} stops short",
+            outcome.pv
+        );
+        let us = position.side_to_move();
+        let end = i32::from(line.score(us)) - i32::from(line.score(us.opponent()));
+        assert_eq!(end, exact, "{position}: pv {:?}", outcome.pv);
+    }
+}
+
+#[test]
+fn solved_lines_reach_the_end_with_the_proved_margin() {
+    let mut rng = SmallRng::seed_from_u64(5);
+    for i in 0..60 {
+        let position = random_endgame(11 + i % 3, &mut rng);
+        let mut player = Minimax::new(Weights::tuned(), 4, 1);
+        let outcome = player.search(&position, unlimited());
+        let margin = proven_margin(outcome.value).unwrap_or(0);
+        let mut line = position;
+        for &m in &outcome.pv {
+            line.play(m);
         }
+        assert!(
+            line.game_over(),
+            "{position}: pv {:?} stops short",
+            outcome.pv
+        );
+        let us = position.side_to_move();
+        let end = i32::from(line.score(us)) - i32::from(line.score(us.opponent()));
+        assert_eq!(end, margin, "{position}: pv {:?}", outcome.pv);
     }
 }
 

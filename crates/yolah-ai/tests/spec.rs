@@ -75,9 +75,9 @@ fn bad_specs_say_what_is_accepted() {
         ),
         (
             "mcts:depth=3",
-            "its options: time, iterations, c, threads, seed",
+            "its options: time, iterations, c, tree, threads, seed",
         ),
-        ("mcts:c", "mcts option 'c' needs a value: c=…"),
+        ("mcts:c", "mcts option 'c' needs a value, like c=…"),
         ("mcts:c=1,c=2", "mcts option 'c' is given twice"),
         (
             "mcts:c=-1",
@@ -86,7 +86,7 @@ fn bad_specs_say_what_is_accepted() {
         ("mcts:c=inf", "expected a real number"),
         (
             "mcts:time=100",
-            "expected a duration with a unit, like 250us, 100ms or 1.5s",
+            "expected a duration with a unit (us, ms, s, min, h), like 250us, 100ms or 1.5s",
         ),
         ("mcts:time=0ms", "expected a duration"),
         ("mcts:time=2h", "expected a duration"),
@@ -152,4 +152,18 @@ fn every_catalogued_player_builds_from_its_bare_name() {
             assert!(!option.help.is_empty() && !option.default.is_empty());
         }
     }
+}
+
+#[test]
+fn a_small_mcts_tree_fills_up_and_still_plays() {
+    // 1 MiB holds about 43,000 nodes: 200,000 iterations fill it.
+    let spec: Spec = "mcts:tree=1,iterations=200000".parse().unwrap();
+    let position = yolah_core::Position::start();
+    let report = spec.agent(3).choose(&position);
+    assert_eq!(position.check_move(report.mv), Ok(()));
+    assert_eq!(report.iterations, 200_000);
+    assert!(
+        "mcts:tree=0".parse::<Spec>().is_err() && "mcts:tree=16385".parse::<Spec>().is_err(),
+        "tree sizes are checked"
+    );
 }

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 use std::io::Write;
-use yolah_ai::arena::record::{GameRecord, read_records};
+use yolah_ai::arena::record::{GameRecord, RecordFile, Tail};
 use yolah_ai::arena::tournament::{Config, Crosstable, Store, play_scheduled};
 
 fn config(games_per_pair: u32) -> Config {
@@ -47,44 +47,65 @@ fn every_pair_meets_in_swapped_pairs_of_games() {
     }
 }
 
-#[test]
-fn records_round_trip_and_damage_is_refused() {
-    let config = config(2);
+/// A tournament directory with the first `n` games of `config` recorded, its store dropped.
+fn recorded(config: &Config, n: usize) -> (tempfile::TempDir, Vec<GameRecord>) {
     let specs = config.players().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::new(dir.path());
-    let mut writer = store.create(&config).unwrap();
+    let (_store, mut writer) = Store::create(dir.path(), config).unwrap();
     let records: Vec<GameRecord> = config
         .schedule()
         .into_iter()
-        .take(4)
-        .map(|game| play_scheduled(&config, &specs, game))
+        .take(n)
+        .map(|game| play_scheduled(config, &specs, game))
         .collect();
     for record in &records {
         writer.write(record).unwrap();
     }
-    drop(writer);
+    (dir, records)
+}
+
+fn resume_error(dir: &std::path::Path) -> String {
+    Store::resume(dir).err().unwrap().to_string()
+}
+
+#[test]
+fn records_round_trip_and_damage_is_refused() {
+    let config = config(2);
+    let (dir, records) = recorded(&config, 4);
     let games = dir.path().join("games.csv");
-    assert_eq!(read_records(&games).unwrap(), records);
+    let read = RecordFile::read(&games).unwrap();
+    assert_eq!(read.records, records);
+    assert_eq!(read.tail, Tail::Clean);
     let table = Crosstable::new(&config.specs, &records).unwrap();
     assert_eq!((0..3).map(|i| table.games(i)).sum::<u32>(), 8);
 
     // A second start in the same directory would lose the games: refused.
-    let error = store.create(&config).err().unwrap().to_string();
-    assert!(error.contains("add --resume"), "{error}");
+    let error = Store::create(dir.path(), &config)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        error.contains("unfinished tournament (4 of 6 games)") && error.contains("add --resume"),
+        "{error}"
+    );
 
     // A partial row (a kill during a write) is cut; the complete rows stay.
     let mut file = std::fs::OpenOptions::new()
         .append(true)
         .open(&games)
         .unwrap();
-    file.write_all(b"4,random:seed=1,random:se").unwrap();
+    file.write_all(b"4,abc,random:seed=1,random:se").unwrap();
     drop(file);
-    let resumed = store.resume().unwrap();
-    assert!(resumed.cut_partial_row);
+    let (store, resumed) = Store::resume(dir.path()).unwrap();
+    assert!(
+        matches!(resumed.tail, Tail::Damaged { line: 6, .. }),
+        "{:?}",
+        resumed.tail
+    );
     assert_eq!(resumed.records, records);
     assert_eq!(resumed.config, config);
-    drop(resumed);
+    drop((store, resumed));
+    assert!(std::fs::read_to_string(&games).unwrap().ends_with('\n'));
 
     // A tampered move is found and located.
     let text = std::fs::read_to_string(&games).unwrap();
@@ -95,16 +116,21 @@ fn records_round_trip_and_damage_is_refused() {
         1,
     );
     std::fs::write(&games, &tampered).unwrap();
-    let error = store.resume().err().unwrap().to_string();
+    let error = resume_error(dir.path());
     assert!(
         error.contains("line 3") && error.contains("illegal"),
         "{error}"
     );
 
+    // Blank lines do not shift the line numbers.
+    std::fs::write(&games, tampered.replacen('\n', "\n\n\n", 1)).unwrap();
+    let error = resume_error(dir.path());
+    assert!(error.contains("line 5"), "{error}");
+
     // A game recorded twice is refused.
     let doubled = format!("{text}{}", text.lines().nth(1).unwrap());
     std::fs::write(&games, format!("{doubled}\n")).unwrap();
-    let error = store.resume().err().unwrap().to_string();
+    let error = resume_error(dir.path());
     assert!(error.contains("recorded twice"), "{error}");
 
     // A result that does not match the moves is refused.
@@ -118,19 +144,144 @@ fn records_round_trip_and_damage_is_refused() {
         1,
     );
     std::fs::write(&games, wrong).unwrap();
-    let error = store.resume().err().unwrap().to_string();
+    let error = resume_error(dir.path());
     assert!(error.contains("the record says"), "{error}");
+
+    // Header names swapped: not our file, refused rather than crediting the wrong players.
+    let swapped = text.replacen("black,white", "white,black", 1);
+    std::fs::write(&games, swapped).unwrap();
+    let error = resume_error(dir.path());
+    assert!(
+        error.contains("line 1") && error.contains("header"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_directory_belongs_to_one_run_at_a_time() {
+    let config = config(2);
+    let dir = tempfile::tempdir().unwrap();
+    let (store, _writer) = Store::create(dir.path(), &config).unwrap();
+    let error = resume_error(dir.path());
+    assert!(error.contains("in use by another run"), "{error}");
+    let error = Store::create(dir.path(), &config)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(error.contains("in use by another run"), "{error}");
+    drop(store);
+    Store::resume(dir.path()).unwrap();
+}
+
+#[test]
+fn a_whole_last_row_without_its_newline_is_kept() {
+    let config = config(2);
+    let (dir, records) = recorded(&config, 3);
+    let games = dir.path().join("games.csv");
+    let text = std::fs::read_to_string(&games).unwrap();
+    std::fs::write(&games, text.trim_end_matches('\n')).unwrap();
+    let (_store, mut resumed) = Store::resume(dir.path()).unwrap();
+    assert_eq!(resumed.tail, Tail::MissingNewline);
+    assert_eq!(resumed.records, records);
+    // The next row goes on its own line.
+    let specs = config.players().unwrap();
+    let next = play_scheduled(&config, &specs, config.schedule()[3]);
+    resumed.writer.write(&next).unwrap();
+    let read = RecordFile::read(&games).unwrap();
+    assert_eq!(read.records.len(), 4);
+    assert_eq!(read.tail, Tail::Clean);
+}
+
+#[test]
+fn records_of_another_run_are_refused() {
+    let config = config(2);
+    let (dir, _) = recorded(&config, 3);
+    let config_path = dir.path().join("tournament.json");
+    let original = std::fs::read_to_string(&config_path).unwrap();
+
+    // The seed edited: the first game's opening is not the scheduled one.
+    let edited = original.replace("\"seed\": 11", "\"seed\": 12");
+    std::fs::write(&config_path, &edited).unwrap();
+    let error = resume_error(dir.path());
+    assert!(error.contains("game 0 belongs to another run"), "{error}");
+
+    // Random plies edited.
+    let edited = original.replace("\"random_plies\": 4", "\"random_plies\": 3");
+    std::fs::write(&config_path, &edited).unwrap();
+    let error = resume_error(dir.path());
+    assert!(error.contains("game 0 belongs to another run"), "{error}");
+    std::fs::write(&config_path, &original).unwrap();
+
+    // Rows copied from a run with another seed.
+    let other = Config {
+        seed: 99,
+        ..config.clone()
+    };
+    let (other_dir, _) = recorded(&other, 4);
+    let games = dir.path().join("games.csv");
+    let mine = std::fs::read_to_string(&games).unwrap();
+    let theirs = std::fs::read_to_string(other_dir.path().join("games.csv")).unwrap();
+    std::fs::write(
+        &games,
+        format!("{mine}{}\n", theirs.lines().nth(4).unwrap()),
+    )
+    .unwrap();
+    let error = resume_error(dir.path());
+    assert!(
+        error.contains("line 5") || error.contains("game 3 belongs to another run"),
+        "{error}"
+    );
+
+    // Without the fingerprint (files from before it), the opening still tells.
+    let stripped: String = theirs
+        .lines()
+        .map(|line| {
+            let fields: Vec<&str> = line.splitn(3, ',').collect();
+            if fields[0] == "game" {
+                line.replacen("game,config,", "game,", 1)
+            } else {
+                format!("{},{}", fields[0], fields[2])
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(&games, format!("{stripped}\n")).unwrap();
+    let error = resume_error(dir.path());
+    assert!(
+        error.contains("game 0 does not start with its scheduled opening"),
+        "{error}"
+    );
 }
 
 #[test]
 fn a_directory_without_a_tournament_is_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
-    let error = Store::new(dir.path()).resume().err().unwrap().to_string();
+    let error = resume_error(dir.path());
     assert!(error.contains("tournament.json"), "{error}");
     std::fs::write(dir.path().join("tournament.json"), "{\"specs\": 3}").unwrap();
-    let error = Store::new(dir.path()).resume().err().unwrap().to_string();
+    let error = resume_error(dir.path());
     assert!(
         error.contains("tournament.json") && error.contains("invalid type"),
         "{error}"
     );
+    let error = resume_error(&dir.path().join("missing"));
+    assert!(error.contains("no such directory"), "{error}");
+}
+
+#[test]
+fn counts_have_limits_checked_before_anything_is_written() {
+    let mut big = config(u32::MAX);
+    let error = big.players().unwrap_err().to_string();
+    assert!(error.contains("too many: at most 1000000"), "{error}");
+    big.games_per_pair = 2;
+    big.random_plies = 1000;
+    let error = big.players().unwrap_err().to_string();
+    assert!(error.contains("at most 40"), "{error}");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t");
+    let error = Store::create(&out, &config(u32::MAX))
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("too many"), "{error}");
+    assert!(!out.exists(), "nothing is written for a refused config");
 }

@@ -7,6 +7,8 @@ use clap::{Parser, Subcommand};
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use yolah_ai::SpecError;
+use yolah_ai::arena::tournament::ConfigError;
 
 #[derive(Parser)]
 #[command(name = "yolah", version, about = "The Yolah board game engine")]
@@ -18,6 +20,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Count the leaves of the game tree to a depth (a pass is a move; a finished game is a leaf).
+    #[command(allow_negative_numbers = true)]
     Perft {
         /// Depth in plies.
         depth: u32,
@@ -26,29 +29,34 @@ enum Command {
         position: Option<String>,
     },
     /// List the legal moves, sorted, on one line.
+    #[command(allow_negative_numbers = true)]
     Moves {
         /// Position in notation (default: the start).
         #[arg(long, short)]
         position: Option<String>,
     },
     /// Play a list of moves and print the board, the score and the final position.
+    #[command(allow_negative_numbers = true)]
     Replay {
         /// File of whitespace-separated moves (`#` starts a comment); `-` or nothing for stdin.
         file: Option<PathBuf>,
         /// Start from this position (notation) instead of the initial one.
-        #[arg(long, short)]
+        #[arg(long, short, conflicts_with = "game")]
         position: Option<String>,
         /// Replay game N of a record file (`yolah match --out`, a tournament's games.csv).
+        /// A record starts from the start, so --position does not go with it.
         #[arg(long, short)]
         game: Option<u64>,
     },
     /// Draw the board with crosses on the squares the side to move can reach.
+    #[command(allow_negative_numbers = true)]
     Show {
         /// Position in notation (default: the start).
         #[arg(long, short)]
         position: Option<String>,
     },
     /// Play uniformly random games from the start and count the results.
+    #[command(allow_negative_numbers = true)]
     RandomGames {
         /// Number of games.
         #[arg(long, short)]
@@ -61,10 +69,13 @@ enum Command {
         threads: Option<usize>,
     },
     /// List the players, their options and defaults.
+    #[command(allow_negative_numbers = true)]
     Players,
     /// Let a player choose a move and print its report (move, value, iterations, time, detail).
+    #[command(allow_negative_numbers = true)]
     Think {
-        /// The player's spec.
+        /// The player's spec, `name[:option=value,…]`, like `mcts:time=1s` or `minimax:depth=8`
+        /// (`yolah players` lists every player and option).
         spec: String,
         /// Position in notation (default: the start).
         #[arg(long, short)]
@@ -74,12 +85,14 @@ enum Command {
         seed: Option<u64>,
     },
     /// Play two players against each other over paired random openings.
+    #[command(allow_negative_numbers = true)]
     Match {
-        /// The first player's spec (the summary is from its point of view).
+        /// The first player's spec, like `minimax:time=100ms` (see `yolah players`); the
+        /// summary is from its point of view.
         first: String,
-        /// The second player's spec.
+        /// The second player's spec, like `mcts:time=100ms`.
         second: String,
-        /// Number of games (each opening is played twice, colours swapped).
+        /// Number of games, 1 to 1000000 (each opening is played twice, colours swapped).
         #[arg(long = "games", short = 'g')]
         count: u32,
         #[command(flatten)]
@@ -89,10 +102,12 @@ enum Command {
         out: Option<PathBuf>,
     },
     /// Round robin between players: crosstable and Bradley-Terry ratings.
+    #[command(allow_negative_numbers = true)]
     Tournament {
-        /// Player specs [default: mcts:time=20ms montecarlo:time=20ms random].
+        /// Player specs, like `mcts:time=20ms` (see `yolah players`) [default:
+        /// minimax:time=20ms mcts:time=20ms montecarlo:time=20ms random].
         specs: Vec<String>,
-        /// Games between each pair [default: 60].
+        /// Games between each pair [default: 60]; at most 1000000 games in all.
         #[arg(long, short = 'n')]
         games_per_pair: Option<u32>,
         #[command(flatten)]
@@ -106,6 +121,7 @@ enum Command {
         resume: bool,
     },
     /// Solve a position: the exact final margin with best play by both sides, and its line.
+    #[command(allow_negative_numbers = true)]
     Solve {
         /// Position in notation (default: the start, which takes far too long: give one
         /// with about 24 free squares or fewer).
@@ -114,12 +130,13 @@ enum Command {
         /// Transposition table size in MiB (1 to 16384).
         #[arg(long, default_value_t = 256)]
         tt: usize,
-        /// Search threads sharing the table (1 to 256).
+        /// Search threads sharing the table (1 to 256; more than the cores are not used).
         #[arg(long, short, default_value_t = 1)]
         threads: usize,
     },
     /// Search the fixed bench positions to a fixed depth with one thread: total nodes (a
     /// signature of the search) and nodes per second.
+    #[command(allow_negative_numbers = true)]
     Bench {
         /// Depth of each search (1 to 14) [default: 8].
         #[arg(long, short)]
@@ -127,6 +144,7 @@ enum Command {
     },
     /// Tune the minimax weights with a genetic algorithm (checkpoint, log.csv, log.png and
     /// best-weights.json in --out after each generation).
+    #[command(allow_negative_numbers = true)]
     Tune {
         /// Directory of the run.
         #[arg(long, short)]
@@ -165,6 +183,7 @@ enum Command {
         threads: Option<usize>,
     },
     /// Play a game in the terminal (moves like e4:g2; help, moves, undo, quit).
+    #[command(allow_negative_numbers = true)]
     Play {
         /// Black: human or a player spec.
         #[arg(long, default_value = "human")]
@@ -192,13 +211,14 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(error) => {
-            // One line: clap's first line already names the problem.
-            let text = error.render().to_string();
-            eprintln!("{}", text.lines().next().unwrap_or("error: bad arguments"));
+            eprintln!("{}", one_line(&error));
             return ExitCode::from(2);
         }
     };
-    let mut out = io::stdout().lock();
+    let mut out = Courteous {
+        inner: io::stdout().lock(),
+        gone: false,
+    };
     let result = match cli.command {
         Command::Perft { depth, position } => cmd::perft::run(&mut out, depth, position.as_deref()),
         Command::Moves { position } => cmd::moves::run(&mut out, position.as_deref()),
@@ -225,7 +245,7 @@ fn main() -> ExitCode {
             count,
             games,
             out: file,
-        } => cmd::versus::run(&mut out, first, second, count, &games, file.as_deref()),
+        } => cmd::versus::run(&mut out, &first, &second, count, &games, file.as_deref()),
         Command::Tournament {
             specs,
             games_per_pair,
@@ -277,7 +297,7 @@ fn main() -> ExitCode {
                 opponents,
                 random_plies,
                 seed,
-                threads: threads.unwrap_or_else(cmd::cores),
+                threads,
             },
         ),
         Command::Play {
@@ -290,19 +310,87 @@ fn main() -> ExitCode {
     let result = result.and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        // The reader went away (`yolah moves | head`): not an error of ours.
-        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {error:#}");
-            ExitCode::FAILURE
+            let line = format!("{error:#}").replace(['\n', '\r'], " ");
+            eprintln!("error: {line}");
+            if is_usage(&error) {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
 }
 
-fn is_broken_pipe(error: &anyhow::Error) -> bool {
+/// Bad arguments, player specs included, exit with 2; bad files, positions and everything
+/// else with 1.
+fn is_usage(error: &anyhow::Error) -> bool {
     error.chain().any(|cause| {
-        cause
-            .downcast_ref::<io::Error>()
-            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+        cause.is::<cmd::UsageError>() || cause.is::<SpecError>() || cause.is::<ConfigError>()
     })
+}
+
+/// One line for a bad command line: what is wrong or missing, the usage, where to get help.
+fn one_line(error: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let rendered = error.render().to_string();
+    let mut line = rendered
+        .lines()
+        .next()
+        .unwrap_or("error: bad arguments")
+        .to_string();
+    if error.kind() == ErrorKind::MissingRequiredArgument
+        && let Some(ContextValue::Strings(missing)) = error.get(ContextKind::InvalidArg)
+    {
+        line = format!("error: missing {}", missing.join(", "));
+    }
+    if let Some(ContextValue::StyledStr(usage)) = error.get(ContextKind::Usage) {
+        let usage = usage.to_string();
+        let usage = usage.trim().trim_start_matches("Usage:").trim();
+        let command: Vec<&str> = usage
+            .split_whitespace()
+            .take_while(|word| word.chars().all(|c| c.is_ascii_lowercase() || c == '-'))
+            .collect();
+        line = format!(
+            "{line}; usage: {usage} (more: {} --help)",
+            command.join(" ")
+        );
+    }
+    line
+}
+
+/// Standard output that stops printing, without failing, once its reader has gone
+/// (`yolah tournament … | head -1`): the files a command writes are its product and are
+/// written whatever happens to the printing.
+struct Courteous<W> {
+    inner: W,
+    gone: bool,
+}
+
+impl<W: Write> Write for Courteous<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.gone {
+            return Ok(buf.len());
+        }
+        match self.inner.write(buf) {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                self.gone = true;
+                Ok(buf.len())
+            }
+            other => other,
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.gone {
+            return Ok(());
+        }
+        match self.inner.flush() {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                self.gone = true;
+                Ok(())
+            }
+            other => other,
+        }
+    }
 }

@@ -231,7 +231,10 @@ fn tune_refuses_bad_settings_before_any_work() {
             vec!["--opponent", "mcts:depth=1"],
             "opponent 'mcts:depth=1'",
         ),
-        (vec!["--threads", "0"], "--threads must be from 1"),
+        (
+            vec!["--threads", "0"],
+            "--threads must be from 1 to 1024, not 0",
+        ),
         (
             vec!["--random-plies", "100"],
             "random plies must be from 0 to 40",
@@ -245,6 +248,6 @@ fn tune_refuses_bad_settings_before_any_work() {
     assert!(!std::path::Path::new(out).exists(), "nothing written");
     assert_clean_error(
         &yolah(&["tune", "--out", out, "--resume"], ""),
-        "nothing to resume",
+        "there is no tuning run to resume",
     );
 }

@@ -13,7 +13,12 @@ use std::time::{Duration, Instant};
 fn game_numbers(path: &Path) -> Vec<u64> {
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines = text.lines();
-    assert!(lines.next().unwrap().starts_with("game,black,white,result"));
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .starts_with("game,config,black,white,result")
+    );
     lines
         .map(|line| line.split(',').next().unwrap().parse().unwrap())
         .collect()
@@ -54,7 +59,7 @@ fn bad_player_specs_are_one_line_errors() {
     );
     assert_clean_error(
         &yolah(&["tournament", "random", "--threads", "0"], ""),
-        "--threads must be at least 1",
+        "--threads must be from 1 to 1024, not 0",
     );
     assert_clean_error(
         &yolah(&["tournament", "random"], ""),
@@ -127,7 +132,7 @@ fn a_match_ends_with_its_summary_and_its_games_replay() {
             &["match", "random", "mcts", "--games", "2", "--out", file_arg],
             "",
         ),
-        "an existing file is never overwritten",
+        "a record file is never overwritten",
     );
 }
 
@@ -168,11 +173,11 @@ fn a_tournament_writes_games_and_ratings() {
     }
     assert_eq!(ratings.matches("\"games\": 8").count(), 3, "{ratings}");
     // Running again into the same directory would lose the games.
-    assert_clean_error(&yolah(&args, ""), "add --resume");
+    assert_clean_error(&yolah(&args, ""), "holds a finished tournament (12 games)");
     // Resuming a finished tournament plays nothing and gives the same table.
     let again = yolah(&["tournament", "--out", out_arg, "--resume"], "");
     assert!(again.status.success(), "{}", stderr(&again));
-    assert!(stdout(&again).contains("(0 to play)"));
+    assert!(stdout(&again).contains("already finished (12 games)"));
     assert_clean_error(
         &yolah(
             &["tournament", "--out", out_arg, "--resume", "--seed", "10"],

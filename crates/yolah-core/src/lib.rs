@@ -27,6 +27,7 @@ pub mod position;
 pub mod random_games;
 pub mod slider;
 pub mod square;
+pub mod text;
 pub mod zobrist;
 
 pub use attacks::attacks;

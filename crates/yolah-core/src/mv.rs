@@ -1,6 +1,7 @@
 //! `Move`: a departure and an arrival square in 16 bits; `a1:a1` is the pass (book §2.3.3).
 
 use crate::square::{ParseSquareError, Square};
+use crate::text::quote;
 use std::fmt;
 use std::str::FromStr;
 
@@ -67,13 +68,15 @@ impl fmt::Display for ParseMoveError {
             ParseMoveError::Shape(text) => {
                 write!(
                     f,
-                    "'{text}' is not a move (expected <from>:<to>, like e4:g2, or a1:a1 to pass)"
+                    "{} is not a move (expected <from>:<to>, like e4:g2, or a1:a1 to pass)",
+                    quote(text)
                 )
             }
             ParseMoveError::Square(error) => write!(f, "bad move: {error}"),
             ParseMoveError::Null(text) => write!(
                 f,
-                "'{text}' is not a move: a piece must leave its square (only a1:a1, the pass, repeats a square)"
+                "{} is not a move: a piece must leave its square (only a1:a1, the pass, repeats a square)",
+                quote(text)
             ),
         }
     }

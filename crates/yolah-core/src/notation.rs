@@ -8,6 +8,7 @@ use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::position::{Cell, Position};
 use crate::square::Square;
+use crate::text::quote;
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
@@ -81,6 +82,14 @@ pub enum ParsePositionError {
         /// Its turns so far.
         turns: u16,
     },
+    /// More plies than a game with this many moves can have: every pass is followed by a move
+    /// of the other side, so passes outnumber moves by at most one.
+    PlyTooLarge {
+        /// The ply.
+        ply: u16,
+        /// The largest possible with these points.
+        max: u16,
+    },
 }
 
 impl fmt::Display for ParsePositionError {
@@ -105,8 +114,14 @@ impl fmt::Display for ParsePositionError {
             E::RankLength { rank, squares } => {
                 write!(f, "rank {rank}: describes {squares} squares, expected 8")
             }
-            E::BadSide(text) => write!(f, "side to move: expected 'b' or 'w', found '{text}'"),
-            E::BadNumber { field, text } => write!(f, "{field}: '{text}' is not a valid number"),
+            E::BadSide(text) => write!(
+                f,
+                "side to move: expected 'b' or 'w', found {}",
+                quote(text)
+            ),
+            E::BadNumber { field, text } => {
+                write!(f, "{field}: {} is not a valid number", quote(text))
+            }
             E::PieceCount { color, found } => {
                 write!(f, "{color} has {found} pieces, expected 4")
             }
@@ -131,6 +146,11 @@ impl fmt::Display for ParsePositionError {
             } => write!(
                 f,
                 "{color} has {score} points but only {turns} turns by this ply"
+            ),
+            E::PlyTooLarge { ply, max } => write!(
+                f,
+                "ply {ply} cannot be reached with these points (at most {max}: two plies a \
+                 point, a pass being followed by a move)"
             ),
         }
     }
@@ -176,6 +196,10 @@ impl FromStr for Position {
                 black,
                 white,
             });
+        }
+        let max = 2 * (u16::from(black) + u16::from(white)) + 1;
+        if ply > max {
+            return Err(E::PlyTooLarge { ply, max });
         }
         let turns = [ply.div_ceil(2), ply / 2];
         for (color, score) in [(Color::Black, black), (Color::White, white)] {

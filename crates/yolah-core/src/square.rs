@@ -90,8 +90,8 @@ impl fmt::Display for ParseSquareError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "'{}' is not a square (expected a file a-h then a rank 1-8, like e4)",
-            self.0
+            "{} is not a square (expected a file a-h then a rank 1-8, like e4)",
+            crate::text::quote(&self.0)
         )
     }
 }

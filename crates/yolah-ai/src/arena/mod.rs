@@ -1,6 +1,7 @@
 //! Where players meet: games, openings, records, matches and tournaments, ratings.
 
 pub mod game;
+pub mod lock;
 pub mod opening;
 pub mod ratings;
 pub mod record;

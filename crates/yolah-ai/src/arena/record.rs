@@ -3,14 +3,17 @@
 //!
 //! A row holds the game's number in its schedule, both specs, the result, the scores, the
 //! thinking times and every move from the start. Rows read back are replayed and checked, so a
-//! damaged file is reported, never half-trusted.
+//! damaged file is reported, never half-trusted. The one exception is a last row cut short by an
+//! interruption (no newline after it): it is set aside as the file's damaged [`Tail`], which a
+//! resumed run cuts off and a reader skips.
 
 use crate::arena::game::Game;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::fs::{File, OpenOptions};
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use yolah_core::text::quote;
 use yolah_core::{Color, Move, Outcome, Position};
 
 /// One finished game, as stored.
@@ -18,6 +21,12 @@ use yolah_core::{Color, Move, Outcome, Position};
 pub struct GameRecord {
     /// The game's number in its schedule (0-based).
     pub game: u64,
+    /// The fingerprint of the match or tournament it belongs to ([`Config::fingerprint`]);
+    /// empty in files written before it was recorded.
+    ///
+    /// [`Config::fingerprint`]: crate::arena::tournament::Config::fingerprint
+    #[serde(default)]
+    pub config: String,
     /// Black's spec.
     pub black: String,
     /// White's spec.
@@ -56,11 +65,13 @@ fn ms(duration: std::time::Duration) -> f64 {
 }
 
 impl GameRecord {
-    /// The record of `game`, number `number`, between `black` and `white`.
-    pub fn new(number: u64, black: &str, white: &str, game: &Game) -> GameRecord {
+    /// The record of `game`, number `number` of the run with fingerprint `config`, between
+    /// `black` and `white`.
+    pub fn new(number: u64, config: &str, black: &str, white: &str, game: &Game) -> GameRecord {
         let moves: Vec<String> = game.moves.iter().map(ToString::to_string).collect();
         GameRecord {
             game: number,
+            config: config.to_string(),
             black: black.to_string(),
             white: white.to_string(),
             result: result_text(game.outcome).to_string(),
@@ -92,15 +103,16 @@ impl GameRecord {
         let mut position = Position::start();
         let mut plies = 0;
         for (number, token) in (1..).zip(self.moves.split_whitespace()) {
-            let m: Move = token
-                .parse()
-                .map_err(|e| format!("move {number} '{token}': {e}"))?;
+            let m: Move = token.parse().map_err(|e| format!("move {number}: {e}"))?;
             if position.game_over() {
-                return Err(format!("move {number} '{token}' comes after the end"));
+                return Err(format!(
+                    "move {number} {} comes after the end",
+                    quote(token)
+                ));
             }
             position
                 .check_move(m)
-                .map_err(|e| format!("move {number} '{token}' is illegal: {e}"))?;
+                .map_err(|e| format!("move {number} {} is illegal: {e}", quote(token)))?;
             position.play(m);
             plies += 1;
         }
@@ -122,6 +134,39 @@ impl GameRecord {
         Ok(())
     }
 }
+
+/// The header of a record file, column by column.
+pub const COLUMNS: [&str; 13] = [
+    "game",
+    "config",
+    "black",
+    "white",
+    "result",
+    "black_score",
+    "white_score",
+    "opening_plies",
+    "black_ms",
+    "white_ms",
+    "black_max_ms",
+    "white_max_ms",
+    "moves",
+];
+
+/// The header written before the `config` column existed; such files are still read.
+const COLUMNS_BEFORE_CONFIG: [&str; 12] = [
+    "game",
+    "black",
+    "white",
+    "result",
+    "black_score",
+    "white_score",
+    "opening_plies",
+    "black_ms",
+    "white_ms",
+    "black_max_ms",
+    "white_max_ms",
+    "moves",
+];
 
 /// A record file that cannot be read, and where.
 #[derive(Debug)]
@@ -152,75 +197,178 @@ impl fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
-/// Reads and checks every record of a file.
-pub fn read_records(path: &Path) -> Result<Vec<GameRecord>, RecordError> {
-    let file = File::open(path).map_err(|e| RecordError::Io(path.to_path_buf(), e))?;
-    let mut reader = csv::Reader::from_reader(file);
-    let mut records = Vec::new();
-    for row in reader.deserialize::<GameRecord>() {
+/// How a record file ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Tail {
+    /// With a newline, or the file is empty.
+    Clean,
+    /// Its last row is whole but has no newline (the newline's write was lost): the row counts.
+    MissingNewline,
+    /// Its last row is incomplete (a kill or a full disk during its write): it does not count.
+    Damaged {
+        /// The row's line.
+        line: u64,
+        /// The byte where it starts.
+        offset: u64,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+/// The checked records of a file, and how it ends.
+#[derive(Clone, Debug)]
+pub struct RecordFile {
+    /// Every whole row, checked, in file order.
+    pub records: Vec<GameRecord>,
+    /// How the file ends.
+    pub tail: Tail,
+}
+
+impl RecordFile {
+    /// Reads and checks every record of a file. A damaged row is an error, except the last
+    /// one when the file does not end with a newline: that one was cut short by an
+    /// interruption, and is reported in [`RecordFile::tail`] rather than refused.
+    pub fn read(path: &Path) -> Result<RecordFile, RecordError> {
+        let bytes = std::fs::read(path).map_err(|e| RecordError::Io(path.to_path_buf(), e))?;
+        let unterminated = bytes.last().is_some_and(|&b| b != b'\n');
         let row_error = |line: u64, reason: String| RecordError::Row {
             path: path.to_path_buf(),
             line,
             reason,
         };
-        let record = row.map_err(|e| {
-            let line = e.position().map_or(0, csv::Position::line);
-            row_error(line, e.to_string())
-        })?;
-        // Data rows start on line 2, after the header; games hold no newlines.
-        let line = records.len() as u64 + 2;
-        record
-            .check()
-            .map_err(|reason| row_error(line, format!("game {}: {reason}", record.game)))?;
-        records.push(record);
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(bytes.as_slice());
+        let mut rows = reader.records().peekable();
+        let mut records = Vec::new();
+        let mut tail = Tail::Clean;
+        let Some(header) = rows.next() else {
+            return Ok(RecordFile { records, tail });
+        };
+        let header_error = || {
+            format!(
+                "not a game record file: its header must be `{}`",
+                COLUMNS.join(",")
+            )
+        };
+        let header = match header {
+            Ok(header) if header.iter().eq(COLUMNS) || header.iter().eq(COLUMNS_BEFORE_CONFIG) => {
+                header
+            }
+            // A header cut short: the file was created and interrupted at once.
+            Ok(header) if unterminated && rows.peek().is_none() => {
+                let complete = COLUMNS.join(",");
+                let written: Vec<&str> = header.iter().collect();
+                if complete.starts_with(&written.join(",")) {
+                    tail = Tail::Damaged {
+                        line: 1,
+                        offset: 0,
+                        reason: "the header is incomplete".to_string(),
+                    };
+                    return Ok(RecordFile { records, tail });
+                }
+                return Err(row_error(1, header_error()));
+            }
+            Ok(_) | Err(_) => return Err(row_error(1, header_error())),
+        };
+        while let Some(row) = rows.next() {
+            let last = rows.peek().is_none();
+            let (line, offset) = match &row {
+                Ok(row) => row.position().map_or((0, 0), |p| (p.line(), p.byte())),
+                Err(e) => e.position().map_or((0, 0), |p| (p.line(), p.byte())),
+            };
+            let record = row
+                .map_err(|e| e.to_string())
+                .and_then(|row| {
+                    row.deserialize::<GameRecord>(Some(&header))
+                        .map_err(|e| e.to_string())
+                })
+                .and_then(|record| {
+                    record
+                        .check()
+                        .map(|()| record.clone())
+                        .map_err(|reason| format!("game {}: {reason}", record.game))
+                });
+            match record {
+                Ok(record) => {
+                    if last && unterminated {
+                        tail = Tail::MissingNewline;
+                    }
+                    records.push(record);
+                }
+                Err(reason) if last && unterminated => {
+                    tail = Tail::Damaged {
+                        line,
+                        offset,
+                        reason,
+                    };
+                }
+                Err(reason) => return Err(row_error(line, reason)),
+            }
+        }
+        Ok(RecordFile { records, tail })
     }
-    Ok(records)
 }
 
-/// Cuts a trailing partial row (a write interrupted by a kill) off a record file. Returns
-/// whether anything was cut.
-pub fn cut_partial_row(path: &Path) -> io::Result<bool> {
-    let mut file = OpenOptions::new().read(true).write(true).open(path)?;
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes)?;
-    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    if keep == bytes.len() {
-        return Ok(false);
-    }
-    file.set_len(keep as u64)?;
-    file.seek(SeekFrom::End(0))?;
-    Ok(true)
-}
-
-/// Appends records to a file, each flushed as soon as it is written.
+/// Appends records to a file, each written whole with one write. A write that fails is
+/// undone (the file is cut back to where the row began), so the file never keeps a partial
+/// row of this run.
+#[derive(Debug)]
 pub struct RecordWriter {
-    writer: csv::Writer<File>,
+    file: File,
+    len: u64,
 }
 
 impl RecordWriter {
     /// Creates `path` (it must not exist: records are never overwritten) with its header.
     pub fn create(path: &Path) -> io::Result<RecordWriter> {
         let file = OpenOptions::new().write(true).create_new(true).open(path)?;
-        Ok(RecordWriter {
-            writer: csv::Writer::from_writer(file),
-        })
+        let mut writer = RecordWriter { file, len: 0 };
+        writer.write_bytes(format!("{}\n", COLUMNS.join(",")).as_bytes())?;
+        Ok(writer)
     }
 
-    /// Opens `path` to add records at its end; the header is written first if the file is
-    /// empty (a run killed before its first game ended).
-    pub fn append(path: &Path) -> io::Result<RecordWriter> {
+    /// Opens the file `read` came from to add records at its end: cuts its damaged last row
+    /// if it has one, ends a last row that lacks its newline, and writes the header into a
+    /// file that has none.
+    pub fn append(path: &Path, read: &RecordFile) -> io::Result<RecordWriter> {
         let file = OpenOptions::new().append(true).open(path)?;
-        let empty = file.metadata()?.len() == 0;
-        Ok(RecordWriter {
-            writer: csv::WriterBuilder::new()
-                .has_headers(empty)
-                .from_writer(file),
-        })
+        if let Tail::Damaged { offset, .. } = read.tail {
+            file.set_len(offset)?;
+        }
+        let len = file.metadata()?.len();
+        let mut writer = RecordWriter { file, len };
+        if len == 0 {
+            writer.write_bytes(format!("{}\n", COLUMNS.join(",")).as_bytes())?;
+        } else if read.tail == Tail::MissingNewline {
+            writer.write_bytes(b"\n")?;
+        }
+        Ok(writer)
     }
 
-    /// Writes one record and flushes it to the file.
+    /// Writes one record.
     pub fn write(&mut self, record: &GameRecord) -> io::Result<()> {
-        self.writer.serialize(record).map_err(io::Error::other)?;
-        self.writer.flush()
+        let mut row = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::new());
+        row.serialize(record).map_err(io::Error::other)?;
+        let row = row
+            .into_inner()
+            .map_err(|e| io::Error::other(e.to_string()))?;
+        self.write_bytes(&row)
+    }
+
+    fn write_bytes(&mut self, bytes: &[u8]) -> io::Result<()> {
+        match self.file.write_all(bytes) {
+            Ok(()) => {
+                self.len += bytes.len() as u64;
+                Ok(())
+            }
+            Err(error) => {
+                // Best effort: if even this fails, the reader still skips a damaged last row.
+                let _ = self.file.set_len(self.len);
+                Err(error)
+            }
+        }
     }
 }

@@ -9,9 +9,10 @@
 //! [`GameRecord`] per finished game, flushed as each ends) and, at the end, `ratings.json`.
 
 use crate::arena::game::play_game;
+use crate::arena::lock::DirLock;
 use crate::arena::opening::random_opening;
 use crate::arena::ratings::{self, Fit, GameResult};
-use crate::arena::record::{self, GameRecord, RecordWriter, read_records};
+use crate::arena::record::{GameRecord, RecordFile, RecordWriter, Tail};
 use crate::spec::{Spec, SpecError};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -22,7 +23,17 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use yolah_core::Color;
+use yolah_core::text::quote;
 use yolah_core::zobrist::splitmix64;
+
+/// The most games a match or a tournament may schedule (its schedule is held in memory).
+pub const MAX_GAMES: u64 = 1_000_000;
+
+/// The most random plies an opening may have: well inside the shortest games.
+pub const MAX_RANDOM_PLIES: u32 = 40;
+
+/// The most games played at once.
+pub const MAX_THREADS: usize = 1024;
 
 /// What decides a tournament's schedule.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -61,20 +72,33 @@ pub enum ConfigError {
     Repeated(String),
     /// No games to play.
     NoGames,
+    /// More games than [`MAX_GAMES`].
+    TooManyGames(u64),
+    /// More random plies than [`MAX_RANDOM_PLIES`].
+    TooManyRandomPlies(u32),
 }
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ConfigError::Spec(text, error) => write!(f, "player '{text}': {error}"),
+            ConfigError::Spec(text, error) => write!(f, "player {}: {error}", quote(text)),
             ConfigError::TooFewPlayers => f.write_str("a tournament needs at least two players"),
             ConfigError::Repeated(text) => {
                 write!(
                     f,
-                    "player '{text}' is listed twice; give it a different seed or option"
+                    "player {} is listed twice; give it a different seed or option",
+                    quote(text)
                 )
             }
             ConfigError::NoGames => f.write_str("games per pair must be at least 1"),
+            ConfigError::TooManyGames(games) => write!(
+                f,
+                "{games} games is too many: at most {MAX_GAMES} in one match or tournament"
+            ),
+            ConfigError::TooManyRandomPlies(plies) => write!(
+                f,
+                "{plies} random opening plies is too many: at most {MAX_RANDOM_PLIES}"
+            ),
         }
     }
 }
@@ -82,13 +106,36 @@ impl fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 impl Config {
-    /// The players, checked: at least two, all different, all valid.
+    /// The number of games of the schedule.
+    pub fn games(&self) -> u64 {
+        let n = self.specs.len() as u64;
+        n * n.saturating_sub(1) / 2 * u64::from(self.games_per_pair)
+    }
+
+    /// A fingerprint of the whole config, stored in each record so that a record is never
+    /// mistaken for a game of another run: FNV-1a over its JSON, as 16 hex digits.
+    pub fn fingerprint(&self) -> String {
+        let json = serde_json::to_string(self).expect("a config serialises");
+        let hash = json.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+        format!("{hash:016x}")
+    }
+
+    /// The players, checked: at least two, all different, all valid; and the counts, checked
+    /// against their limits.
     pub fn players(&self) -> Result<Vec<Spec>, ConfigError> {
         if self.specs.len() < 2 {
             return Err(ConfigError::TooFewPlayers);
         }
         if self.games_per_pair == 0 {
             return Err(ConfigError::NoGames);
+        }
+        if self.games() > MAX_GAMES {
+            return Err(ConfigError::TooManyGames(self.games()));
+        }
+        if self.random_plies > MAX_RANDOM_PLIES {
+            return Err(ConfigError::TooManyRandomPlies(self.random_plies));
         }
         let mut specs: Vec<Spec> = Vec::new();
         for text in &self.specs {
@@ -141,35 +188,46 @@ pub fn play_scheduled(config: &Config, specs: &[Spec], scheduled: Scheduled) -> 
     let game = play_game(&mut black, &mut white, &opening, |_, _| {});
     GameRecord::new(
         scheduled.game,
+        &config.fingerprint(),
         &config.specs[scheduled.black],
         &config.specs[scheduled.white],
         &game,
     )
 }
 
-/// Plays `games` on `threads` games at a time; `on_record` gets each record as its game ends,
-/// on the calling thread. Stops early (unstarted games are not played) when it fails.
+/// The pool that plays `threads` games at a time: at most [`MAX_THREADS`], and a system that
+/// refuses to start them is an error that says so.
+pub fn game_pool(threads: usize) -> Result<rayon::ThreadPool, String> {
+    if !(1..=MAX_THREADS).contains(&threads) {
+        return Err(format!(
+            "--threads must be from 1 to {MAX_THREADS}, not {threads}"
+        ));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))
+}
+
+/// Plays `games` on the threads of `pool`; `on_record` gets each record as its game ends, on
+/// the calling thread. Stops early (unstarted games are not played) when it fails.
 pub fn run_games<E: Send>(
     config: &Config,
     specs: &[Spec],
     games: &[Scheduled],
-    threads: usize,
+    pool: &rayon::ThreadPool,
     mut on_record: impl FnMut(GameRecord) -> Result<(), E>,
 ) -> Result<(), E> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("a thread pool of a valid size starts");
     let stop = AtomicBool::new(false);
     let (sender, receiver) = mpsc::channel();
-    std::thread::scope(|scope| {
-        scope.spawn(|| {
-            pool.install(|| {
-                games.par_iter().for_each_with(sender, |sender, &game| {
-                    if !stop.load(Ordering::Relaxed) {
-                        let _ = sender.send(play_scheduled(config, specs, game));
-                    }
-                });
+    // The games run on the pool; this thread takes their records as they end.
+    pool.in_place_scope(|scope| {
+        let stop = &stop;
+        scope.spawn(move |_| {
+            games.par_iter().for_each_with(sender, |sender, &game| {
+                if !stop.load(Ordering::Relaxed) {
+                    let _ = sender.send(play_scheduled(config, specs, game));
+                }
             });
         });
         for record in receiver {
@@ -283,27 +341,28 @@ impl Ratings {
     }
 }
 
-/// A tournament directory that cannot be used, and why.
+/// A tournament directory that cannot be used, and why: one line that names the file.
 #[derive(Debug)]
-pub struct StoreError {
-    /// The file concerned.
-    pub path: PathBuf,
-    /// What is wrong.
-    pub reason: String,
-}
+pub struct StoreError(pub String);
 
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}': {}", self.path.display(), self.reason)
+        f.write_str(&self.0)
     }
 }
 
 impl std::error::Error for StoreError {}
 
-/// The files of a tournament directory.
-#[derive(Clone, Debug)]
+fn store_error(path: &Path, reason: impl fmt::Display) -> StoreError {
+    StoreError(format!("'{}': {reason}", path.display()))
+}
+
+/// The files of a tournament directory, owned by this run: it holds the directory's lock
+/// ([`DirLock`]) from the moment it is opened until it is dropped.
+#[derive(Debug)]
 pub struct Store {
     dir: PathBuf,
+    _lock: DirLock,
 }
 
 /// A resumed tournament: its config, the games already recorded, the writer for the rest.
@@ -312,88 +371,113 @@ pub struct Resumed {
     pub config: Config,
     /// Its records so far, checked.
     pub records: Vec<GameRecord>,
-    /// Whether a partial row left by a kill was cut off.
-    pub cut_partial_row: bool,
+    /// How the games file ended: a damaged last row left by an interruption has been cut, a
+    /// missing last newline added.
+    pub tail: Tail,
     /// Appends the next records.
     pub writer: RecordWriter,
 }
 
+/// The name of the games file in a tournament directory.
+pub const GAMES_FILE: &str = "games.csv";
+
 impl Store {
-    /// The store in `dir`.
-    pub fn new(dir: &Path) -> Store {
-        Store {
+    fn lock(dir: &Path) -> Result<Store, StoreError> {
+        let lock = DirLock::take(dir).map_err(|e| StoreError(e.to_string()))?;
+        Ok(Store {
             dir: dir.to_path_buf(),
-        }
+            _lock: lock,
+        })
     }
 
     fn path(&self, name: &str) -> PathBuf {
         self.dir.join(name)
     }
 
-    fn error(path: PathBuf, reason: impl fmt::Display) -> StoreError {
-        StoreError {
-            path,
-            reason: reason.to_string(),
-        }
-    }
-
-    /// Starts a new tournament: writes `tournament.json` and an empty `games.csv`. Refuses a
-    /// directory that holds one already (its games would be lost).
-    pub fn create(&self, config: &Config) -> Result<RecordWriter, StoreError> {
-        let games = self.path("games.csv");
-        if games.exists() {
-            return Err(Self::error(
-                games,
-                "a tournament was started here; add --resume to finish it or choose another --out",
-            ));
-        }
-        std::fs::create_dir_all(&self.dir).map_err(|e| Self::error(self.dir.clone(), e))?;
-        let json = serde_json::to_string_pretty(config).expect("a config serialises");
-        self.write_atomically("tournament.json", &json)?;
-        RecordWriter::create(&games).map_err(|e| Self::error(games, e))
-    }
-
-    /// Reopens a tournament: reads its config and records, cuts a partial last row, and checks
-    /// that every record is a game of the schedule, each once.
-    pub fn resume(&self) -> Result<Resumed, StoreError> {
-        let config_path = self.path("tournament.json");
-        let text = std::fs::read_to_string(&config_path)
-            .map_err(|e| Self::error(config_path.clone(), e))?;
-        let config: Config =
-            serde_json::from_str(&text).map_err(|e| Self::error(config_path.clone(), e))?;
+    /// Starts a new tournament in `dir` (created if needed): writes `tournament.json` and a
+    /// `games.csv` with its header. Refuses a directory that holds a tournament already (its
+    /// games would be lost) or that another run holds.
+    pub fn create(dir: &Path, config: &Config) -> Result<(Store, RecordWriter), StoreError> {
         config
             .players()
-            .map_err(|e| Self::error(config_path.clone(), e))?;
-        let games = self.path("games.csv");
-        let cut = record::cut_partial_row(&games).map_err(|e| Self::error(games.clone(), e))?;
-        let records = read_records(&games).map_err(|e| Self::error(games.clone(), e))?;
-        let schedule = config.schedule();
-        let mut seen = HashSet::new();
-        for record in &records {
-            let expected = usize::try_from(record.game)
-                .ok()
-                .and_then(|n| schedule.get(n))
-                .map(|s| (&config.specs[s.black], &config.specs[s.white]));
-            if expected != Some((&record.black, &record.white)) {
-                return Err(Self::error(
-                    games,
-                    format!("game {} is not in this tournament's schedule", record.game),
-                ));
-            }
-            if !seen.insert(record.game) {
-                return Err(Self::error(
-                    games,
-                    format!("game {} is recorded twice", record.game),
-                ));
-            }
+            .map_err(|e| StoreError(format!("bad tournament: {e}")))?;
+        if dir.exists() && !dir.is_dir() {
+            return Err(store_error(
+                dir,
+                "is a file, not a directory; choose another --out",
+            ));
         }
-        let writer = RecordWriter::append(&games).map_err(|e| Self::error(games, e))?;
-        Ok(Resumed {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| store_error(dir, format!("cannot create the directory: {e}")))?;
+        let store = Store::lock(dir)?;
+        let games = store.path(GAMES_FILE);
+        if games.exists() {
+            let state = match Store::read(dir) {
+                Ok((config, records)) if records.len() as u64 == config.games() => format!(
+                    "holds a finished tournament ({} games); choose another --out, or \
+                     --resume to print its results",
+                    records.len()
+                ),
+                Ok((config, records)) => format!(
+                    "holds an unfinished tournament ({} of {} games); add --resume to finish \
+                     it or choose another --out",
+                    records.len(),
+                    config.games()
+                ),
+                Err(_) => "holds a tournament; add --resume to finish it or choose another --out"
+                    .to_string(),
+            };
+            return Err(store_error(dir, state));
+        }
+        let json = serde_json::to_string_pretty(config).expect("a config serialises");
+        store.write_atomically("tournament.json", &json)?;
+        let writer = RecordWriter::create(&games)
+            .map_err(|e| store_error(&games, format!("cannot create: {e}")))?;
+        Ok((store, writer))
+    }
+
+    /// The config and checked records of the tournament in `dir`, without taking its lock.
+    fn read(dir: &Path) -> Result<(Config, Vec<GameRecord>), StoreError> {
+        let (config, file) = Store::read_files(dir)?;
+        Ok((config, file.records))
+    }
+
+    fn read_files(dir: &Path) -> Result<(Config, RecordFile), StoreError> {
+        let config_path = dir.join("tournament.json");
+        let text = std::fs::read_to_string(&config_path)
+            .map_err(|e| store_error(&config_path, format!("cannot read: {e}")))?;
+        let config: Config =
+            serde_json::from_str(&text).map_err(|e| store_error(&config_path, e))?;
+        config.players().map_err(|e| store_error(&config_path, e))?;
+        let games = dir.join(GAMES_FILE);
+        let file = RecordFile::read(&games).map_err(|e| StoreError(e.to_string()))?;
+        check_against_schedule(&config, &file.records).map_err(|e| store_error(&games, e))?;
+        Ok((config, file))
+    }
+
+    /// Reopens the tournament in `dir` for this run: reads its config and records, checks that
+    /// every record is a game of its schedule (number, players, colours, opening, config
+    /// fingerprint), each once, cuts a damaged last row and ends a last row that lacks its
+    /// newline.
+    pub fn resume(dir: &Path) -> Result<(Store, Resumed), StoreError> {
+        if !dir.is_dir() {
+            return Err(store_error(
+                dir,
+                "no such directory: there is no tournament to resume",
+            ));
+        }
+        let store = Store::lock(dir)?;
+        let (config, file) = Store::read_files(dir)?;
+        let games = store.path(GAMES_FILE);
+        let writer = RecordWriter::append(&games, &file)
+            .map_err(|e| store_error(&games, format!("cannot append: {e}")))?;
+        let resumed = Resumed {
             config,
-            records,
-            cut_partial_row: cut,
+            records: file.records,
+            tail: file.tail,
             writer,
-        })
+        };
+        Ok((store, resumed))
     }
 
     /// Writes `ratings.json`.
@@ -402,12 +486,71 @@ impl Store {
         self.write_atomically("ratings.json", &json)
     }
 
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// Writes a file whole or not at all: to a temporary name, then renamed.
     fn write_atomically(&self, name: &str, text: &str) -> Result<(), StoreError> {
         let path = self.path(name);
         let temporary = self.path(&format!(".{name}.tmp"));
         std::fs::write(&temporary, format!("{text}\n"))
             .and_then(|()| std::fs::rename(&temporary, &path))
-            .map_err(|e: io::Error| Self::error(path, e))
+            .map_err(|e: io::Error| store_error(&path, format!("cannot write: {e}")))
     }
+}
+
+/// Checks that every record is the game its number schedules: the same players in the same
+/// colours, the same opening, the same config fingerprint (files written before fingerprints
+/// have none); and that no game is recorded twice. The error names the first record that
+/// disagrees.
+pub fn check_against_schedule(config: &Config, records: &[GameRecord]) -> Result<(), String> {
+    let schedule = config.schedule();
+    let fingerprint = config.fingerprint();
+    let mut seen = HashSet::new();
+    for record in records {
+        let n = record.game;
+        let Some(scheduled) = usize::try_from(n).ok().and_then(|i| schedule.get(i)) else {
+            return Err(format!(
+                "game {n} is not in this tournament's schedule ({} games)",
+                schedule.len()
+            ));
+        };
+        if !record.config.is_empty() && record.config != fingerprint {
+            return Err(format!(
+                "game {n} belongs to another run (config {}, this one is {fingerprint})",
+                record.config
+            ));
+        }
+        let (black, white) = (
+            &config.specs[scheduled.black],
+            &config.specs[scheduled.white],
+        );
+        if (&record.black, &record.white) != (black, white) {
+            return Err(format!(
+                "game {n} is scheduled as {black} (black) vs {white} (white), recorded as {} vs {}",
+                record.black, record.white
+            ));
+        }
+        let opening: Vec<String> = random_opening(config.random_plies, scheduled.opening_seed)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let played: Vec<&str> = record
+            .moves
+            .split_whitespace()
+            .take(opening.len())
+            .collect();
+        if record.opening_plies as usize != opening.len() || played != opening {
+            return Err(format!(
+                "game {n} does not start with its scheduled opening ({})",
+                opening.join(" ")
+            ));
+        }
+        if !seen.insert(n) {
+            return Err(format!("game {n} is recorded twice"));
+        }
+    }
+    Ok(())
 }

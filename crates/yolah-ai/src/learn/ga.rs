@@ -27,6 +27,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use yolah_core::Color;
+use yolah_core::text::quote;
 use yolah_core::zobrist::splitmix64;
 
 /// Genes of an individual: early then late weights.
@@ -135,7 +136,7 @@ impl Config {
                 } else {
                     text.parse()
                         .map(Some)
-                        .map_err(|e: SpecError| format!("opponent '{text}': {e}"))
+                        .map_err(|e: SpecError| format!("opponent {}: {e}", quote(text)))
                 }
             })
             .collect()

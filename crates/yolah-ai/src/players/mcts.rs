@@ -26,9 +26,10 @@ use yolah_core::{Color, MAX_MOVES, Move, Playout, Position};
 /// so the textbook √2 explores far too much.
 pub const DEFAULT_C: f64 = 0.5;
 
-/// Nodes per tree (24 bytes each: 96 MiB of address space, touched only as the tree grows).
-/// A full tree stops growing; its leaves still get playouts.
-const CAPACITY: usize = 1 << 22;
+/// The default tree size per thread in MiB: 4 Mi nodes of 24 bytes, reserved as address
+/// space and touched only as the tree grows. A full tree stops growing; its leaves still get
+/// playouts.
+pub const DEFAULT_TREE_MB: usize = 96;
 
 /// Principal variation length shown in reports.
 const PV_LENGTH: usize = 6;
@@ -83,11 +84,14 @@ struct Tree {
     root_position: Option<Position>,
     rng: SmallRng,
     path: Vec<(usize, Color)>,
+    /// The most nodes it may hold.
+    capacity: usize,
 }
 
 impl Tree {
-    fn new(seed: u64) -> Tree {
+    fn new(seed: u64, capacity: usize) -> Tree {
         Tree {
+            capacity,
             nodes: Vec::new(),
             root: 0,
             root_position: None,
@@ -99,12 +103,12 @@ impl Tree {
     /// Makes `position` the root: the node already standing for it (the root, a child or a
     /// grandchild) if there is one, else a new tree. Returns the visits kept.
     fn set_root(&mut self, position: &Position) -> u32 {
-        if self.nodes.capacity() < CAPACITY {
-            self.nodes.reserve_exact(CAPACITY);
+        if self.nodes.capacity() < self.capacity {
+            self.nodes.reserve_exact(self.capacity);
         }
         let found = self
             .root_position
-            .filter(|_| self.nodes.len() <= CAPACITY / 2)
+            .filter(|_| self.nodes.len() <= self.capacity / 2)
             .and_then(|root_position| self.find(root_position, position));
         self.root_position = Some(*position);
         if let Some(node) = found {
@@ -196,7 +200,7 @@ impl Tree {
             // A leaf is expanded on its second visit (the root at once): most leaves are
             // reached once, and one node is cheaper than a hundred.
             let grow = node == self.root || self.nodes[node].visits > 0;
-            if grow && self.nodes.len() + MAX_MOVES <= CAPACITY {
+            if grow && self.nodes.len() + MAX_MOVES <= self.capacity {
                 self.expand(node, &position);
                 let child = self.nodes[node].first_child as usize;
                 self.path.push((child, position.side_to_move()));
@@ -261,10 +265,21 @@ pub struct Mcts {
 
 impl Mcts {
     /// A player with exploration constant `c`, searching on `threads` threads, drawing from
-    /// `seed`.
+    /// `seed`, with trees of [`DEFAULT_TREE_MB`].
     pub fn new(c: f64, threads: usize, seed: u64) -> Mcts {
+        Mcts::with_tree_size(c, threads, seed, DEFAULT_TREE_MB)
+    }
+
+    /// The same with trees of at most `tree_mb` MiB each (one per thread).
+    pub fn with_tree_size(c: f64, threads: usize, seed: u64, tree_mb: usize) -> Mcts {
+        let capacity = (tree_mb << 20) / std::mem::size_of::<Node>();
+        // Room for the root's children at least.
+        let capacity = capacity.max(2 * MAX_MOVES);
         let trees = (0..threads.max(1) as u64)
-            .map(|t| CachePadded::new(Tree::new(seed ^ t.wrapping_mul(0x9E37_79B9_7F4A_7C15))))
+            .map(|t| {
+                let seed = seed ^ t.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                CachePadded::new(Tree::new(seed, capacity))
+            })
             .collect();
         Mcts { c, trees }
     }

@@ -357,6 +357,52 @@ impl Searcher {
     /// Iterative deepening from `root` up to `max_depth`, telling `on_iteration` of each
     /// finished one; the first thread's result is the search's. Helpers (`offset` 1) start one
     /// ply deeper to spread the threads.
+    /// A proved line stops where the search took a proved value from the table. This goes on
+    /// to the end of the game: at each position it plays the first move whose proved value is
+    /// the position's own (`value`, for the side to move at `root`), found by a search with a
+    /// narrow window that the warm table makes cheap.
+    fn complete_line(
+        &mut self,
+        shared: &Shared,
+        root: &Position,
+        value: i32,
+        mut line: Vec<Move>,
+    ) -> Vec<Move> {
+        let mut position = *root;
+        let mut value = value;
+        for &m in &line {
+            position.play(m);
+            value = -value;
+        }
+        while !position.game_over() && line.len() < MAX_PLY / 2 {
+            let mut found = None;
+            for &m in &position.moves() {
+                position.play(m);
+                let child = -self.search(
+                    shared,
+                    &mut position,
+                    MAX_PLY as i32,
+                    0,
+                    -value - 1,
+                    -value + 1,
+                );
+                position.undo(m);
+                if self.stopped {
+                    return line;
+                }
+                if child == value {
+                    found = Some(m);
+                    break;
+                }
+            }
+            let Some(m) = found else { break };
+            position.play(m);
+            line.push(m);
+            value = -value;
+        }
+        line
+    }
+
     fn iterate(
         &mut self,
         shared: &Shared,
@@ -385,6 +431,11 @@ impl Searcher {
                 break;
             }
             let proven = self.unproven == unproven_before;
+            let pv = if proven {
+                self.complete_line(shared, root, value, pv)
+            } else {
+                pv
+            };
             let iteration = Iteration {
                 depth,
                 value,

@@ -1,7 +1,8 @@
 //! `yolah bench [--depth D]`: the fixed bench positions searched to a fixed depth, one thread;
 //! per-position lines on stderr, total nodes (the search's signature) and nodes/s on stdout.
 
-use anyhow::{Result, ensure};
+use super::usage;
+use anyhow::Result;
 use std::io::Write;
 use yolah_ai::eval::Weights;
 use yolah_ai::search::bench;
@@ -11,7 +12,7 @@ const MAX_DEPTH: u32 = 14;
 
 pub fn run(out: &mut impl Write, depth: Option<u32>) -> Result<()> {
     let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
-    ensure!(
+    usage!(
         (1..=MAX_DEPTH).contains(&depth),
         "--depth must be from 1 to {MAX_DEPTH}, not {depth}"
     );

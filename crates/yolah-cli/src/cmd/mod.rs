@@ -16,12 +16,63 @@ pub mod tournament;
 pub mod tune;
 pub mod versus;
 
-use anyhow::{Context, Result, ensure};
+use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
+use std::fmt;
 use yolah_ai::Spec;
 use yolah_ai::arena::record::{GameRecord, RecordWriter};
-use yolah_ai::arena::tournament::{Config, Scheduled, run_games};
+use yolah_ai::arena::tournament::{
+    Config, ConfigError, MAX_THREADS, Scheduled, game_pool, run_games,
+};
 use yolah_core::Position;
+pub use yolah_core::text::quote;
+
+/// A bad argument (as opposed to a bad file or position): the program exits with 2.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// Fails with a [`UsageError`] unless `condition` holds.
+macro_rules! usage {
+    ($condition:expr, $($message:tt)+) => {
+        if !$condition {
+            return Err($crate::cmd::UsageError(format!($($message)+)).into());
+        }
+    };
+}
+pub(crate) use usage;
+
+/// The specs as typed, checked, in their canonical form (`mcts:` is `mcts`, and a trailing
+/// newline is gone).
+pub fn canonical_specs(texts: &[String]) -> Result<Vec<String>, ConfigError> {
+    texts
+        .iter()
+        .map(|text| {
+            text.parse::<Spec>()
+                .map(|spec| spec.to_string())
+                .map_err(|e| ConfigError::Spec(text.clone(), e))
+        })
+        .collect()
+}
+
+/// A thread count given with `--threads`, checked (1 to [`MAX_THREADS`]); one per core when
+/// not given.
+pub fn threads(given: Option<usize>) -> Result<usize> {
+    if let Some(n) = given {
+        usage!(
+            (1..=MAX_THREADS).contains(&n),
+            "--threads must be from 1 to {MAX_THREADS}, not {n}"
+        );
+    }
+    Ok(given.unwrap_or_else(cores))
+}
 
 /// The position given with `--position`, or the start.
 pub fn position_arg(text: Option<&str>) -> Result<Position> {
@@ -29,7 +80,7 @@ pub fn position_arg(text: Option<&str>) -> Result<Position> {
         None => Ok(Position::start()),
         Some(text) => text
             .parse()
-            .with_context(|| format!("bad position '{text}'")),
+            .with_context(|| format!("bad position {}", quote(text))),
     }
 }
 
@@ -44,9 +95,15 @@ pub fn sorted_moves(position: &Position) -> String {
 pub fn progress_bar(len: u64, what: &str) -> ProgressBar {
     ProgressBar::new(len).with_style(
         ProgressStyle::with_template(&format!(
-            "{{bar:40}} {{pos}}/{{len}} {what}, {{per_sec}}, eta {{eta}}"
+            "{{bar:40}} {{pos}}/{{len}} {what}, {{rate}}, eta {{eta}}"
         ))
-        .expect("the template is valid"),
+        .expect("the template is valid")
+        .with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.1}/s", state.per_sec());
+            },
+        ),
     )
 }
 
@@ -75,8 +132,7 @@ pub struct Pairing {
 impl Pairing {
     /// The number of games played at once, checked.
     pub fn threads(&self) -> Result<usize> {
-        ensure!(self.threads != Some(0), "--threads must be at least 1");
-        Ok(self.threads.unwrap_or_else(cores))
+        threads(self.threads)
     }
 }
 
@@ -91,9 +147,10 @@ pub fn play_games(
     records: &mut Vec<GameRecord>,
     total: usize,
 ) -> Result<()> {
+    let pool = game_pool(threads).map_err(anyhow::Error::msg)?;
     let bar = progress_bar(total as u64, "games");
     bar.set_position(records.len() as u64);
-    run_games(config, specs, games, threads, |record| {
+    run_games(config, specs, games, &pool, |record| {
         if let Some(writer) = writer.as_mut() {
             writer
                 .write(&record)

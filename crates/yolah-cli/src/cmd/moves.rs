@@ -1,4 +1,5 @@
-//! `yolah moves`: the legal moves, sorted as strings, on one line.
+//! `yolah moves`: the legal moves, sorted as strings, on one line. A finished game has none
+//! (its line is empty), as `replay` has it: no move, not even a pass, follows the end.
 
 use super::{position_arg, sorted_moves};
 use anyhow::Result;
@@ -6,6 +7,11 @@ use std::io::Write;
 
 pub fn run(out: &mut impl Write, position: Option<&str>) -> Result<()> {
     let position = position_arg(position)?;
-    writeln!(out, "{}", sorted_moves(&position))?;
+    if position.game_over() {
+        eprintln!("the game is over: no moves");
+        writeln!(out)?;
+    } else {
+        writeln!(out, "{}", sorted_moves(&position))?;
+    }
     Ok(())
 }

@@ -1,7 +1,8 @@
 //! `yolah perft <depth>`: leaf count on stdout, time and rate on stderr.
 
-use super::position_arg;
-use anyhow::{Result, ensure};
+use super::{position_arg, usage};
+use anyhow::Result;
+
 use std::io::Write;
 use std::time::Instant;
 use yolah_core::perft;
@@ -10,7 +11,7 @@ use yolah_core::perft;
 const MAX_DEPTH: u32 = 20;
 
 pub fn run(out: &mut impl Write, depth: u32, position: Option<&str>) -> Result<()> {
-    ensure!(
+    usage!(
         depth <= MAX_DEPTH,
         "depth {depth} is too deep (at most {MAX_DEPTH})"
     );

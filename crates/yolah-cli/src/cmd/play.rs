@@ -1,7 +1,7 @@
 //! `yolah play`: a game in the terminal, human or machine on each side. Input is read line by
 //! line, so it can come from a pipe as well as a keyboard.
 
-use super::position_arg;
+use super::{position_arg, quote};
 use anyhow::{Context, Result};
 use std::io::{BufRead, IsTerminal, Write};
 use yolah_ai::{Agent, Spec};
@@ -27,7 +27,7 @@ impl Side {
         }
         let spec: Spec = text
             .parse()
-            .with_context(|| format!("bad player '{text}' (human or a spec)"))?;
+            .with_context(|| format!("bad player {} (human or a spec)", quote(text)))?;
         Ok(Side::Machine(Box::new(spec.agent(seed))))
     }
 }
@@ -133,10 +133,18 @@ fn ask(
     loop {
         write!(out, "{color} to move> ")?;
         out.flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line).context("reading your move")? == 0 {
+        let mut bytes = Vec::new();
+        if input
+            .read_until(b'\n', &mut bytes)
+            .context("reading your move")?
+            == 0
+        {
             return Ok(None);
         }
+        let Ok(line) = std::str::from_utf8(&bytes) else {
+            writeln!(out, "that line is not text (invalid UTF-8); type help")?;
+            continue;
+        };
         let text = line.trim();
         if !std::io::stdin().is_terminal() {
             // Piped input is not echoed by a terminal: echo it so the transcript reads well.
@@ -151,7 +159,8 @@ fn ask(
             _ => match text.parse::<Move>() {
                 Err(error) => writeln!(
                     out,
-                    "'{text}' is neither a move nor a command ({error}); type help"
+                    "{} is neither a move nor a command ({error}); type help",
+                    quote(text)
                 )?,
                 Ok(m) => match position.check_move(m) {
                     Ok(()) => return Ok(Some(Action::Play(m))),

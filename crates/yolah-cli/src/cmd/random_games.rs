@@ -1,6 +1,10 @@
 //! `yolah random-games`: uniformly random games, results and rate.
 
-use anyhow::{Context, Result, ensure};
+use super::usage;
+use anyhow::Result;
+
+/// The most games one run plays: about a day on one core.
+const MAX_GAMES: u64 = 100_000_000_000;
 use std::io::Write;
 use std::time::Instant;
 use yolah_core::random_games::random_games;
@@ -11,13 +15,16 @@ pub fn run(
     seed: Option<u64>,
     threads: Option<usize>,
 ) -> Result<()> {
-    ensure!(games > 0, "--games must be at least 1");
-    ensure!(threads != Some(0), "--threads must be at least 1");
+    usage!(
+        (1..=MAX_GAMES).contains(&games),
+        "--games must be from 1 to {MAX_GAMES}, not {games}"
+    );
+    let threads = super::threads(threads)?;
     let seed = seed.unwrap_or_else(rand::random);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0))
+        .num_threads(threads)
         .build()
-        .context("starting the worker threads")?;
+        .map_err(|e| anyhow::anyhow!("cannot start {threads} threads: {e}"))?;
     let bar = super::progress_bar(games, "games");
     let start = Instant::now();
     let tally = pool.install(|| random_games(games, seed, &|done| bar.inc(done)));
@@ -26,8 +33,12 @@ pub fn run(
     let percent = |n: u64| 100.0 * n as f64 / games as f64;
     writeln!(
         out,
-        "games:      {games} (seed {seed}, {} threads)",
-        pool.current_num_threads()
+        "games:      {games} (seed {seed}, {})",
+        if threads == 1 {
+            "1 thread".to_string()
+        } else {
+            format!("{threads} threads")
+        }
     )?;
     writeln!(
         out,

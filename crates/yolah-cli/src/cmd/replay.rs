@@ -2,11 +2,11 @@
 //! `--game N`, the moves of game N of a record file (`yolah match --out`, a tournament's
 //! `games.csv`).
 
-use super::position_arg;
+use super::{UsageError, position_arg, quote};
 use anyhow::{Context, Result, bail};
 use std::io::{Read, Write};
 use std::path::Path;
-use yolah_ai::arena::record::read_records;
+use yolah_ai::arena::record::{RecordFile, Tail};
 use yolah_core::{Diagram, Move};
 
 pub fn run(
@@ -16,13 +16,20 @@ pub fn run(
     game: Option<u64>,
 ) -> Result<()> {
     let mut position = position_arg(position)?;
-    let text = match game {
-        Some(number) => {
+    let text = if let Some(number) = game {
+        {
             let Some(path) = file.filter(|p| *p != Path::new("-")) else {
-                bail!("--game needs a record file");
+                return Err(UsageError("--game needs a record file".into()).into());
             };
-            let records = read_records(path)?;
-            let record = records
+            let read = RecordFile::read(path)?;
+            if let Tail::Damaged { line, reason, .. } = &read.tail {
+                eprintln!(
+                    "note: skipped the damaged last row of '{}' (line {line}: {reason})",
+                    path.display()
+                );
+            }
+            let record = read
+                .records
                 .into_iter()
                 .find(|r| r.game == number)
                 .with_context(|| format!("'{}' has no game {number}", path.display()))?;
@@ -33,24 +40,37 @@ pub fn run(
             )?;
             record.moves
         }
-        None => read_input(file)?,
+    } else {
+        {
+            let text = read_input(file)?;
+            if text.starts_with("game,") {
+                return Err(UsageError(format!(
+                    "'{}' is a record file: add --game N to replay its game N",
+                    file.map_or("-".into(), |p| p.display().to_string())
+                ))
+                .into());
+            }
+            text
+        }
     };
     let tokens = text
         .lines()
         .flat_map(|line| line.split('#').next().unwrap_or("").split_whitespace());
     for (number, token) in (1..).zip(tokens) {
         let side = position.side_to_move();
-        let m: Move = token
-            .parse()
-            .with_context(|| format!("move {number} '{token}'"))?;
+        let m: Move = token.parse().with_context(|| format!("move {number}"))?;
         if position.game_over() {
             bail!(
-                "move {number} '{token}': the game is already over after ply {}",
+                "move {number} {}: the game is already over after ply {}",
+                quote(token),
                 position.ply()
             );
         }
         if let Err(reason) = position.check_move(m) {
-            bail!("move {number} '{token}' ({side} to play) is illegal: {reason}");
+            bail!(
+                "move {number} {} ({side} to play) is illegal: {reason}",
+                quote(token)
+            );
         }
         position.play(m);
     }

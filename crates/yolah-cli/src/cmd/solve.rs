@@ -1,8 +1,9 @@
 //! `yolah solve [-p P]`: the exact final margin with best play, and the line that reaches it.
 //! Each deepening iteration is reported on stderr, so a long solve shows its progress.
 
-use super::position_arg;
+use super::{position_arg, usage};
 use anyhow::{Result, ensure};
+
 use std::io::Write;
 use yolah_ai::Limits;
 use yolah_ai::eval::Weights;
@@ -19,12 +20,12 @@ pub const MAX_TT_MB: usize = 16_384;
 pub const MAX_THREADS: usize = 256;
 
 pub fn run(out: &mut impl Write, position: Option<&str>, options: &Options) -> Result<()> {
-    ensure!(
+    usage!(
         (1..=MAX_TT_MB).contains(&options.tt),
         "--tt must be from 1 to {MAX_TT_MB} MiB, not {}",
         options.tt
     );
-    ensure!(
+    usage!(
         (1..=MAX_THREADS).contains(&options.threads),
         "--threads must be from 1 to {MAX_THREADS}, not {}",
         options.threads

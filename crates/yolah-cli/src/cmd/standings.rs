@@ -40,7 +40,7 @@ pub fn print(
     specs: &[String],
     table: &Crosstable,
     fit: Option<&Fit>,
-) -> Result<Ratings> {
+) -> Result<()> {
     let Some(fit) = fit else {
         bail!("the games played do not link every player to every other: no ratings yet");
     };
@@ -105,5 +105,5 @@ pub fn print(
             elo(high)
         )?;
     }
-    Ok(ratings)
+    Ok(())
 }

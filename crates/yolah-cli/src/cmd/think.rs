@@ -19,7 +19,7 @@ pub fn run(
     );
     let spec: Spec = spec
         .parse()
-        .with_context(|| format!("bad player '{spec}'"))?;
+        .with_context(|| format!("bad player {}", super::quote(spec)))?;
     let report = spec
         .agent(seed.unwrap_or_else(rand::random))
         .choose(&position);

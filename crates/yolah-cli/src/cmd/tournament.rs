@@ -1,15 +1,23 @@
 //! `yolah tournament`: a round robin with paired openings, resumable, with a crosstable and
 //! Bradley–Terry ratings at the end.
 
-use super::{DEFAULT_RANDOM_PLIES, Pairing, play_games, standings};
-use anyhow::{Result, bail};
+use super::{
+    DEFAULT_RANDOM_PLIES, Pairing, UsageError, canonical_specs, play_games, standings, usage,
+};
+use anyhow::Result;
 use std::io::Write;
 use std::time::Instant;
-use yolah_ai::arena::tournament::{Config, Crosstable, Store};
+use yolah_ai::arena::record::{GameRecord, RecordWriter, Tail};
+use yolah_ai::arena::tournament::{Config, Crosstable, Ratings, Store};
 
 /// The players of `yolah tournament` without specs: the built-in players at a short time per
-/// move, so that the whole run takes about a minute on two cores.
-pub const DEFAULT_PLAYERS: [&str; 3] = ["mcts:time=20ms", "montecarlo:time=20ms", "random"];
+/// move, so that the whole run takes about two minutes on two cores.
+pub const DEFAULT_PLAYERS: [&str; 4] = [
+    "minimax:time=20ms",
+    "mcts:time=20ms",
+    "montecarlo:time=20ms",
+    "random",
+];
 
 /// The command line's options; `None` where the user gave nothing.
 pub struct Options {
@@ -20,39 +28,16 @@ pub struct Options {
     pub resume: bool,
 }
 
-pub const DEFAULT_GAMES_PER_PAIR: u32 = 60;
+pub const DEFAULT_GAMES_PER_PAIR: u32 = 40;
+
+/// What a run starts from: the store (holding the directory's lock) if there is a directory,
+/// the config, the games recorded so far, and the writer for the rest.
+type Opened = (Option<Store>, Config, Vec<GameRecord>, Option<RecordWriter>);
 
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     let threads = options.games.threads()?;
-    let (config, mut records, writer) = if options.resume {
-        let Some(dir) = options.out.as_deref() else {
-            bail!("--resume needs --out DIR, the directory of the tournament to finish");
-        };
-        let resumed = Store::new(dir).resume()?;
-        check_same(options, &resumed.config)?;
-        if resumed.cut_partial_row {
-            eprintln!("cut a partial last row from the games file (a run was interrupted)");
-        }
-        (resumed.config, resumed.records, Some(resumed.writer))
-    } else {
-        let specs = if options.specs.is_empty() {
-            DEFAULT_PLAYERS.map(String::from).to_vec()
-        } else {
-            options.specs.clone()
-        };
-        let config = Config {
-            specs,
-            games_per_pair: options.games_per_pair.unwrap_or(DEFAULT_GAMES_PER_PAIR),
-            random_plies: options.games.random_plies.unwrap_or(DEFAULT_RANDOM_PLIES),
-            seed: options.games.seed.unwrap_or_else(rand::random),
-        };
-        config.players()?;
-        let writer = match options.out.as_deref() {
-            Some(dir) => Some(Store::new(dir).create(&config)?),
-            None => None,
-        };
-        (config, Vec::new(), writer)
-    };
+    // The store holds the directory's lock until the end of the run.
+    let (store, config, mut records, writer) = open(options)?;
     let specs = config.players()?;
     let done: std::collections::HashSet<u64> = records.iter().map(|r| r.game).collect();
     let schedule = config.schedule();
@@ -61,15 +46,28 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         .copied()
         .filter(|g| !done.contains(&g.game))
         .collect();
-    writeln!(
-        out,
-        "{} players, {} games ({} to play), {} random opening plies, seed {}, {threads} games at a time",
-        specs.len(),
-        schedule.len(),
-        todo.len(),
-        config.random_plies,
-        config.seed
-    )?;
+    if todo.is_empty() {
+        writeln!(
+            out,
+            "the tournament is already finished ({} games); its results:",
+            schedule.len()
+        )?;
+    } else {
+        writeln!(
+            out,
+            "{} players, {} games ({} to play), {} random opening plies, seed {}, {}",
+            specs.len(),
+            schedule.len(),
+            todo.len(),
+            config.random_plies,
+            config.seed,
+            if threads == 1 {
+                "1 game at a time".to_string()
+            } else {
+                format!("{threads} games at a time")
+            }
+        )?;
+    }
     let start = Instant::now();
     play_games(
         &config,
@@ -80,33 +78,107 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         &mut records,
         schedule.len(),
     )?;
-    writeln!(
-        out,
-        "played {} games in {:.1} s",
-        todo.len(),
-        start.elapsed().as_secs_f64()
-    )?;
+    if !todo.is_empty() {
+        writeln!(
+            out,
+            "played {} in {:.1} s",
+            games(todo.len()),
+            start.elapsed().as_secs_f64()
+        )?;
+    }
     let table = Crosstable::new(&config.specs, &records).map_err(anyhow::Error::msg)?;
-    let ratings = standings::print(out, &config.specs, &table, table.fit().as_ref())?;
-    if let Some(dir) = options.out.as_deref() {
-        Store::new(dir).write_ratings(&ratings)?;
-        writeln!(out, "\nwrote {}", dir.join("ratings.json").display())?;
+    let fit = table.fit();
+    // The files first: printing is a courtesy.
+    let ratings = fit
+        .as_ref()
+        .map(|fit| Ratings::new(&config.specs, &table, fit));
+    if let (Some(store), Some(ratings)) = (&store, &ratings) {
+        store.write_ratings(ratings)?;
+    }
+    standings::print(out, &config.specs, &table, fit.as_ref())?;
+    if let (Some(store), Some(_)) = (&store, &ratings) {
+        writeln!(
+            out,
+            "\nwrote {}",
+            store.dir().join("ratings.json").display()
+        )?;
     }
     Ok(())
 }
 
+/// Resumes the tournament in `--out`, or starts one (in `--out` if given).
+fn open(options: &Options) -> Result<Opened> {
+    Ok(if options.resume {
+        let Some(dir) = options.out.as_deref() else {
+            return Err(UsageError(
+                "--resume needs --out DIR, the directory of the tournament to finish".into(),
+            )
+            .into());
+        };
+        let (store, resumed) = Store::resume(dir)?;
+        check_same(options, &resumed.config)?;
+        match &resumed.tail {
+            Tail::Clean => {}
+            Tail::MissingNewline => eprintln!("ended the last row of the games file"),
+            Tail::Damaged { line, reason, .. } => eprintln!(
+                "cut the damaged last row of the games file (line {line}: {reason}); its game \
+                 is played again"
+            ),
+        }
+        (
+            Some(store),
+            resumed.config,
+            resumed.records,
+            Some(resumed.writer),
+        )
+    } else {
+        let specs = if options.specs.is_empty() {
+            DEFAULT_PLAYERS.map(String::from).to_vec()
+        } else {
+            canonical_specs(&options.specs)?
+        };
+        let config = Config {
+            specs,
+            games_per_pair: options.games_per_pair.unwrap_or(DEFAULT_GAMES_PER_PAIR),
+            random_plies: options.games.random_plies.unwrap_or(DEFAULT_RANDOM_PLIES),
+            seed: options.games.seed.unwrap_or_else(rand::random),
+        };
+        config.players()?;
+        match options.out.as_deref() {
+            Some(dir) => {
+                let (store, writer) = Store::create(dir, &config)?;
+                (Some(store), config, Vec::new(), Some(writer))
+            }
+            None => (None, config, Vec::new(), None),
+        }
+    })
+}
+
+pub fn games(n: usize) -> String {
+    if n == 1 {
+        "1 game".to_string()
+    } else {
+        format!("{n} games")
+    }
+}
+
 /// With `--resume`, whatever the user repeats must be what the tournament was started with.
 fn check_same(options: &Options, config: &Config) -> Result<()> {
-    let differs = |what: &str, given: String, stored: String| {
-        anyhow::anyhow!("--resume: {what} {given} differs from the tournament's {stored}")
+    let normalised = |specs: &[String]| -> Vec<String> {
+        specs
+            .iter()
+            .map(|s| {
+                s.parse::<yolah_ai::Spec>()
+                    .map_or_else(|_| s.clone(), |spec| spec.to_string())
+            })
+            .collect()
     };
-    if !options.specs.is_empty() && options.specs != config.specs {
-        return Err(differs(
-            "players",
-            options.specs.join(" "),
-            config.specs.join(" "),
-        ));
-    }
+    usage!(
+        options.specs.is_empty() || normalised(&options.specs) == config.specs,
+        "--resume: players {} differ from the tournament's {}",
+        options.specs.join(" "),
+        config.specs.join(" ")
+    );
     for (what, given, stored) in [
         (
             "--games-per-pair",
@@ -121,7 +193,10 @@ fn check_same(options: &Options, config: &Config) -> Result<()> {
         ("--seed", options.games.seed, config.seed),
     ] {
         if let Some(given) = given.filter(|&g| g != stored) {
-            return Err(differs(what, given.to_string(), stored.to_string()));
+            return Err(UsageError(format!(
+                "--resume: {what} {given} differs from the tournament's {stored}"
+            ))
+            .into());
         }
     }
     Ok(())

@@ -4,12 +4,13 @@
 //! temporary name and renamed, so a kill never leaves half a file. `--resume` goes on from the
 //! checkpoint exactly as if the run had not stopped.
 
-use super::{plot, progress_bar};
+use super::{UsageError, plot, progress_bar, usage};
 use anyhow::{Context, Result, bail, ensure};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use yolah_ai::arena::lock::DirLock;
 use yolah_ai::eval::Weights;
 use yolah_ai::learn::ga::{self, Checkpoint, Config, START_JSON};
 
@@ -24,21 +25,16 @@ pub struct Options {
     pub opponents: Vec<String>,
     pub random_plies: Option<u32>,
     pub seed: Option<u64>,
-    pub threads: usize,
+    pub threads: Option<usize>,
 }
 
 const CHECKPOINT: &str = "checkpoint.json";
-/// The most threads a run may ask for.
-const MAX_THREADS: usize = 1024;
 
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
-    ensure!(
-        (1..=MAX_THREADS).contains(&options.threads),
-        "--threads must be from 1 to {MAX_THREADS}, not {}",
-        options.threads
-    );
+    let threads = super::threads(options.threads)?;
     let dir = &options.out;
-    let mut run = if options.resume {
+    // The lock is held until the run ends: a second run on this directory is refused.
+    let (mut run, _lock) = if options.resume {
         resume(options)?
     } else {
         start(options)?
@@ -51,7 +47,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     bar.set_position(per_generation * u64::from(run.generation));
     let started = Instant::now();
     while !run.finished() {
-        run.step(options.threads, &|| bar.inc(1))
+        run.step(threads, &|| bar.inc(1))
             .map_err(anyhow::Error::msg)?;
         save(dir, &run)?;
         let row = run.log.last().expect("a generation was logged");
@@ -79,7 +75,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     Ok(())
 }
 
-fn start(options: &Options) -> Result<Checkpoint> {
+fn start(options: &Options) -> Result<(Checkpoint, DirLock)> {
     let defaults = Config::default();
     let config = Config {
         population: options.population.unwrap_or(defaults.population),
@@ -95,22 +91,29 @@ fn start(options: &Options) -> Result<Checkpoint> {
         random_plies: options.random_plies.unwrap_or(defaults.random_plies),
         seed: options.seed.unwrap_or(defaults.seed),
     };
-    config.check().map_err(anyhow::Error::msg)?;
+    config.check().map_err(UsageError)?;
     let dir = &options.out;
+    ensure!(
+        !dir.exists() || dir.is_dir(),
+        "'{}' is a file, not a directory; choose another --out",
+        dir.display()
+    );
+    fs::create_dir_all(dir)
+        .with_context(|| format!("'{}': cannot create the directory", dir.display()))?;
+    let lock = DirLock::take(dir)?;
     if dir.join(CHECKPOINT).exists() {
         bail!(
-            "{} holds a tuning run already: add --resume to go on with it, or choose another --out",
+            "'{}' holds a tuning run already: add --resume to go on with it, or choose another --out",
             dir.display()
         );
     }
-    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let start = Weights::from_json(START_JSON).expect("the starting weights are valid");
     let run = Checkpoint::new(config, start);
     write_atomic(&dir.join(CHECKPOINT), &serde_json::to_string_pretty(&run)?)?;
-    Ok(run)
+    Ok((run, lock))
 }
 
-fn resume(options: &Options) -> Result<Checkpoint> {
+fn resume(options: &Options) -> Result<(Checkpoint, DirLock)> {
     let given = options.population.is_some()
         || options.elite.is_some()
         || options.openings.is_some()
@@ -118,10 +121,16 @@ fn resume(options: &Options) -> Result<Checkpoint> {
         || !options.opponents.is_empty()
         || options.random_plies.is_some()
         || options.seed.is_some();
-    ensure!(
+    usage!(
         !given,
         "--resume takes its settings from the checkpoint: only --generations and --threads may be given"
     );
+    ensure!(
+        options.out.is_dir(),
+        "'{}': no such directory: there is no tuning run to resume",
+        options.out.display()
+    );
+    let lock = DirLock::take(&options.out)?;
     let path = options.out.join(CHECKPOINT);
     let text = fs::read_to_string(&path)
         .with_context(|| format!("nothing to resume: cannot read {}", path.display()))?;
@@ -137,7 +146,7 @@ fn resume(options: &Options) -> Result<Checkpoint> {
     if let Some(generations) = options.generations {
         run.config.generations = generations;
     }
-    Ok(run)
+    Ok((run, lock))
 }
 
 /// Writes the run's files: checkpoint, log, best weights, then the plot.
