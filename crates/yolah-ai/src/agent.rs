@@ -1,7 +1,7 @@
 //! [`Agent`]: a player together with the spec it was built from and the limits that spec sets.
 
 use crate::limits::Limits;
-use crate::player::{Player, Report};
+use crate::player::{Forfeit, Player, Report};
 use crate::spec::Spec;
 use yolah_core::Position;
 
@@ -27,6 +27,11 @@ impl Agent {
     /// Chooses a move within the spec's limits.
     pub fn choose(&mut self, position: &Position) -> Report {
         self.player.choose(position, self.limits)
+    }
+
+    /// Chooses a move within the spec's limits, or forfeits (see [`Player::try_choose`]).
+    pub fn try_choose(&mut self, position: &Position) -> Result<Report, Forfeit> {
+        self.player.try_choose(position, self.limits)
     }
 
     /// The spec this agent was built from.

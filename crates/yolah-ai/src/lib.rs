@@ -9,7 +9,9 @@
 //! - [`search`]: what the search players share (transposition table, threads);
 //! - [`eval`]: the features of a position and the weights that combine them;
 //! - [`learn`]: the genetic algorithm that tunes the weights;
-//! - [`arena`]: games, openings, records, matches and tournaments, Bradley–Terry ratings.
+//! - [`arena`]: games, openings, records, matches and tournaments, Bradley–Terry ratings;
+//! - [`protocol`]: the engine protocol (`docs/protocol.md`), served by `yolah engine` and
+//!   spoken to other programs by the `engine` player.
 //!
 //! ```
 //! use yolah_ai::Spec;
@@ -27,6 +29,7 @@ pub mod learn;
 pub mod limits;
 pub mod player;
 pub mod players;
+pub mod protocol;
 pub mod search;
 pub mod spec;
 
@@ -34,5 +37,5 @@ pub use agent::Agent;
 pub use arena::game::{Game, play_game};
 pub use arena::record::GameRecord;
 pub use limits::{Budget, Limits};
-pub use player::{Player, Report};
+pub use player::{Forfeit, Margin, Player, Report};
 pub use spec::{PLAYERS, Spec, SpecError};

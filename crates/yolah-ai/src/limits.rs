@@ -1,5 +1,7 @@
 //! How long a player may think: [`Limits`] as asked for, [`Budget`] as a search checks it.
 
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// What a player may spend on one move. With several set, the first one reached stops the
@@ -16,6 +18,56 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Positions visited (minimax).
     pub nodes: Option<u64>,
+    /// A flag another thread raises to end the search now (the engine protocol's `stop`).
+    pub stop: Option<StopFlag>,
+}
+
+/// A flag that ends a search when raised, shared with the thread that raises it. It lives as
+/// long as the program (one per engine session), so [`Limits`] stays `Copy`.
+#[derive(Clone, Copy)]
+pub struct StopFlag(&'static AtomicBool);
+
+impl StopFlag {
+    /// A new, lowered flag (leaked: make one per session, not one per search).
+    pub fn new() -> StopFlag {
+        StopFlag(Box::leak(Box::new(AtomicBool::new(false))))
+    }
+
+    /// Asks the search to stop.
+    pub fn raise(self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Lowers the flag for the next search.
+    pub fn lower(self) {
+        self.0.store(false, Ordering::Relaxed);
+    }
+
+    /// Whether the flag is raised.
+    #[inline]
+    pub fn is_raised(self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+impl Default for StopFlag {
+    fn default() -> StopFlag {
+        StopFlag::new()
+    }
+}
+
+impl PartialEq for StopFlag {
+    fn eq(&self, other: &StopFlag) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for StopFlag {}
+
+impl fmt::Debug for StopFlag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "StopFlag({})", self.is_raised())
+    }
 }
 
 /// Time kept back from a time limit for joining threads and picking the move. The limit is a
@@ -28,6 +80,7 @@ pub struct Budget {
     start: Instant,
     deadline: Option<Instant>,
     iterations: Option<u64>,
+    stop: Option<StopFlag>,
 }
 
 impl Budget {
@@ -42,6 +95,7 @@ impl Budget {
             start,
             deadline,
             iterations: limits.iterations,
+            stop: limits.stop,
         }
     }
 
@@ -67,10 +121,11 @@ impl Budget {
         self.iterations.is_some_and(|n| done >= n)
     }
 
-    /// Whether the time is up (reads the clock: about 20 ns).
+    /// Whether the time is up (reads the clock: about 20 ns), or the stop flag is raised.
     #[inline]
     pub fn out_of_time(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.stop.is_some_and(StopFlag::is_raised)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// The moment the search must stop by, if it has a time limit.
@@ -118,5 +173,19 @@ mod tests {
         assert!(!budget.exhausted(u64::MAX - 1));
         std::thread::sleep(Duration::from_millis(6));
         assert!(budget.exhausted(0));
+    }
+
+    #[test]
+    fn a_raised_flag_stops_a_search_without_limits() {
+        let stop = StopFlag::new();
+        let budget = Budget::start(Limits {
+            stop: Some(stop),
+            ..Limits::default()
+        });
+        assert!(!budget.exhausted(u64::MAX - 1));
+        stop.raise();
+        assert!(budget.exhausted(0));
+        stop.lower();
+        assert!(!budget.exhausted(0));
     }
 }

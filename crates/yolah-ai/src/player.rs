@@ -12,6 +12,39 @@ pub trait Player: Send {
     /// Chooses a legal move for the side to move in `position`, which is not over: the pass
     /// when the side has no move. Honours `limits` (see [`Limits`]).
     fn choose(&mut self, position: &Position, limits: Limits) -> Report;
+
+    /// [`Player::choose`], telling `progress` what the search has found so far whenever it
+    /// knows more (minimax: after each iteration of its deepening). Players with nothing to
+    /// tell along the way just choose.
+    fn choose_observed(
+        &mut self,
+        position: &Position,
+        limits: Limits,
+        progress: &mut (dyn FnMut(&Report) + Send),
+    ) -> Report {
+        let _ = progress;
+        self.choose(position, limits)
+    }
+
+    /// [`Player::choose`], or the reason the player cannot move and so loses the game: an
+    /// external program that crashed, hung, talked nonsense or sent an illegal move. Players
+    /// in this process always move.
+    fn try_choose(&mut self, position: &Position, limits: Limits) -> Result<Report, Forfeit> {
+        Ok(self.choose(position, limits))
+    }
+}
+
+/// Why a player lost a game without finishing it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forfeit {
+    /// What went wrong, one line.
+    pub reason: String,
+}
+
+impl fmt::Display for Forfeit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.reason)
+    }
 }
 
 /// What a player says of the move it chose.
@@ -25,19 +58,48 @@ pub struct Report {
     pub iterations: u64,
     /// Time spent choosing.
     pub time: Duration,
+    /// Search depth of the last finished iteration (minimax).
+    pub depth: Option<u32>,
+    /// The final margin the player expects for the side to move (minimax).
+    pub margin: Option<Margin>,
+    /// Positions searched (minimax).
+    pub nodes: Option<u64>,
+    /// The principal variation, starting with the move; empty when the player has none.
+    pub pv: Vec<Move>,
     /// Whatever else the algorithm knows (principal variation, tree size, reuse), one line.
     pub detail: String,
 }
 
+/// An expected final margin, in points for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Margin {
+    /// The margin.
+    pub points: f64,
+    /// Whether it is exact: every line was searched to the end of the game.
+    pub proved: bool,
+}
+
 impl Report {
-    /// The report of a move played without search: the side had no other.
-    pub fn only_move(mv: Move, time: Duration) -> Report {
+    /// A report of `mv` found in `time`, with nothing else known yet.
+    pub fn new(mv: Move, time: Duration) -> Report {
         Report {
             mv,
             value: None,
             iterations: 0,
             time,
+            depth: None,
+            margin: None,
+            nodes: None,
+            pv: Vec::new(),
+            detail: String::new(),
+        }
+    }
+
+    /// The report of a move played without search: the side had no other.
+    pub fn only_move(mv: Move, time: Duration) -> Report {
+        Report {
             detail: "only move".to_string(),
+            ..Report::new(mv, time)
         }
     }
 }

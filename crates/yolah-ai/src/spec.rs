@@ -6,6 +6,7 @@
 use crate::eval::Weights;
 use crate::limits::Limits;
 use crate::player::Player;
+use crate::players::engine::Engine;
 use crate::players::mcts::Mcts;
 use crate::players::minimax::{DEFAULT_TT_MB, Minimax};
 use crate::players::montecarlo::MonteCarlo;
@@ -36,6 +37,9 @@ pub enum ValueKind {
     WeightsFile,
     /// `on` or `off`.
     Switch,
+    /// A command line: the rest of the spec, commas and spaces included, split into words as
+    /// a shell would (quotes group words). Always the last option of a spec.
+    Command,
 }
 
 impl ValueKind {
@@ -53,6 +57,9 @@ impl ValueKind {
             ValueKind::Megabytes => "a size in MiB from 1 to 16384",
             ValueKind::WeightsFile => "the path of a weights file",
             ValueKind::Switch => "on or off",
+            ValueKind::Command => {
+                "a command line, last in the spec (quotes group words), like cmd=yolah engine"
+            }
         }
     }
 }
@@ -210,15 +217,68 @@ pub static PLAYERS: &[PlayerInfo] = &[
             Box::new(player)
         },
     },
+    PlayerInfo {
+        name: "engine",
+        about: "another program speaking the engine protocol (docs/protocol.md), started for each game",
+        options: &[
+            OptionInfo {
+                name: "time",
+                kind: ValueKind::Duration,
+                default: "100ms if no depth, nodes or iterations",
+                help: "move time sent with each go (movetime), enforced with the margin",
+            },
+            OptionInfo {
+                name: "depth",
+                kind: ValueKind::Depth,
+                default: "none",
+                help: "depth sent with each go",
+            },
+            OptionInfo {
+                name: "nodes",
+                kind: ValueKind::Count,
+                default: "none",
+                help: "nodes sent with each go",
+            },
+            OptionInfo {
+                name: "iterations",
+                kind: ValueKind::Count,
+                default: "none",
+                help: "iterations sent with each go",
+            },
+            OptionInfo {
+                name: "margin",
+                kind: ValueKind::Duration,
+                default: "200ms",
+                help: "time allowed past the move time before the game is lost on time",
+            },
+            OptionInfo {
+                name: "cmd",
+                kind: ValueKind::Command,
+                default: "required",
+                help: "the program and its arguments: the rest of the spec, commas included",
+            },
+        ],
+        build: |spec, _| {
+            let Some(Value::Command(command)) = spec.value("cmd") else {
+                unreachable!("a spec of the engine player has its command")
+            };
+            let margin = match spec.value("margin") {
+                Some(Value::Duration(d)) => d,
+                _ => crate::players::engine::DEFAULT_MARGIN,
+            };
+            Box::new(Engine::new(command, margin))
+        },
+    },
 ];
 
 /// A checked option value.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 enum Value {
     Duration(Duration),
     Whole(u64),
     Real(f64),
     Weights(Weights),
+    Command(Vec<String>),
 }
 
 /// A parsed, checked player spec.
@@ -249,6 +309,15 @@ pub enum SpecError {
         player: &'static str,
         /// The option.
         option: String,
+    },
+    /// A required option not given.
+    Required {
+        /// The player.
+        player: &'static str,
+        /// The option.
+        option: &'static str,
+        /// An example of it.
+        example: &'static str,
     },
     /// An option given twice.
     Repeated {
@@ -319,6 +388,11 @@ impl fmt::Display for SpecError {
                     quote(option).trim_matches('\'')
                 )
             }
+            SpecError::Required {
+                player,
+                option,
+                example,
+            } => write!(f, "{player} needs the option {option}, like {example}"),
             SpecError::Repeated { player, option } => {
                 write!(f, "{player} option '{option}' is given twice")
             }
@@ -374,6 +448,10 @@ fn parse_value(kind: ValueKind, text: &str) -> Option<Value> {
             "off" => Some(Value::Whole(0)),
             _ => None,
         },
+        ValueKind::Command => shell_words::split(text)
+            .ok()
+            .filter(|words| !words.is_empty() && !text.chars().any(char::is_control))
+            .map(Value::Command),
         ValueKind::WeightsFile => unreachable!("files are read by the caller"),
     }
 }
@@ -396,6 +474,31 @@ fn parse_duration(text: &str) -> Option<Duration> {
         .filter(|d| !d.is_zero())
 }
 
+/// The `option=value` items of a spec's options: split at commas, except that an option
+/// taking a command line takes the rest of the text. Empty items are dropped.
+fn split_options<'a>(info: &PlayerInfo, options: &'a str) -> Vec<&'a str> {
+    let mut items = Vec::new();
+    let mut rest = options;
+    while !rest.is_empty() {
+        let greedy = info.options.iter().any(|o| {
+            o.kind == ValueKind::Command
+                && rest
+                    .strip_prefix(o.name)
+                    .is_some_and(|after| after.starts_with('='))
+        });
+        let (item, tail) = if greedy {
+            (rest, "")
+        } else {
+            rest.split_once(',').unwrap_or((rest, ""))
+        };
+        if !item.is_empty() {
+            items.push(item);
+        }
+        rest = tail;
+    }
+    items
+}
+
 impl FromStr for Spec {
     type Err = SpecError;
 
@@ -411,7 +514,8 @@ impl FromStr for Spec {
             .ok_or_else(|| SpecError::UnknownPlayer(name.to_string()))?;
         let player = info.name;
         let mut values: Vec<(&'static str, Value)> = Vec::new();
-        for item in options.split(',').filter(|item| !item.is_empty()) {
+        let items = split_options(info, options);
+        for &item in &items {
             let (option, value) = item
                 .split_once('=')
                 .ok_or_else(|| SpecError::MissingValue {
@@ -450,9 +554,17 @@ impl FromStr for Spec {
             };
             values.push((option_info.name, parsed));
         }
+        for option in info.options {
+            if option.kind == ValueKind::Command && !values.iter().any(|(n, _)| *n == option.name) {
+                return Err(SpecError::Required {
+                    player,
+                    option: option.name,
+                    example: "engine:time=100ms,cmd=yolah engine --player mcts",
+                });
+            }
+        }
         // The canonical text: `mcts:` and `mcts` are one player, and so are `mcts:,c=1,`
         // and `mcts:c=1`.
-        let items: Vec<&str> = options.split(',').filter(|item| !item.is_empty()).collect();
         let text = if items.is_empty() {
             name.to_string()
         } else {
@@ -486,7 +598,7 @@ impl Spec {
         self.values
             .iter()
             .find(|(name, _)| *name == option)
-            .map(|(_, value)| *value)
+            .map(|(_, value)| value.clone())
     }
 
     fn whole(&self, option: &str) -> Option<u64> {
@@ -494,6 +606,24 @@ impl Spec {
             Some(Value::Whole(n)) => Some(n),
             _ => None,
         }
+    }
+
+    /// Whether this kind of player has the option `name`.
+    pub fn has_option(&self, name: &str) -> bool {
+        self.info.options.iter().any(|o| o.name == name)
+    }
+
+    /// This spec with `option` set to `value` (replacing what it had), checked like any spec.
+    pub fn with(&self, option: &str, value: &str) -> Result<Spec, SpecError> {
+        let (name, options) = self.text.split_once(':').unwrap_or((&self.text, ""));
+        let others = split_options(self.info, options)
+            .into_iter()
+            .filter(|item| item.split_once('=').map_or(*item, |(o, _)| o) != option);
+        // First, so that an option taking the rest of the spec stays last.
+        let items: Vec<String> = std::iter::once(format!("{option}={value}"))
+            .chain(others.map(str::to_string))
+            .collect();
+        format!("{name}:{}", items.join(",")).parse()
     }
 
     /// The seed the spec sets, if any.
@@ -518,6 +648,7 @@ impl Spec {
             iterations,
             depth,
             nodes,
+            stop: None,
         }
     }
 

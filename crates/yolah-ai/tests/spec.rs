@@ -120,6 +120,14 @@ fn bad_specs_say_what_is_accepted() {
             "minimax:weights=/no/such/file.json",
             "minimax option weights: cannot read weights '/no/such/file.json'",
         ),
+        (
+            "engine:cmd=yolah \"engine",
+            "engine option cmd='yolah \"engine': expected a command line",
+        ),
+        (
+            "engine:time=1s,cmd=",
+            "engine option cmd='': expected a command line",
+        ),
     ];
     for (text, expected) in cases {
         let message = error(text);
@@ -131,6 +139,14 @@ fn bad_specs_say_what_is_accepted() {
 fn every_catalogued_player_builds_from_its_bare_name() {
     let start = yolah_core::Position::start();
     for player in PLAYERS {
+        if player.name == "engine" {
+            // Another program: it needs its command (played in the CLI's engine tests).
+            assert_eq!(
+                error("engine"),
+                "engine needs the option cmd, like engine:time=100ms,cmd=yolah engine --player mcts"
+            );
+            continue;
+        }
         let spec: Spec = player.name.parse().unwrap();
         let mut agent = spec.agent(0);
         let has = |name: &str| player.options.iter().any(|o| o.name == name);
@@ -166,4 +182,25 @@ fn a_small_mcts_tree_fills_up_and_still_plays() {
         "mcts:tree=0".parse::<Spec>().is_err() && "mcts:tree=16385".parse::<Spec>().is_err(),
         "tree sizes are checked"
     );
+}
+
+#[test]
+fn a_command_line_takes_the_rest_of_the_spec() {
+    let spec: Spec = "engine:time=50ms,cmd=prog --player mcts:c=0.5,threads=2 \"a b\""
+        .parse()
+        .unwrap();
+    assert_eq!(spec.limits().time, Some(Duration::from_millis(50)));
+    assert_eq!(
+        spec.to_string(),
+        "engine:time=50ms,cmd=prog --player mcts:c=0.5,threads=2 \"a b\""
+    );
+    // An option set later goes before the command, which stays last.
+    let with = spec.with("margin", "1s").unwrap();
+    assert_eq!(
+        with.to_string(),
+        "engine:margin=1s,time=50ms,cmd=prog --player mcts:c=0.5,threads=2 \"a b\""
+    );
+    let with = spec.with("time", "20ms").unwrap();
+    assert_eq!(with.limits().time, Some(Duration::from_millis(20)));
+    assert!(spec.with("colour", "red").is_err());
 }

@@ -180,13 +180,13 @@ fn a_whole_last_row_without_its_newline_is_kept() {
     let games = dir.path().join("games.csv");
     let text = std::fs::read_to_string(&games).unwrap();
     std::fs::write(&games, text.trim_end_matches('\n')).unwrap();
-    let (_store, mut resumed) = Store::resume(dir.path()).unwrap();
+    let (_store, resumed) = Store::resume(dir.path()).unwrap();
     assert_eq!(resumed.tail, Tail::MissingNewline);
     assert_eq!(resumed.records, records);
     // The next row goes on its own line.
     let specs = config.players().unwrap();
     let next = play_scheduled(&config, &specs, config.schedule()[3]);
-    resumed.writer.write(&next).unwrap();
+    resumed.writer.unwrap().write(&next).unwrap();
     let read = RecordFile::read(&games).unwrap();
     assert_eq!(read.records.len(), 4);
     assert_eq!(read.tail, Tail::Clean);

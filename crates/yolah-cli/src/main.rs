@@ -84,6 +84,15 @@ enum Command {
         #[arg(long, short)]
         seed: Option<u64>,
     },
+    /// Speak the engine protocol on stdin and stdout (docs/protocol.md), for boards, match
+    /// runners and other programs: `yei`, `setoption`, `position`, `go`, `stop`, `quit`.
+    #[command(allow_negative_numbers = true)]
+    Engine {
+        /// The player to start with (the protocol's `Player` option), like `minimax` or
+        /// `mcts:c=0.5` (see `yolah players`).
+        #[arg(long, default_value = yolah_ai::protocol::server::DEFAULT_PLAYER)]
+        player: String,
+    },
     /// Play two players against each other over paired random openings.
     #[command(allow_negative_numbers = true)]
     Match {
@@ -216,7 +225,7 @@ fn main() -> ExitCode {
         }
     };
     let mut out = Courteous {
-        inner: io::stdout().lock(),
+        inner: io::stdout(), // not locked: `engine` writes from its search thread too
         gone: false,
     };
     let result = match cli.command {
@@ -239,6 +248,7 @@ fn main() -> ExitCode {
             position,
             seed,
         } => cmd::think::run(&mut out, &spec, position.as_deref(), seed),
+        Command::Engine { player } => cmd::engine::run(&player),
         Command::Match {
             first,
             second,

@@ -20,13 +20,18 @@ pub struct Game {
     pub thinking: [Duration; 2],
     /// Longest single move of black and of white.
     pub longest: [Duration; 2],
+    /// Why the side to move at the end lost without moving (an external program that failed);
+    /// `None` for a game played to its end.
+    pub forfeit: Option<String>,
 }
 
 /// Plays `opening` from the start, then lets `black` and `white` move in turn until the game
-/// is over. `on_move` sees each agent's move with the position before it.
+/// is over, or a player forfeits it (and loses). `on_move` sees each agent's move with the
+/// position before it.
 ///
 /// # Panics
-/// If a player returns an illegal move: that is a bug in the player, not a user error.
+/// If a player of this process returns an illegal move: that is a bug in the player, not a
+/// user error. (An external program's illegal move is its forfeit.)
 pub fn play_game(
     black: &mut Agent,
     white: &mut Agent,
@@ -42,13 +47,20 @@ pub fn play_game(
     }
     let mut thinking = [Duration::ZERO; 2];
     let mut longest = [Duration::ZERO; 2];
+    let mut forfeit = None;
     while !position.game_over() {
         let side = position.side_to_move();
         let agent = match side {
             Color::Black => &mut *black,
             Color::White => &mut *white,
         };
-        let report = agent.choose(&position);
+        let report = match agent.try_choose(&position) {
+            Ok(report) => report,
+            Err(reason) => {
+                forfeit = Some(reason.reason);
+                break;
+            }
+        };
         if let Err(reason) = position.check_move(report.mv) {
             panic!(
                 "{} played the illegal move {} in {position}: {reason}",
@@ -62,12 +74,17 @@ pub fn play_game(
         position.play(report.mv);
         moves.push(report.mv);
     }
+    let outcome = match forfeit {
+        Some(_) => Outcome::Win(position.side_to_move().opponent()),
+        None => position.outcome().expect("the game is over"),
+    };
     Game {
         moves,
         opening_plies: opening.len(),
-        outcome: position.outcome().expect("the game is over"),
+        outcome,
         scores: [position.score(Color::Black), position.score(Color::White)],
         thinking,
         longest,
+        forfeit,
     }
 }

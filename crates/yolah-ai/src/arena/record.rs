@@ -33,6 +33,10 @@ pub struct GameRecord {
     pub white: String,
     /// `1-0` (black won), `0-1` (white won) or `1/2-1/2`.
     pub result: String,
+    /// Why the loser forfeited (an external program that crashed, hung, talked nonsense or
+    /// sent an illegal move); empty for a game played to its end.
+    #[serde(default)]
+    pub forfeit: String,
     /// Black's final score.
     pub black_score: u8,
     /// White's final score.
@@ -75,6 +79,7 @@ impl GameRecord {
             black: black.to_string(),
             white: white.to_string(),
             result: result_text(game.outcome).to_string(),
+            forfeit: game.forfeit.as_deref().map_or_else(String::new, one_line),
             black_score: game.scores[0],
             white_score: game.scores[1],
             opening_plies: game.opening_plies as u32,
@@ -97,8 +102,9 @@ impl GameRecord {
         .find(|&outcome| result_text(outcome) == self.result)
     }
 
-    /// Replays the moves and checks that they are legal, that the game is over at the end,
-    /// and that scores and result agree with it.
+    /// Replays the moves and checks that they are legal, that the game is over at the end
+    /// (or, for a forfeit, not over, and lost by the side to move), and that scores and
+    /// result agree with it.
     pub fn check(&self) -> Result<(), String> {
         let mut position = Position::start();
         let mut plies = 0;
@@ -116,9 +122,17 @@ impl GameRecord {
             position.play(m);
             plies += 1;
         }
-        let outcome = position
-            .outcome()
-            .ok_or_else(|| format!("the game is not over after {plies} moves"))?;
+        let outcome = if self.forfeit.is_empty() {
+            position
+                .outcome()
+                .ok_or_else(|| format!("the game is not over after {plies} moves"))?
+        } else if position.game_over() {
+            return Err(format!(
+                "a forfeit after the end of the game ({plies} moves)"
+            ));
+        } else {
+            Outcome::Win(position.side_to_move().opponent())
+        };
         let scores = [position.score(Color::Black), position.score(Color::White)];
         if scores != [self.black_score, self.white_score] || self.result != result_text(outcome) {
             return Err(format!(
@@ -135,13 +149,23 @@ impl GameRecord {
     }
 }
 
+/// A forfeit's reason as stored: one line, at most 200 characters.
+fn one_line(reason: &str) -> String {
+    reason
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(200)
+        .collect()
+}
+
 /// The header of a record file, column by column.
-pub const COLUMNS: [&str; 13] = [
+pub const COLUMNS: [&str; 14] = [
     "game",
     "config",
     "black",
     "white",
     "result",
+    "forfeit",
     "black_score",
     "white_score",
     "opening_plies",
@@ -152,21 +176,24 @@ pub const COLUMNS: [&str; 13] = [
     "moves",
 ];
 
-/// The header written before the `config` column existed; such files are still read.
-const COLUMNS_BEFORE_CONFIG: [&str; 12] = [
-    "game",
-    "black",
-    "white",
-    "result",
-    "black_score",
-    "white_score",
-    "opening_plies",
-    "black_ms",
-    "white_ms",
-    "black_max_ms",
-    "white_max_ms",
-    "moves",
-];
+/// Columns added since the first files; files without them are still read (their values are
+/// empty), but not added to.
+const ADDED_COLUMNS: [&str; 2] = ["config", "forfeit"];
+
+/// Whether `header` is [`COLUMNS`], or [`COLUMNS`] without some of the columns added since.
+fn known_header(header: &csv::StringRecord) -> bool {
+    let mut expected = COLUMNS.iter().peekable();
+    for name in header {
+        while expected
+            .next_if(|&&e| e != name && ADDED_COLUMNS.contains(&e))
+            .is_some()
+        {}
+        if expected.next() != Some(&name) {
+            return false;
+        }
+    }
+    expected.all(|e| ADDED_COLUMNS.contains(e))
+}
 
 /// A record file that cannot be read, and where.
 #[derive(Debug)]
@@ -222,6 +249,8 @@ pub struct RecordFile {
     pub records: Vec<GameRecord>,
     /// How the file ends.
     pub tail: Tail,
+    /// Whether the header lacks columns added since (rows can be read, not added).
+    pub older_format: bool,
 }
 
 impl RecordFile {
@@ -243,7 +272,11 @@ impl RecordFile {
         let mut records = Vec::new();
         let mut tail = Tail::Clean;
         let Some(header) = rows.next() else {
-            return Ok(RecordFile { records, tail });
+            return Ok(RecordFile {
+                records,
+                tail,
+                older_format: false,
+            });
         };
         let header_error = || {
             format!(
@@ -252,9 +285,7 @@ impl RecordFile {
             )
         };
         let header = match header {
-            Ok(header) if header.iter().eq(COLUMNS) || header.iter().eq(COLUMNS_BEFORE_CONFIG) => {
-                header
-            }
+            Ok(header) if known_header(&header) => header,
             // A header cut short: the file was created and interrupted at once.
             Ok(header) if unterminated && rows.peek().is_none() => {
                 let complete = COLUMNS.join(",");
@@ -265,7 +296,11 @@ impl RecordFile {
                         offset: 0,
                         reason: "the header is incomplete".to_string(),
                     };
-                    return Ok(RecordFile { records, tail });
+                    return Ok(RecordFile {
+                        records,
+                        tail,
+                        older_format: false,
+                    });
                 }
                 return Err(row_error(1, header_error()));
             }
@@ -306,7 +341,12 @@ impl RecordFile {
                 Err(reason) => return Err(row_error(line, reason)),
             }
         }
-        Ok(RecordFile { records, tail })
+        let older_format = !header.iter().eq(COLUMNS);
+        Ok(RecordFile {
+            records,
+            tail,
+            older_format,
+        })
     }
 }
 
@@ -332,6 +372,12 @@ impl RecordWriter {
     /// if it has one, ends a last row that lacks its newline, and writes the header into a
     /// file that has none.
     pub fn append(path: &Path, read: &RecordFile) -> io::Result<RecordWriter> {
+        if read.older_format {
+            return Err(io::Error::other(
+                "it was written by an older yolah (without the forfeit column): its games can \
+                 be read and replayed, but new ones cannot be added",
+            ));
+        }
         let file = OpenOptions::new().append(true).open(path)?;
         if let Tail::Damaged { offset, .. } = read.tail {
             file.set_len(offset)?;

@@ -374,8 +374,9 @@ pub struct Resumed {
     /// How the games file ended: a damaged last row left by an interruption has been cut, a
     /// missing last newline added.
     pub tail: Tail,
-    /// Appends the next records.
-    pub writer: RecordWriter,
+    /// Appends the next records; `None` when the tournament is finished (nothing is written
+    /// then, so a finished tournament of an older format still shows its results).
+    pub writer: Option<RecordWriter>,
 }
 
 /// The name of the games file in a tournament directory.
@@ -469,8 +470,15 @@ impl Store {
         let store = Store::lock(dir)?;
         let (config, file) = Store::read_files(dir)?;
         let games = store.path(GAMES_FILE);
-        let writer = RecordWriter::append(&games, &file)
-            .map_err(|e| store_error(&games, format!("cannot append: {e}")))?;
+        let finished = file.records.len() as u64 >= config.games() && file.tail == Tail::Clean;
+        let writer = if finished {
+            None
+        } else {
+            Some(
+                RecordWriter::append(&games, &file)
+                    .map_err(|e| store_error(&games, format!("cannot append: {e}")))?,
+            )
+        };
         let resumed = Resumed {
             config,
             records: file.records,

@@ -339,22 +339,19 @@ impl Player for Mcts {
             .map(|(_, total)| *total)
             .expect("a position has at least one move");
         let (mv, visits, half_points) = best;
-        let pv: Vec<String> = self.trees[0]
-            .principal_variation(mv)
-            .iter()
-            .map(ToString::to_string)
-            .collect();
+        let pv = self.trees[0].principal_variation(mv);
+        let pv_text: Vec<String> = pv.iter().map(ToString::to_string).collect();
         let nodes: usize = self.trees.iter().map(|t| t.nodes.len()).sum();
         let reused: u64 = searches.iter().map(|s| u64::from(s.reused)).sum();
         Report {
-            mv,
             value: (visits > 0).then(|| half_points as f64 / (2.0 * visits as f64)),
             iterations: searches.iter().map(|s| s.iterations).sum(),
-            time: budget.elapsed(),
             detail: format!(
                 "pv {}; {visits} visits for the move, {nodes} nodes, {reused} visits reused",
-                pv.join(" ")
+                pv_text.join(" ")
             ),
+            pv,
+            ..Report::new(mv, budget.elapsed())
         }
     }
 }

@@ -12,8 +12,8 @@
 //! which is `yolah solve`.
 
 use crate::eval::Weights;
-use crate::limits::{Budget, Limits};
-use crate::player::{Player, Report};
+use crate::limits::{Budget, Limits, StopFlag};
+use crate::player::{Margin, Player, Report};
 use crate::search::parallel::for_each_state;
 use crate::search::tt::{Bound, PROVEN, Table};
 use crossbeam_utils::CachePadded;
@@ -102,6 +102,8 @@ struct Shared<'a> {
     weights: &'a Weights,
     stop: &'a AtomicBool,
     deadline: Option<Instant>,
+    /// Raised by another thread to end the search (the protocol's `stop`).
+    external_stop: Option<StopFlag>,
     node_limit: Option<u64>,
     reductions: bool,
 }
@@ -182,7 +184,8 @@ impl Searcher {
         if self.main && self.may_stop {
             let out_of_nodes = shared.node_limit.is_some_and(|n| self.nodes >= n);
             let out_of_time = self.nodes.trailing_zeros() >= 8
-                && shared.deadline.is_some_and(|d| Instant::now() >= d);
+                && (shared.external_stop.is_some_and(StopFlag::is_raised)
+                    || shared.deadline.is_some_and(|d| Instant::now() >= d));
             if out_of_nodes || out_of_time {
                 shared.stop.store(true, Ordering::Relaxed);
                 self.stopped = true;
@@ -514,6 +517,7 @@ impl Minimax {
             weights: &self.weights,
             stop: &stop,
             deadline: budget.deadline(),
+            external_stop: limits.stop,
             node_limit: limits.nodes,
             reductions: self.reductions,
         };
@@ -580,32 +584,57 @@ fn outcome(
 
 impl Player for Minimax {
     fn choose(&mut self, position: &Position, limits: Limits) -> Report {
+        self.choose_observed(position, limits, &mut |_| {})
+    }
+
+    fn choose_observed(
+        &mut self,
+        position: &Position,
+        limits: Limits,
+        progress: &mut (dyn FnMut(&Report) + Send),
+    ) -> Report {
         let start = Instant::now();
         let moves = position.moves();
         if moves.len() == 1 {
             return Report::only_move(moves[0], start.elapsed());
         }
-        let outcome = self.search(position, limits);
-        let seconds = outcome.time.as_secs_f64().max(1e-9);
-        let mut detail = format!(
-            "depth {}/{}, score {}, {} nodes ({:.2} M/s), table hits {:.0} %",
-            outcome.depth,
-            outcome.seldepth,
-            outcome.score_text(),
-            outcome.nodes,
-            outcome.nodes as f64 / seconds / 1e6,
-            100.0 * outcome.tt_hits as f64 / outcome.nodes.max(1) as f64,
-        );
-        detail.push_str(", pv");
-        for m in &outcome.pv {
-            let _ = write!(detail, " {m}");
-        }
+        let outcome = self.search_with(position, limits, |outcome| progress(&report(outcome)));
         Report {
-            mv: outcome.mv,
-            value: Some(outcome.expected_score()),
-            iterations: outcome.nodes,
             time: start.elapsed(),
-            detail,
+            ..report(&outcome)
         }
+    }
+}
+
+/// What a player says of a search's outcome.
+fn report(outcome: &Outcome) -> Report {
+    let seconds = outcome.time.as_secs_f64().max(1e-9);
+    let mut detail = format!(
+        "depth {}/{}, score {}, {} nodes ({:.2} M/s), table hits {:.0} %",
+        outcome.depth,
+        outcome.seldepth,
+        outcome.score_text(),
+        outcome.nodes,
+        outcome.nodes as f64 / seconds / 1e6,
+        100.0 * outcome.tt_hits as f64 / outcome.nodes.max(1) as f64,
+    );
+    detail.push_str(", pv");
+    for m in &outcome.pv {
+        let _ = write!(detail, " {m}");
+    }
+    let proved = outcome.proven;
+    Report {
+        value: Some(outcome.expected_score()),
+        iterations: outcome.nodes,
+        depth: Some(outcome.depth),
+        margin: Some(Margin {
+            points: proven_margin(outcome.value)
+                .map_or(f64::from(outcome.value) / 100.0, f64::from),
+            proved,
+        }),
+        nodes: Some(outcome.nodes),
+        pv: outcome.pv.clone(),
+        detail,
+        ..Report::new(outcome.mv, outcome.time)
     }
 }

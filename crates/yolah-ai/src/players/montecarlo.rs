@@ -107,10 +107,8 @@ impl Player for MonteCarlo {
         let playouts: u64 = total.iter().map(|t| t.playouts).sum();
         let runner_up = order[1];
         Report {
-            mv: moves[best],
             value: (total[best].playouts > 0).then(|| total[best].mean()),
             iterations: playouts,
-            time: budget.elapsed(),
             detail: format!(
                 "{} moves, {} playouts for the best; next {} {:.3}",
                 moves.len(),
@@ -118,6 +116,8 @@ impl Player for MonteCarlo {
                 moves[runner_up],
                 total[runner_up].mean()
             ),
+            pv: vec![moves[best]],
+            ..Report::new(moves[best], budget.elapsed())
         }
     }
 }

@@ -25,12 +25,6 @@ impl Player for RandomPlayer {
     fn choose(&mut self, position: &Position, _limits: Limits) -> Report {
         let start = Instant::now();
         let mv = position.random_move(&mut self.rng);
-        Report {
-            mv,
-            value: None,
-            iterations: 0,
-            time: start.elapsed(),
-            detail: String::new(),
-        }
+        Report::new(mv, start.elapsed())
     }
 }

@@ -1,6 +1,7 @@
 //! One module per subcommand, and the helpers they share.
 
 pub mod bench;
+pub mod engine;
 pub mod moves;
 pub mod perft;
 pub mod play;

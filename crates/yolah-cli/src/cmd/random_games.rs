@@ -7,6 +7,7 @@ use anyhow::Result;
 const MAX_GAMES: u64 = 100_000_000_000;
 use std::io::Write;
 use std::time::Instant;
+use yolah_ai::arena::tournament::game_pool;
 use yolah_core::random_games::random_games;
 
 pub fn run(
@@ -21,10 +22,7 @@ pub fn run(
     );
     let threads = super::threads(threads)?;
     let seed = seed.unwrap_or_else(rand::random);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| anyhow::anyhow!("cannot start {threads} threads: {e}"))?;
+    let pool = game_pool(threads).map_err(anyhow::Error::msg)?;
     let bar = super::progress_bar(games, "games");
     let start = Instant::now();
     let tally = pool.install(|| random_games(games, seed, &|done| bar.inc(done)));

@@ -22,7 +22,8 @@ pub fn run(
         .with_context(|| format!("bad player {}", super::quote(spec)))?;
     let report = spec
         .agent(seed.unwrap_or_else(rand::random))
-        .choose(&position);
+        .try_choose(&position)
+        .map_err(|forfeit| anyhow::anyhow!("{spec} cannot move: {forfeit}"))?;
     writeln!(out, "{report}")?;
     Ok(())
 }

@@ -125,12 +125,7 @@ fn open(options: &Options) -> Result<Opened> {
                  is played again"
             ),
         }
-        (
-            Some(store),
-            resumed.config,
-            resumed.records,
-            Some(resumed.writer),
-        )
+        (Some(store), resumed.config, resumed.records, resumed.writer)
     } else {
         let specs = if options.specs.is_empty() {
             DEFAULT_PLAYERS.map(String::from).to_vec()
