@@ -75,11 +75,21 @@ pub fn run(
         }
         let color = position.side_to_move();
         let action = match &mut sides[color.index()] {
-            Side::Machine(agent) => {
-                let report = agent.choose(&position);
-                writeln!(out, "{color} ({}) plays {report}", agent.spec())?;
-                Action::Play(report.mv)
-            }
+            Side::Machine(agent) => match agent.try_choose(&position) {
+                Ok(report) => {
+                    writeln!(out, "{color} ({}) plays {report}", agent.spec())?;
+                    Action::Play(report.mv)
+                }
+                Err(forfeit) => {
+                    writeln!(
+                        out,
+                        "{color} ({}) forfeits: {forfeit}\ngame over: {} wins by forfeit",
+                        agent.spec(),
+                        color.opponent()
+                    )?;
+                    return Ok(());
+                }
+            },
             Side::Human if position.moves()[0].is_pass() => {
                 writeln!(out, "{color} has no move and passes")?;
                 Action::Play(Move::PASS)
