@@ -613,6 +613,16 @@ impl Spec {
         self.info.options.iter().any(|o| o.name == name)
     }
 
+    /// Whether the spec sets `option`.
+    pub fn sets(&self, option: &str) -> bool {
+        self.value(option).is_some()
+    }
+
+    /// The whole-number value the spec gives `option` (counts, sizes, threads, depth, seed).
+    pub fn number(&self, option: &str) -> Option<u64> {
+        self.whole(option)
+    }
+
     /// This spec with `option` set to `value` (replacing what it had), checked like any spec.
     pub fn with(&self, option: &str, value: &str) -> Result<Spec, SpecError> {
         let (name, options) = self.text.split_once(':').unwrap_or((&self.text, ""));

@@ -93,6 +93,22 @@ enum Command {
         #[arg(long, default_value = yolah_ai::protocol::server::DEFAULT_PLAYER)]
         player: String,
     },
+    /// Serve a board in the browser: play any player with either colour, or watch two play.
+    #[command(allow_negative_numbers = true)]
+    Serve {
+        /// Port to listen on.
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Address to listen on (loopback by default: only this machine can connect).
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: std::net::IpAddr,
+        /// Games at once, 1 to 10000 (more connections are refused).
+        #[arg(long, default_value_t = 200)]
+        max_games: usize,
+        /// Searches at once over all games, 1 to 1024 (default: one per core; more wait).
+        #[arg(long)]
+        max_searches: Option<usize>,
+    },
     /// Play two players against each other over paired random openings.
     #[command(allow_negative_numbers = true)]
     Match {
@@ -249,6 +265,12 @@ fn main() -> ExitCode {
             seed,
         } => cmd::think::run(&mut out, &spec, position.as_deref(), seed),
         Command::Engine { player } => cmd::engine::run(&player),
+        Command::Serve {
+            port,
+            bind,
+            max_games,
+            max_searches,
+        } => cmd::serve::run(&mut out, bind, port, max_games, max_searches),
         Command::Match {
             first,
             second,

@@ -9,6 +9,7 @@ pub mod players;
 pub mod plot;
 pub mod random_games;
 pub mod replay;
+pub mod serve;
 pub mod show;
 pub mod solve;
 pub mod standings;

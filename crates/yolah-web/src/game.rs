@@ -1,0 +1,279 @@
+//! One browser game: its sides, its moves, and the rules of what a page may ask. Pure: the
+//! server does the searching and the talking.
+
+use crate::message::State;
+use std::time::Duration;
+use yolah_ai::Spec;
+use yolah_core::text::quote;
+use yolah_core::{Color, Move, Outcome, Position};
+
+/// The longest a machine may think per move in a browser game.
+pub const MAX_MOVE_TIME: Duration = Duration::from_secs(10);
+/// The largest minimax table a browser game may ask for, MiB.
+pub const MAX_TT_MB: u64 = 64;
+/// The largest MCTS tree a browser game may ask for, MiB.
+pub const MAX_TREE_MB: u64 = 128;
+
+/// Who plays a side.
+#[derive(Clone, Debug)]
+pub enum Side {
+    /// The person at the page.
+    Human,
+    /// A player of this server, with its spec (limits checked).
+    Machine(Spec),
+}
+
+impl Side {
+    /// `human`, or a spec a page may ask for: no other programs, no files, one thread, at most
+    /// [`MAX_MOVE_TIME`] a move (a spec without a time gets its default, capped), bounded
+    /// memory. Anything else is refused with the reason.
+    pub fn parse(text: &str) -> Result<Side, String> {
+        let text = text.trim();
+        if text == "human" {
+            return Ok(Side::Human);
+        }
+        let refuse = |why: &str| Err(format!("player {}: {why}", quote(text)));
+        // Checked before parsing: parsing reads the file.
+        if text
+            .split([':', ','])
+            .any(|item| item.starts_with("weights="))
+        {
+            return refuse("weights files cannot be read from a browser");
+        }
+        let spec: Spec = text
+            .parse()
+            .map_err(|e| format!("player {}: {e}", quote(text)))?;
+        if spec.name() == "engine" {
+            return refuse("other programs cannot be started from a browser");
+        }
+        if spec.number("threads").is_some_and(|n| n > 1) {
+            return refuse("a browser game searches on one thread");
+        }
+        if spec.number("tt").is_some_and(|n| n > MAX_TT_MB) {
+            return refuse(&format!("tt is at most {MAX_TT_MB} MiB here"));
+        }
+        if spec.number("tree").is_some_and(|n| n > MAX_TREE_MB) {
+            return refuse(&format!("tree is at most {MAX_TREE_MB} MiB here"));
+        }
+        let spec = match spec.limits().time {
+            Some(time) if time > MAX_MOVE_TIME => {
+                return refuse("time is at most 10s a move here");
+            }
+            // Depth, nodes or iterations alone could run for hours: the time caps them.
+            None if spec.has_option("time") => spec
+                .with("time", "10s")
+                .map_err(|e| format!("player {}: {e}", quote(text)))?,
+            _ => spec,
+        };
+        Ok(Side::Machine(spec))
+    }
+
+    fn name(&self) -> String {
+        match self {
+            Side::Human => "human".to_string(),
+            Side::Machine(spec) => spec.to_string(),
+        }
+    }
+}
+
+/// A game in progress.
+#[derive(Clone, Debug)]
+pub struct Table {
+    start: Position,
+    moves: Vec<Move>,
+    positions: Vec<Position>,
+    sides: [Side; 2],
+}
+
+impl Table {
+    /// A new game from `position` (the start if empty).
+    pub fn new(black: &str, white: &str, position: Option<&str>) -> Result<Table, String> {
+        let start = match position.map(str::trim).filter(|p| !p.is_empty()) {
+            Some(text) => text
+                .parse::<Position>()
+                .map_err(|e| format!("position {}: {e}", quote(text)))?,
+            None => Position::start(),
+        };
+        let mut table = Table {
+            start,
+            moves: Vec::new(),
+            positions: vec![start],
+            sides: [Side::parse(black)?, Side::parse(white)?],
+        };
+        table.pass_for_human();
+        Ok(table)
+    }
+
+    /// The position now.
+    pub fn position(&self) -> Position {
+        *self.positions.last().expect("a game has a position")
+    }
+
+    /// The spec of the machine to move, if a machine is to move in a game not over.
+    pub fn machine_to_move(&self) -> Option<&Spec> {
+        let position = self.position();
+        if position.game_over() {
+            return None;
+        }
+        match &self.sides[position.side_to_move().index()] {
+            Side::Machine(spec) => Some(spec),
+            Side::Human => None,
+        }
+    }
+
+    fn push(&mut self, mv: Move) {
+        let mut next = self.position();
+        next.play(mv);
+        self.moves.push(mv);
+        self.positions.push(next);
+    }
+
+    /// A human with no move passes at once, as in `yolah play`.
+    fn pass_for_human(&mut self) {
+        loop {
+            let position = self.position();
+            let human = matches!(self.sides[position.side_to_move().index()], Side::Human);
+            if position.game_over() || !human || position.moves().as_slice() != [Move::PASS] {
+                return;
+            }
+            self.push(Move::PASS);
+        }
+    }
+
+    /// The human's move, checked: it must be a human's turn and the move legal.
+    pub fn human_move(&mut self, text: &str) -> Result<(), String> {
+        let position = self.position();
+        if position.game_over() {
+            return Err("the game is over".to_string());
+        }
+        if self.machine_to_move().is_some() {
+            return Err("it is the machine's turn".to_string());
+        }
+        let mv: Move = text.trim().parse().map_err(|e| format!("{e}"))?;
+        position
+            .check_move(mv)
+            .map_err(|e| format!("{} is illegal: {e}", quote(text)))?;
+        self.push(mv);
+        self.pass_for_human();
+        Ok(())
+    }
+
+    /// The machine's move (legal: it comes from our players).
+    pub fn machine_move(&mut self, mv: Move) {
+        debug_assert_eq!(self.position().check_move(mv), Ok(()));
+        self.push(mv);
+        self.pass_for_human();
+    }
+
+    /// Back to the human's previous turn: the last earlier position where a human was to move
+    /// and had a choice.
+    pub fn undo(&mut self) -> Result<(), String> {
+        let current = self.positions.len() - 1;
+        let earlier = self.positions[..current].iter().rposition(|p| {
+            matches!(self.sides[p.side_to_move().index()], Side::Human)
+                && p.moves().as_slice() != [Move::PASS]
+        });
+        let Some(k) = earlier else {
+            return Err("nothing to undo".to_string());
+        };
+        self.positions.truncate(k + 1);
+        self.moves.truncate(k);
+        Ok(())
+    }
+
+    /// The game as the page draws it.
+    pub fn state(&self, thinking: bool) -> State {
+        let position = self.position();
+        let scores = [position.score(Color::Black), position.score(Color::White)];
+        let result = position.outcome().map(|outcome| {
+            let who = match outcome {
+                Outcome::Win(Color::Black) => "black wins",
+                Outcome::Win(Color::White) => "white wins",
+                Outcome::Draw => "draw",
+            };
+            format!("{who} {}-{}", scores[0], scores[1])
+        });
+        let legal = if position.game_over() {
+            Vec::new()
+        } else {
+            position.moves().iter().map(ToString::to_string).collect()
+        };
+        State {
+            position: position.to_string(),
+            start: self.start.to_string(),
+            moves: self.moves.iter().map(ToString::to_string).collect(),
+            legal,
+            players: [self.sides[0].name(), self.sides[1].name()],
+            scores,
+            side: position.side_to_move().to_string(),
+            thinking,
+            result,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pages_may_ask_for_bounded_players_only() {
+        for (text, expected) in [
+            ("engine:cmd=/bin/sh", "other programs"),
+            ("minimax:weights=/etc/passwd", "weights files"),
+            ("mcts:threads=2", "one thread"),
+            ("minimax:tt=1024", "tt is at most 64"),
+            ("mcts:tree=4096", "tree is at most 128"),
+            ("mcts:time=1h", "at most 10s"),
+            ("chess", "unknown player 'chess'"),
+        ] {
+            let error = Side::parse(text).unwrap_err();
+            assert!(error.contains(expected), "{text}: {error}");
+        }
+        let Ok(Side::Machine(spec)) = Side::parse("minimax:depth=30") else {
+            panic!("minimax:depth=30 is allowed");
+        };
+        assert_eq!(spec.limits().time, Some(MAX_MOVE_TIME), "capped by time");
+        assert!(matches!(Side::parse(" human "), Ok(Side::Human)));
+        assert!(matches!(Side::parse("random"), Ok(Side::Machine(_))));
+    }
+
+    #[test]
+    fn a_game_follows_the_rules_and_undoes_to_the_humans_turn() {
+        let mut table = Table::new("human", "random", None).unwrap();
+        assert!(table.machine_to_move().is_none());
+        assert!(table.human_move("a1:a1").unwrap_err().contains("illegal"));
+        assert!(table.human_move("e4").is_err());
+        table.human_move("a1:c3").unwrap();
+        assert!(table.machine_to_move().is_some());
+        assert_eq!(
+            table.human_move("h8:h7").unwrap_err(),
+            "it is the machine's turn"
+        );
+        let reply = table.position().moves()[0];
+        table.machine_move(reply);
+        assert_eq!(table.state(false).moves.len(), 2);
+        table.undo().unwrap();
+        let state = table.state(false);
+        assert!(state.moves.is_empty());
+        assert_eq!(state.position, Position::start().to_string());
+        assert_eq!(table.undo().unwrap_err(), "nothing to undo");
+        assert!(Table::new("human", "human", Some("8/8 b 0 0 0")).is_err());
+    }
+
+    #[test]
+    fn a_human_without_a_move_passes_and_a_finished_game_has_a_result() {
+        let walled = "bbx5/bbx5/xxx5/8/8/8/8/wwww4 b 2 3 6";
+        let table = Table::new("human", "human", Some(walled)).unwrap();
+        let state = table.state(false);
+        assert_eq!(state.moves, ["a1:a1"]);
+        assert_eq!(state.side, "white");
+        let over =
+            "xxbxxbxx/wxxxwxxx/xxxxxxxw/xxxxxxxx/xbxxxxxx/xxxxxxxb/xxwxxxxx/xxxxxxxx b 24 32 64";
+        let state = Table::new("human", "mcts", Some(over))
+            .unwrap()
+            .state(false);
+        assert_eq!(state.result.as_deref(), Some("white wins 24-32"));
+        assert!(state.legal.is_empty());
+    }
+}

@@ -1,0 +1,13 @@
+//! A board in the browser (`yolah serve`): one page, embedded in the binary, that talks to the
+//! server over a WebSocket. Each connection is one game against any player, or two players
+//! watched; the searches run on the server.
+//!
+//! - [`message`]: the JSON messages, page to server and back;
+//! - [`game`]: one game's rules and what a page may ask for (pure);
+//! - [`server`]: the routes, the connections and their searches.
+
+pub mod game;
+pub mod message;
+pub mod server;
+
+pub use server::{Config, router, serve};

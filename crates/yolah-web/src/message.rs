@@ -1,0 +1,85 @@
+//! The messages of the page's WebSocket, as JSON objects with a `type`.
+
+use serde::{Deserialize, Serialize};
+
+/// From the page. Fields a message does not have are refused.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum ClientMessage {
+    /// A new game.
+    New(NewGame),
+    /// The human's move.
+    Play(PlayMove),
+    /// Back to the human's previous turn (a machine's search is stopped).
+    Undo(Nothing),
+}
+
+/// A new game: each side `human` or a player spec; from `position` (notation) or the start.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    /// Black: `human` or a spec.
+    pub black: String,
+    /// White: `human` or a spec.
+    pub white: String,
+    /// The position to start from; the start if absent or empty.
+    #[serde(default)]
+    pub position: Option<String>,
+}
+
+/// The human's move, like `e4:g2`.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct PlayMove {
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: String,
+}
+
+/// A message with no fields.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Nothing {}
+
+/// To the page.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum ServerMessage {
+    /// The game as it stands.
+    State(State),
+    /// What a machine has found so far, while it thinks, and of the move it played.
+    Report {
+        /// `black` or `white`.
+        side: String,
+        /// The report in words: move, value, depth or iterations, principal variation.
+        text: String,
+    },
+    /// A message the server could not use, and why; nothing changed.
+    Error {
+        /// Why.
+        message: String,
+    },
+}
+
+/// The game as the page draws it.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct State {
+    /// The position in notation (the board, side, scores and ply).
+    pub position: String,
+    /// The position the game started from.
+    pub start: String,
+    /// The moves since `start`.
+    pub moves: Vec<String>,
+    /// The legal moves now (empty when the game is over; `a1:a1` alone for a forced pass).
+    pub legal: Vec<String>,
+    /// Black's and White's players (`human` or a spec).
+    pub players: [String; 2],
+    /// Black's and White's points.
+    pub scores: [u8; 2],
+    /// `black` or `white`.
+    pub side: String,
+    /// Whether a machine is thinking.
+    pub thinking: bool,
+    /// The result once the game is over, like `white wins 31-28`.
+    pub result: Option<String>,
+}

@@ -1,0 +1,281 @@
+//! The server on loopback, driven by WebSocket clients as pages would: whole games, hostile
+//! messages that change nothing, a disconnect that stops its search, 50 games at once.
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_tungstenite::tungstenite::Message;
+use yolah_core::{Move, Position};
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn server(config: yolah_web::Config) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(yolah_web::serve(listener, config));
+    address
+}
+
+async fn connect(address: std::net::SocketAddr) -> Socket {
+    let (socket, _) = tokio_tungstenite::connect_async(format!("ws://{address}/ws"))
+        .await
+        .unwrap();
+    socket
+}
+
+async fn send(socket: &mut Socket, message: &Value) {
+    socket
+        .send(Message::Text(message.to_string().into()))
+        .await
+        .unwrap();
+}
+
+/// The next message of type `kind`, skipping others; 20 s at most.
+async fn next(socket: &mut Socket, kind: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        let message = tokio::time::timeout(wait, socket.next())
+            .await
+            .unwrap_or_else(|_| panic!("no {kind} message in time"))
+            .expect("the socket is open")
+            .unwrap();
+        if let Message::Text(text) = message {
+            let value: Value = serde_json::from_str(text.as_str()).unwrap();
+            if value["type"] == kind {
+                return value;
+            }
+        }
+    }
+}
+
+/// The next state in which nobody is thinking.
+async fn settled(socket: &mut Socket) -> Value {
+    loop {
+        let state = next(socket, "state").await;
+        if state["thinking"] == false {
+            return state;
+        }
+    }
+}
+
+async fn health(address: std::net::SocketAddr) -> Value {
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    stream
+        .write_all(b"GET /health HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.unwrap();
+    let body = response.split("\r\n\r\n").nth(1).unwrap();
+    serde_json::from_str(body).unwrap()
+}
+
+/// Replays a state's moves from its start and checks the position, scores and result.
+fn check(state: &Value) {
+    let mut position: Position = state["start"].as_str().unwrap().parse().unwrap();
+    for text in state["moves"].as_array().unwrap() {
+        let mv: Move = text.as_str().unwrap().parse().unwrap();
+        assert_eq!(position.check_move(mv), Ok(()), "{state}");
+        position.play(mv);
+    }
+    assert_eq!(position.to_string(), state["position"], "{state}");
+    let scores = [
+        position.score(yolah_core::Color::Black),
+        position.score(yolah_core::Color::White),
+    ];
+    assert_eq!(state["scores"], json!(scores));
+    assert_eq!(state["result"].is_string(), position.game_over(), "{state}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_human_plays_a_whole_game_against_a_machine() {
+    let address = server(yolah_web::Config::default()).await;
+    let mut socket = connect(address).await;
+    send(
+        &mut socket,
+        &json!({"type": "new", "black": "human", "white": "random"}),
+    )
+    .await;
+    let mut state = settled(&mut socket).await;
+    while state["result"].is_null() {
+        assert_eq!(state["side"], "black", "the human's turn: {state}");
+        let first = state["legal"][0].clone();
+        send(&mut socket, &json!({"type": "play", "move": first})).await;
+        state = settled(&mut socket).await;
+        check(&state);
+    }
+    let result = state["result"].as_str().unwrap();
+    assert!(
+        ["black wins", "white wins", "draw"]
+            .iter()
+            .any(|r| result.starts_with(r)),
+        "{result}"
+    );
+    // Undo goes back to the human's last turn, and the game goes on from there.
+    send(&mut socket, &json!({"type": "undo"})).await;
+    let undone = settled(&mut socket).await;
+    check(&undone);
+    assert!(undone["result"].is_null(), "{undone}");
+    assert_eq!(undone["side"], "black");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_messages_get_an_error_and_change_nothing() {
+    let address = server(yolah_web::Config::default()).await;
+    let mut socket = connect(address).await;
+    send(
+        &mut socket,
+        &json!({"type": "new", "black": "human", "white": "human"}),
+    )
+    .await;
+    let before = settled(&mut socket).await;
+    let cases: Vec<(Message, &str)> = vec![
+        (Message::Text("not json".into()), "bad message"),
+        (Message::Text("{\"type\":\"fly\"}".into()), "bad message"),
+        (
+            Message::Text("{\"type\":\"play\",\"move\":\"a1:c3\",\"extra\":1}".into()),
+            "bad message",
+        ),
+        (
+            Message::Text(json!({"type": "play", "move": "e4"}).to_string().into()),
+            "'e4' is not a move",
+        ),
+        (
+            Message::Text(json!({"type": "play", "move": "h1:h8"}).to_string().into()),
+            "is illegal",
+        ),
+        (
+            Message::Text(
+                json!({"type": "new", "black": "engine:cmd=/bin/sh", "white": "human"})
+                    .to_string()
+                    .into(),
+            ),
+            "other programs",
+        ),
+        (
+            Message::Text(
+                json!({"type": "new", "black": "human", "white": "human", "position": "8/8"})
+                    .to_string()
+                    .into(),
+            ),
+            "position '8/8'",
+        ),
+        (
+            Message::Text(
+                json!({"type": "play", "move": "x".repeat(5000)})
+                    .to_string()
+                    .into(),
+            ),
+            "longer than 4096 bytes",
+        ),
+        (Message::Binary(vec![1, 2, 3].into()), "JSON text"),
+        (
+            Message::Text(json!({"type": "undo"}).to_string().into()),
+            "nothing to undo",
+        ),
+    ];
+    for (message, expected) in cases {
+        socket.send(message).await.unwrap();
+        let error = next(&mut socket, "error").await;
+        let text = error["message"].as_str().unwrap();
+        assert!(text.contains(expected), "{expected}: {text}");
+    }
+    // Nothing changed: a legal move still plays from the same position.
+    send(
+        &mut socket,
+        &json!({"type": "play", "move": before["legal"][0]}),
+    )
+    .await;
+    let after = settled(&mut socket).await;
+    assert_eq!(after["moves"].as_array().unwrap().len(), 1, "{after}");
+    assert_eq!(after["start"], before["position"]);
+    // A frame over the limit closes the connection; the server lives on.
+    let huge = "y".repeat(100_000);
+    let _ = socket.send(Message::Text(huge.into())).await;
+    let closed = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            match socket.next().await {
+                None | Some(Err(_) | Ok(Message::Close(_))) => return,
+                Some(Ok(_)) => {}
+            }
+        }
+    })
+    .await;
+    assert!(closed.is_ok(), "the connection is closed");
+    let mut again = connect(address).await;
+    send(
+        &mut again,
+        &json!({"type": "new", "black": "human", "white": "human"}),
+    )
+    .await;
+    settled(&mut again).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_disconnect_frees_the_game_and_stops_its_search() {
+    let address = server(yolah_web::Config::default()).await;
+    let mut socket = connect(address).await;
+    send(
+        &mut socket,
+        &json!({"type": "new", "black": "mcts:time=10s", "white": "human"}),
+    )
+    .await;
+    let thinking = next(&mut socket, "state").await;
+    assert_eq!(thinking["thinking"], true);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(health(address).await["searching"], 1);
+    drop(socket);
+    let start = Instant::now();
+    loop {
+        let now = health(address).await;
+        if now["games"] == 0 && now["searching"] == 0 {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(2),
+            "the 10 s search is stopped: {now}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fifty_games_at_once() {
+    let address = server(yolah_web::Config::default()).await;
+    let games: Vec<_> = (0..50)
+        .map(|i| {
+            tokio::spawn(async move {
+                let mut socket = connect(address).await;
+                let (black, white) = if i % 2 == 0 {
+                    ("random", "mcts:iterations=200")
+                } else {
+                    ("mcts:iterations=200", "random")
+                };
+                send(
+                    &mut socket,
+                    &json!({"type": "new", "black": black, "white": white}),
+                )
+                .await;
+                loop {
+                    let state = next(&mut socket, "state").await;
+                    if state["result"].is_string() {
+                        check(&state);
+                        return state["moves"].as_array().unwrap().len();
+                    }
+                }
+            })
+        })
+        .collect();
+    for game in games {
+        let moves = game.await.unwrap();
+        assert!(moves >= 10, "{moves}");
+    }
+    let start = Instant::now();
+    while health(address).await["games"] != 0 {
+        assert!(start.elapsed() < Duration::from_secs(2));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
