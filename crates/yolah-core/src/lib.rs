@@ -27,6 +27,7 @@ pub mod position;
 pub mod random_games;
 pub mod slider;
 pub mod square;
+pub mod symmetry;
 pub mod text;
 pub mod zobrist;
 
@@ -42,3 +43,4 @@ pub use perft::perft;
 pub use playout::Playout;
 pub use position::{Cell, Outcome, Position};
 pub use square::Square;
+pub use symmetry::Symmetry;
