@@ -90,6 +90,9 @@ pub enum ParsePositionError {
         /// The largest possible with these points.
         max: u16,
     },
+    /// Two of the sets (black pieces, white pieces, holes) share a square (positions read
+    /// from bits rather than text).
+    Overlap,
 }
 
 impl fmt::Display for ParsePositionError {
@@ -152,6 +155,7 @@ impl fmt::Display for ParsePositionError {
                 "ply {ply} cannot be reached with these points (at most {max}: two plies a \
                  point, a pass being followed by a move)"
             ),
+            E::Overlap => write!(f, "pieces and holes share a square"),
         }
     }
 }
@@ -181,14 +185,33 @@ impl FromStr for Position {
         let white: u8 = white.parse().map_err(|_| number("white score", white))?;
         let ply: u16 = ply.parse().map_err(|_| number("ply", ply))?;
 
+        if Color::to_move_at(ply) != side {
+            return Err(E::SideMismatch { side, ply });
+        }
+        Position::from_parts_checked(pieces, holes, [black, white], ply)
+    }
+}
+
+impl Position {
+    /// A position from its parts, checked as the notation parser checks them (the side to
+    /// move is the ply's): four pieces a side, pieces and holes apart, one hole per point, a
+    /// ply a game with these points can reach.
+    pub fn from_parts_checked(
+        pieces: [Bitboard; 2],
+        holes: Bitboard,
+        scores: [u8; 2],
+        ply: u16,
+    ) -> Result<Position, ParsePositionError> {
+        use ParsePositionError as E;
+        let [black, white] = scores;
         for color in Color::ALL {
             let found = pieces[color.index()].count();
             if found != 4 {
                 return Err(E::PieceCount { color, found });
             }
         }
-        if Color::to_move_at(ply) != side {
-            return Err(E::SideMismatch { side, ply });
+        if (pieces[0].0 & pieces[1].0) | ((pieces[0].0 | pieces[1].0) & holes.0) != 0 {
+            return Err(E::Overlap);
         }
         if holes.count() != u32::from(black) + u32::from(white) {
             return Err(E::HoleCount {

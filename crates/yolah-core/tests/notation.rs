@@ -75,3 +75,22 @@ fn moves_round_trip_and_bad_moves_say_why() {
         assert!(error.contains(expected), "'{text}': got '{error}'");
     }
 }
+
+/// Positions built from bits are checked as text is, and for squares used twice.
+#[test]
+fn positions_from_parts_are_checked() {
+    use yolah_core::{Bitboard, Color, ParsePositionError};
+    let start = Position::start();
+    let pieces = [start.pieces(Color::Black), start.pieces(Color::White)];
+    assert_eq!(
+        Position::from_parts_checked(pieces, Bitboard::EMPTY, [0, 0], 0),
+        Ok(start)
+    );
+    let a1 = Bitboard(1);
+    assert_eq!(
+        Position::from_parts_checked(pieces, a1, [1, 0], 1),
+        Err(ParsePositionError::Overlap)
+    );
+    let error = Position::from_parts_checked(pieces, Bitboard::EMPTY, [0, 0], 5).unwrap_err();
+    assert!(error.to_string().contains("ply 5 cannot be reached"), "{error}");
+}

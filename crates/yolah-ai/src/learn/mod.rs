@@ -1,3 +1,5 @@
-//! Learning: the genetic algorithm that tunes the heuristic weights.
+//! Learning: the genetic algorithm that tunes the heuristic weights, and the training data of
+//! the network to come.
 
+pub mod data;
 pub mod ga;

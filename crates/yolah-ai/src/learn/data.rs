@@ -1,0 +1,361 @@
+//! Training positions on disk: a compact binary format (`docs/data-format.md`).
+//!
+//! A file is a 32-byte header (magic `YOLAHPOS`, format version, record size, the fingerprint
+//! of the run that wrote it) followed by blocks. A block is its record count and the CRC-32 of
+//! its records, then the records: 32 bytes each, a position and its labels. Blocks are written
+//! whole, so a file cut by a kill ends in at most one partial block, which the reader reports
+//! (with its offset) and a resumed run cuts off.
+
+use std::fmt;
+use std::io::{self, Write};
+use yolah_core::{Bitboard, Color, Position};
+
+/// The first 8 bytes of a data file.
+pub const MAGIC: &[u8; 8] = b"YOLAHPOS";
+/// The format version this code reads and writes.
+pub const VERSION: u16 = 1;
+/// Bytes per record.
+pub const RECORD_SIZE: usize = 32;
+/// Bytes of the file header.
+pub const HEADER_SIZE: usize = 32;
+/// Bytes of a block header (count, checksum).
+pub const BLOCK_HEADER_SIZE: usize = 8;
+/// The most records a block holds.
+pub const BLOCK_RECORDS: usize = 4096;
+
+/// One position and what became of it, all from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sample {
+    /// The position.
+    pub position: Position,
+    /// The game's result: 1 won, 0 drawn, −1 lost.
+    pub result: i8,
+    /// The game's final margin in points.
+    pub margin: i8,
+    /// The search's value of the position, in hundredths of a point (proved results clamped
+    /// to ±10000).
+    pub score: i16,
+}
+
+impl Sample {
+    /// The 32 bytes of the record (little-endian).
+    pub fn to_bytes(&self) -> [u8; RECORD_SIZE] {
+        let p = &self.position;
+        let mut bytes = [0; RECORD_SIZE];
+        bytes[0..8].copy_from_slice(&p.pieces(Color::Black).0.to_le_bytes());
+        bytes[8..16].copy_from_slice(&p.pieces(Color::White).0.to_le_bytes());
+        bytes[16..24].copy_from_slice(&p.holes().0.to_le_bytes());
+        bytes[24] = p.score(Color::Black);
+        bytes[25] = p.score(Color::White);
+        bytes[26..28].copy_from_slice(&p.ply().to_le_bytes());
+        bytes[28] = self.result as u8;
+        bytes[29] = self.margin as u8;
+        bytes[30..32].copy_from_slice(&self.score.to_le_bytes());
+        bytes
+    }
+
+    /// Reads a record, checking the position and the labels.
+    pub fn from_bytes(bytes: &[u8; RECORD_SIZE]) -> Result<Sample, String> {
+        let word = |i: usize| {
+            Bitboard(u64::from_le_bytes(
+                bytes[i..i + 8].try_into().expect("8 bytes"),
+            ))
+        };
+        let ply = u16::from_le_bytes([bytes[26], bytes[27]]);
+        let position =
+            Position::from_parts_checked([word(0), word(8)], word(16), [bytes[24], bytes[25]], ply)
+                .map_err(|e| format!("bad position: {e}"))?;
+        let result = bytes[28] as i8;
+        let margin = bytes[29] as i8;
+        let score = i16::from_le_bytes([bytes[30], bytes[31]]);
+        if !(-1..=1).contains(&result) {
+            return Err(format!("bad result {result} (expected -1, 0 or 1)"));
+        }
+        if result != margin.signum() {
+            return Err(format!("result {result} disagrees with margin {margin}"));
+        }
+        if !(-10_000..=10_000).contains(&score) {
+            return Err(format!("bad search score {score}"));
+        }
+        Ok(Sample {
+            position,
+            result,
+            margin,
+            score,
+        })
+    }
+}
+
+/// The file header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The fingerprint of the run that wrote the file (its config).
+    pub fingerprint: u64,
+}
+
+impl Header {
+    /// The 32 bytes of the header.
+    pub fn to_bytes(self) -> [u8; HEADER_SIZE] {
+        let mut bytes = [0; HEADER_SIZE];
+        bytes[0..8].copy_from_slice(MAGIC);
+        bytes[8..10].copy_from_slice(&VERSION.to_le_bytes());
+        bytes[10..12].copy_from_slice(&(RECORD_SIZE as u16).to_le_bytes());
+        bytes[16..24].copy_from_slice(&self.fingerprint.to_le_bytes());
+        bytes
+    }
+
+    fn from_bytes(bytes: &[u8]) -> Result<Header, DataError> {
+        let bad = |reason: String| DataError { offset: 0, reason };
+        if bytes.len() < HEADER_SIZE {
+            return Err(bad(format!(
+                "{} bytes: too short for the {HEADER_SIZE}-byte header",
+                bytes.len()
+            )));
+        }
+        if &bytes[0..8] != MAGIC {
+            return Err(bad("not a Yolah data file (no YOLAHPOS magic)".to_string()));
+        }
+        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+        if version != VERSION {
+            return Err(bad(format!(
+                "format version {version}; this yolah reads version {VERSION}"
+            )));
+        }
+        let size = u16::from_le_bytes([bytes[10], bytes[11]]);
+        if usize::from(size) != RECORD_SIZE {
+            return Err(bad(format!(
+                "records of {size} bytes; version {VERSION} has {RECORD_SIZE}"
+            )));
+        }
+        Ok(Header {
+            fingerprint: u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes")),
+        })
+    }
+}
+
+/// Why data cannot be read, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataError {
+    /// The byte offset of the damage.
+    pub offset: u64,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl fmt::Display for DataError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "at byte {}: {}", self.offset, self.reason)
+    }
+}
+
+impl std::error::Error for DataError {}
+
+/// A file's contents, checked.
+#[derive(Clone, Debug)]
+pub struct DataFile {
+    /// The header.
+    pub header: Header,
+    /// Every record of its whole blocks, in order.
+    pub samples: Vec<Sample>,
+    /// Where the whole blocks end; past it, `damaged` says what was found.
+    pub valid_len: u64,
+    /// A last block cut short (by a kill): its offset and reason. Earlier damage is an error.
+    pub damaged: Option<DataError>,
+}
+
+/// Reads and checks a whole file. A damaged block is an error, except a last one cut short,
+/// which is reported in [`DataFile::damaged`].
+pub fn read(bytes: &[u8]) -> Result<DataFile, DataError> {
+    let header = Header::from_bytes(bytes)?;
+    let mut samples = Vec::new();
+    let mut offset = HEADER_SIZE;
+    while offset < bytes.len() {
+        let at = offset as u64;
+        let rest = &bytes[offset..];
+        let cut = |reason: String| DataError { offset: at, reason };
+        if rest.len() < BLOCK_HEADER_SIZE {
+            return Ok(truncated(
+                header,
+                samples,
+                at,
+                cut("a block header cut short".into()),
+            ));
+        }
+        let count = u32::from_le_bytes(rest[0..4].try_into().expect("4 bytes")) as usize;
+        let checksum = u32::from_le_bytes(rest[4..8].try_into().expect("4 bytes"));
+        if count == 0 || count > BLOCK_RECORDS {
+            return Err(cut(format!(
+                "a block of {count} records (1 to {BLOCK_RECORDS})"
+            )));
+        }
+        let body = &rest[BLOCK_HEADER_SIZE..];
+        let size = count * RECORD_SIZE;
+        if body.len() < size {
+            return Ok(truncated(
+                header,
+                samples,
+                at,
+                cut(format!(
+                    "a block of {count} records cut short ({} of {size} bytes)",
+                    body.len()
+                )),
+            ));
+        }
+        let records = &body[..size];
+        if crc32fast::hash(records) != checksum {
+            return Err(cut("block checksum mismatch".to_string()));
+        }
+        for (i, record) in records.chunks_exact(RECORD_SIZE).enumerate() {
+            let record: &[u8; RECORD_SIZE] = record.try_into().expect("chunks of the size");
+            let sample = Sample::from_bytes(record).map_err(|reason| DataError {
+                offset: at + (BLOCK_HEADER_SIZE + i * RECORD_SIZE) as u64,
+                reason,
+            })?;
+            samples.push(sample);
+        }
+        offset += BLOCK_HEADER_SIZE + size;
+    }
+    Ok(DataFile {
+        header,
+        samples,
+        valid_len: offset as u64,
+        damaged: None,
+    })
+}
+
+fn truncated(header: Header, samples: Vec<Sample>, at: u64, damage: DataError) -> DataFile {
+    DataFile {
+        header,
+        samples,
+        valid_len: at,
+        damaged: Some(damage),
+    }
+}
+
+/// Writes a block of samples (1 to [`BLOCK_RECORDS`]) with one write.
+pub fn write_block(out: &mut impl Write, samples: &[Sample]) -> io::Result<()> {
+    assert!(
+        (1..=BLOCK_RECORDS).contains(&samples.len()),
+        "a block holds 1 to {BLOCK_RECORDS} records"
+    );
+    let mut bytes = Vec::with_capacity(BLOCK_HEADER_SIZE + samples.len() * RECORD_SIZE);
+    bytes.extend_from_slice(&(samples.len() as u32).to_le_bytes());
+    bytes.extend_from_slice(&[0; 4]);
+    for sample in samples {
+        bytes.extend_from_slice(&sample.to_bytes());
+    }
+    let checksum = crc32fast::hash(&bytes[BLOCK_HEADER_SIZE..]);
+    bytes[4..8].copy_from_slice(&checksum.to_le_bytes());
+    out.write_all(&bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn samples(n: usize) -> Vec<Sample> {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+        let mut out = Vec::new();
+        while out.len() < n {
+            let mut position = Position::start();
+            while !position.game_over() && out.len() < n {
+                let margin = (out.len() % 7) as i8 - 3;
+                out.push(Sample {
+                    position,
+                    result: margin.signum(),
+                    margin,
+                    score: (out.len() as i16 % 900) - 450,
+                });
+                position.play(position.random_move(&mut rng));
+            }
+        }
+        out
+    }
+
+    fn file(samples: &[Sample]) -> Vec<u8> {
+        let mut bytes = Header { fingerprint: 42 }.to_bytes().to_vec();
+        for block in samples.chunks(BLOCK_RECORDS) {
+            write_block(&mut bytes, block).unwrap();
+        }
+        bytes
+    }
+
+    #[test]
+    fn samples_round_trip() {
+        let samples = samples(5000);
+        let bytes = file(&samples);
+        let read = read(&bytes).unwrap();
+        assert_eq!(read.samples, samples);
+        assert_eq!(read.header.fingerprint, 42);
+        assert_eq!(read.valid_len, bytes.len() as u64);
+        assert!(read.damaged.is_none());
+    }
+
+    #[test]
+    fn damage_is_refused_with_its_offset() {
+        let good = file(&samples(100));
+        let first_record = (HEADER_SIZE + BLOCK_HEADER_SIZE) as u64;
+        let mut cases: Vec<(Vec<u8>, &str, u64)> = Vec::new();
+        let mut foreign = good.clone();
+        foreign[0] = b'X';
+        cases.push((foreign, "not a Yolah data file", 0));
+        let mut version = good.clone();
+        version[8] = 9;
+        cases.push((version, "format version 9", 0));
+        let mut size = good.clone();
+        size[10] = 40;
+        cases.push((size, "records of 40 bytes", 0));
+        cases.push((good[..10].to_vec(), "too short", 0));
+        let mut flipped = good.clone();
+        flipped[HEADER_SIZE + BLOCK_HEADER_SIZE + 3] ^= 1;
+        cases.push((flipped, "checksum", HEADER_SIZE as u64));
+        let mut count = good.clone();
+        count[HEADER_SIZE..HEADER_SIZE + 4].copy_from_slice(&0u32.to_le_bytes());
+        cases.push((count, "a block of 0 records", HEADER_SIZE as u64));
+        // A record whose position is impossible, with a correct checksum.
+        let three = samples(3);
+        let mut bytes = Header { fingerprint: 1 }.to_bytes().to_vec();
+        let mut bad = three[1].to_bytes();
+        bad[24] = 9; // black's score without the holes
+        let mut block = Vec::new();
+        write_block(&mut block, &three[..1]).unwrap();
+        let mut records = block[BLOCK_HEADER_SIZE..].to_vec();
+        records.extend_from_slice(&bad);
+        bytes.extend_from_slice(&2u32.to_le_bytes());
+        bytes.extend_from_slice(&crc32fast::hash(&records).to_le_bytes());
+        bytes.extend_from_slice(&records);
+        cases.push((bytes, "bad position", first_record + RECORD_SIZE as u64));
+        for (bytes, expected, offset) in cases {
+            let error = read(&bytes).unwrap_err();
+            assert!(error.reason.contains(expected), "{expected}: {error}");
+            assert_eq!(error.offset, offset, "{expected}: {error}");
+        }
+        // A last block cut short is reported, not an error; the whole blocks are kept.
+        let two = file(&samples(BLOCK_RECORDS + 10));
+        let cut = &two[..two.len() - 5];
+        let read = read(cut).unwrap();
+        assert_eq!(read.samples.len(), BLOCK_RECORDS);
+        let damage = read.damaged.unwrap();
+        assert!(damage.reason.contains("cut short"), "{damage}");
+        assert_eq!(read.valid_len, damage.offset);
+    }
+
+    #[test]
+    fn labels_are_checked() {
+        let mut record = samples(1)[0].to_bytes();
+        record[28] = 5;
+        assert!(
+            Sample::from_bytes(&record)
+                .unwrap_err()
+                .contains("bad result")
+        );
+        record[28] = 1;
+        record[29] = (-2i8) as u8;
+        assert!(
+            Sample::from_bytes(&record)
+                .unwrap_err()
+                .contains("disagrees")
+        );
+    }
+}
