@@ -109,6 +109,37 @@ enum Command {
         #[arg(long)]
         max_searches: Option<usize>,
     },
+    /// Play a player against itself and write every searched position with its labels (the
+    /// game's result and margin, the search's score) as training data.
+    #[command(allow_negative_numbers = true)]
+    Selfplay {
+        /// The player for both sides (default: minimax:nodes=20000, reproducible).
+        spec: Option<String>,
+        /// Games to play, 1 to 10000000 (with --resume: raises the total).
+        #[arg(long, short)]
+        games: Option<u64>,
+        /// The run's directory: selfplay.json and data.bin.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Random plies before the player takes over, at most 40 (default 8).
+        #[arg(long)]
+        random_plies: Option<u32>,
+        /// Seed of the openings and the players (default 1).
+        #[arg(long, short)]
+        seed: Option<u64>,
+        /// Games at once (default: one per core).
+        #[arg(long, short)]
+        threads: Option<usize>,
+        /// Go on with the run in --out after the last whole game.
+        #[arg(long)]
+        resume: bool,
+    },
+    /// Look into training data: `yolah data stats DIR|FILE`.
+    #[command(allow_negative_numbers = true)]
+    Data {
+        #[command(subcommand)]
+        command: DataCommand,
+    },
     /// Play two players against each other over paired random openings.
     #[command(allow_negative_numbers = true)]
     Match {
@@ -265,6 +296,29 @@ fn main() -> ExitCode {
             seed,
         } => cmd::think::run(&mut out, &spec, position.as_deref(), seed),
         Command::Engine { player } => cmd::engine::run(&player),
+        Command::Selfplay {
+            spec,
+            games,
+            out: dir,
+            random_plies,
+            seed,
+            threads,
+            resume,
+        } => cmd::selfplay::run(
+            &mut out,
+            &cmd::selfplay::Options {
+                spec,
+                games,
+                out: dir,
+                random_plies,
+                seed,
+                threads,
+                resume,
+            },
+        ),
+        Command::Data {
+            command: DataCommand::Stats { path },
+        } => cmd::data::stats(&mut out, &path),
         Command::Serve {
             port,
             bind,
@@ -394,6 +448,15 @@ fn one_line(error: &clap::Error) -> String {
 /// Standard output that stops printing, without failing, once its reader has gone
 /// (`yolah tournament … | head -1`): the files a command writes are its product and are
 /// written whatever happens to the printing.
+#[derive(Subcommand)]
+enum DataCommand {
+    /// Counts, result balance, duplicates and the phases of a data file (or a run's directory).
+    Stats {
+        /// A data file, or a self-play directory (its data.bin).
+        path: std::path::PathBuf,
+    },
+}
+
 struct Courteous<W> {
     inner: W,
     gone: bool,

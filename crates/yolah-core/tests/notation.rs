@@ -92,5 +92,8 @@ fn positions_from_parts_are_checked() {
         Err(ParsePositionError::Overlap)
     );
     let error = Position::from_parts_checked(pieces, Bitboard::EMPTY, [0, 0], 5).unwrap_err();
-    assert!(error.to_string().contains("ply 5 cannot be reached"), "{error}");
+    assert!(
+        error.to_string().contains("ply 5 cannot be reached"),
+        "{error}"
+    );
 }

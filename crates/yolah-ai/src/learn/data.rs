@@ -157,6 +157,8 @@ pub struct DataFile {
     pub header: Header,
     /// Every record of its whole blocks, in order.
     pub samples: Vec<Sample>,
+    /// Its whole blocks (self-play writes one per game).
+    pub blocks: u64,
     /// Where the whole blocks end; past it, `damaged` says what was found.
     pub valid_len: u64,
     /// A last block cut short (by a kill): its offset and reason. Earlier damage is an error.
@@ -168,6 +170,7 @@ pub struct DataFile {
 pub fn read(bytes: &[u8]) -> Result<DataFile, DataError> {
     let header = Header::from_bytes(bytes)?;
     let mut samples = Vec::new();
+    let mut blocks = 0;
     let mut offset = HEADER_SIZE;
     while offset < bytes.len() {
         let at = offset as u64;
@@ -177,15 +180,16 @@ pub fn read(bytes: &[u8]) -> Result<DataFile, DataError> {
             return Ok(truncated(
                 header,
                 samples,
+                blocks,
                 at,
                 cut("a block header cut short".into()),
             ));
         }
         let count = u32::from_le_bytes(rest[0..4].try_into().expect("4 bytes")) as usize;
         let checksum = u32::from_le_bytes(rest[4..8].try_into().expect("4 bytes"));
-        if count == 0 || count > BLOCK_RECORDS {
+        if count > BLOCK_RECORDS {
             return Err(cut(format!(
-                "a block of {count} records (1 to {BLOCK_RECORDS})"
+                "a block of {count} records (at most {BLOCK_RECORDS})"
             )));
         }
         let body = &rest[BLOCK_HEADER_SIZE..];
@@ -194,6 +198,7 @@ pub fn read(bytes: &[u8]) -> Result<DataFile, DataError> {
             return Ok(truncated(
                 header,
                 samples,
+                blocks,
                 at,
                 cut(format!(
                     "a block of {count} records cut short ({} of {size} bytes)",
@@ -214,29 +219,39 @@ pub fn read(bytes: &[u8]) -> Result<DataFile, DataError> {
             samples.push(sample);
         }
         offset += BLOCK_HEADER_SIZE + size;
+        blocks += 1;
     }
     Ok(DataFile {
         header,
         samples,
+        blocks,
         valid_len: offset as u64,
         damaged: None,
     })
 }
 
-fn truncated(header: Header, samples: Vec<Sample>, at: u64, damage: DataError) -> DataFile {
+fn truncated(
+    header: Header,
+    samples: Vec<Sample>,
+    blocks: u64,
+    at: u64,
+    damage: DataError,
+) -> DataFile {
     DataFile {
         header,
         samples,
+        blocks,
         valid_len: at,
         damaged: Some(damage),
     }
 }
 
-/// Writes a block of samples (1 to [`BLOCK_RECORDS`]) with one write.
+/// Writes a block of samples (at most [`BLOCK_RECORDS`]; none for a game without a searched
+/// position) with one write.
 pub fn write_block(out: &mut impl Write, samples: &[Sample]) -> io::Result<()> {
     assert!(
-        (1..=BLOCK_RECORDS).contains(&samples.len()),
-        "a block holds 1 to {BLOCK_RECORDS} records"
+        samples.len() <= BLOCK_RECORDS,
+        "a block holds at most {BLOCK_RECORDS} records"
     );
     let mut bytes = Vec::with_capacity(BLOCK_HEADER_SIZE + samples.len() * RECORD_SIZE);
     bytes.extend_from_slice(&(samples.len() as u32).to_le_bytes());
@@ -289,6 +304,7 @@ mod tests {
         assert_eq!(read.samples, samples);
         assert_eq!(read.header.fingerprint, 42);
         assert_eq!(read.valid_len, bytes.len() as u64);
+        assert_eq!(read.blocks, 2);
         assert!(read.damaged.is_none());
     }
 
@@ -311,8 +327,8 @@ mod tests {
         flipped[HEADER_SIZE + BLOCK_HEADER_SIZE + 3] ^= 1;
         cases.push((flipped, "checksum", HEADER_SIZE as u64));
         let mut count = good.clone();
-        count[HEADER_SIZE..HEADER_SIZE + 4].copy_from_slice(&0u32.to_le_bytes());
-        cases.push((count, "a block of 0 records", HEADER_SIZE as u64));
+        count[HEADER_SIZE..HEADER_SIZE + 4].copy_from_slice(&5000u32.to_le_bytes());
+        cases.push((count, "a block of 5000 records", HEADER_SIZE as u64));
         // A record whose position is impossible, with a correct checksum.
         let three = samples(3);
         let mut bytes = Header { fingerprint: 1 }.to_bytes().to_vec();

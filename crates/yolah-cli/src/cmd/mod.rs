@@ -1,6 +1,7 @@
 //! One module per subcommand, and the helpers they share.
 
 pub mod bench;
+pub mod data;
 pub mod engine;
 pub mod moves;
 pub mod perft;
@@ -9,6 +10,7 @@ pub mod players;
 pub mod plot;
 pub mod random_games;
 pub mod replay;
+pub mod selfplay;
 pub mod serve;
 pub mod show;
 pub mod solve;

@@ -1,0 +1,201 @@
+//! Self-play: games of one player against itself from random openings, every searched
+//! position kept with its labels (the result and margin the game ended with, and the search's
+//! own score), as training data for the network.
+
+use crate::arena::game::play_game;
+use crate::arena::opening::random_opening;
+use crate::learn::data::Sample;
+use crate::player::Report;
+use crate::spec::Spec;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use yolah_core::zobrist::splitmix64;
+use yolah_core::{Color, Position};
+
+/// The most games a run may ask for.
+pub const MAX_GAMES: u64 = 10_000_000;
+/// The most random opening plies.
+pub const MAX_RANDOM_PLIES: u32 = 40;
+
+/// What decides a self-play run's games: with a node- or iteration-limited spec, the same
+/// config gives the same data.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Config {
+    /// The player, for both sides.
+    pub spec: String,
+    /// Games to play.
+    pub games: u64,
+    /// Random plies before the player takes over (the exploration: each game starts elsewhere).
+    pub random_plies: u32,
+    /// The run's seed.
+    pub seed: u64,
+}
+
+impl Config {
+    /// Checks the config: a spec that parses, counts within their limits.
+    pub fn check(&self) -> Result<Spec, String> {
+        if !(1..=MAX_GAMES).contains(&self.games) {
+            return Err(format!(
+                "--games must be from 1 to {MAX_GAMES}, not {}",
+                self.games
+            ));
+        }
+        if self.random_plies > MAX_RANDOM_PLIES {
+            return Err(format!(
+                "--random-plies must be at most {MAX_RANDOM_PLIES}, not {}",
+                self.random_plies
+            ));
+        }
+        self.spec
+            .parse::<Spec>()
+            .map_err(|e| format!("player {}: {e}", yolah_core::text::quote(&self.spec)))
+    }
+
+    /// A fingerprint of what decides each game (spec, random plies, seed; not the number of
+    /// games, which a resumed run may raise), FNV-1a, stored in the data file's header so that
+    /// a file is never resumed by another run.
+    pub fn fingerprint(&self) -> u64 {
+        let json = serde_json::to_string(&(&self.spec, self.random_plies, self.seed))
+            .expect("a config serialises");
+        json.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+        })
+    }
+}
+
+/// The search's value of a report, in hundredths of a point for the side to move: the
+/// minimax margin when there is one, else the expected score mapped to ±1000.
+fn score(report: &Report) -> i16 {
+    let hundredths = match (report.margin, report.value) {
+        (Some(margin), _) => margin.points * 100.0,
+        (None, Some(value)) => (value - 0.5) * 2000.0,
+        (None, None) => 0.0,
+    };
+    hundredths.round().clamp(-10_000.0, 10_000.0) as i16
+}
+
+/// Plays game `number` of the run and returns its samples: every position after the opening
+/// where the side to move had a choice, in order.
+pub fn play(config: &Config, spec: &Spec, number: u64) -> Vec<Sample> {
+    let game_seed = splitmix64(config.seed ^ number);
+    let opening = random_opening(config.random_plies, game_seed);
+    let mut black = spec.agent(splitmix64(game_seed ^ 1));
+    let mut white = spec.agent(splitmix64(game_seed ^ 2));
+    let mut searched: Vec<(Position, i16)> = Vec::new();
+    let game = play_game(&mut black, &mut white, &opening, |position, report| {
+        if position.moves().len() > 1 {
+            searched.push((*position, score(report)));
+        }
+    });
+    let final_margin = i16::from(game.scores[0]) - i16::from(game.scores[1]);
+    searched
+        .into_iter()
+        .map(|(position, score)| {
+            let margin = match position.side_to_move() {
+                Color::Black => final_margin,
+                Color::White => -final_margin,
+            } as i8;
+            Sample {
+                position,
+                result: margin.signum(),
+                margin,
+                score,
+            }
+        })
+        .collect()
+}
+
+/// Plays games `first..config.games` on the threads of `pool` and hands each game's samples
+/// to `on_game` on the calling thread, in game order (games finish out of order; they wait
+/// for their turn). Stops starting games once `on_game` fails, and returns its error.
+pub fn run<E: Send>(
+    config: &Config,
+    spec: &Spec,
+    first: u64,
+    pool: &rayon::ThreadPool,
+    mut on_game: impl FnMut(u64, Vec<Sample>) -> Result<(), E>,
+) -> Result<(), E> {
+    use rayon::prelude::*;
+    let failed = AtomicBool::new(false);
+    let (sender, receiver) = mpsc::channel();
+    std::thread::scope(|scope| {
+        let failed = &failed;
+        scope.spawn(move || {
+            pool.install(|| {
+                (first..config.games)
+                    .into_par_iter()
+                    .for_each_with(sender, |sender, number| {
+                        if !failed.load(Ordering::Relaxed) {
+                            let _ = sender.send((number, play(config, spec, number)));
+                        }
+                    });
+            });
+        });
+        let mut waiting = BTreeMap::new();
+        let mut next = first;
+        for (number, samples) in receiver {
+            waiting.insert(number, samples);
+            while let Some(samples) = waiting.remove(&next) {
+                if let Err(error) = on_game(next, samples) {
+                    failed.store(true, Ordering::Relaxed);
+                    return Err(error);
+                }
+                next += 1;
+            }
+        }
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_gives_labelled_positions_reproducibly() {
+        let config = Config {
+            spec: "minimax:nodes=300".to_string(),
+            games: 2,
+            random_plies: 4,
+            seed: 5,
+        };
+        let spec = config.check().unwrap();
+        let samples = play(&config, &spec, 0);
+        assert!(samples.len() > 10, "{}", samples.len());
+        assert_eq!(samples, play(&config, &spec, 0), "reproducible");
+        assert_ne!(samples, play(&config, &spec, 1));
+        // The labels agree: both sides see the same margin with opposite signs.
+        let last = samples.last().unwrap();
+        for sample in &samples {
+            let same_side = sample.position.side_to_move() == last.position.side_to_move();
+            let expected = if same_side { last.margin } else { -last.margin };
+            assert_eq!(sample.margin, expected);
+            assert_eq!(sample.result, sample.margin.signum());
+            assert!(Sample::from_bytes(&sample.to_bytes()).is_ok());
+        }
+        assert_eq!(samples[0].position.ply(), 4, "after the opening");
+        assert_ne!(
+            config.fingerprint(),
+            Config {
+                seed: 6,
+                ..config.clone()
+            }
+            .fingerprint()
+        );
+        assert_eq!(
+            config.fingerprint(),
+            Config {
+                games: 9,
+                ..config.clone()
+            }
+            .fingerprint()
+        );
+        let bad = Config {
+            games: 0,
+            ..config.clone()
+        };
+        assert!(bad.check().unwrap_err().contains("--games"));
+    }
+}

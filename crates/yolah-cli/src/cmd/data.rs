@@ -1,0 +1,67 @@
+//! `yolah data stats`: what a training data file holds: counts, result balance, duplicates
+//! and the game phases.
+
+use anyhow::{Context, Result};
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::Path;
+use yolah_ai::learn::data;
+
+pub fn stats(out: &mut impl Write, path: &Path) -> Result<()> {
+    let path = if path.is_dir() {
+        path.join("data.bin")
+    } else {
+        path.to_path_buf()
+    };
+    let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let file = data::read(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    if let Some(damage) = &file.damaged {
+        eprintln!("note: the last block is damaged ({damage}); it is left out");
+    }
+    let samples = &file.samples;
+    let n = samples.len();
+    let percent = |k: usize| 100.0 * k as f64 / n.max(1) as f64;
+    let count = |result: i8| samples.iter().filter(|s| s.result == result).count();
+    let distinct: HashSet<u64> = samples.iter().map(|s| s.position.hash()).collect();
+    writeln!(out, "file:       {}", path.display())?;
+    writeln!(out, "games:      {}", file.blocks)?;
+    writeln!(out, "positions:  {n}")?;
+    writeln!(
+        out,
+        "results:    {:.1} % won, {:.1} % drawn, {:.1} % lost (for the side to move)",
+        percent(count(1)),
+        percent(count(0)),
+        percent(count(-1))
+    )?;
+    writeln!(
+        out,
+        "duplicates: {} ({:.1} %; {} distinct positions)",
+        n - distinct.len(),
+        percent(n - distinct.len()),
+        distinct.len()
+    )?;
+    let mean_margin = samples
+        .iter()
+        .map(|s| f64::from(s.margin).abs())
+        .sum::<f64>()
+        / n.max(1) as f64;
+    writeln!(out, "mean |final margin|: {mean_margin:.2} points")?;
+    writeln!(out, "free squares   positions")?;
+    let mut phases = [0usize; 8];
+    for sample in samples {
+        let free = 64 - sample.position.occupied().count() as usize;
+        phases[(free / 8).min(7)] += 1;
+    }
+    for (bucket, &k) in phases.iter().enumerate().rev() {
+        if k > 0 {
+            writeln!(
+                out,
+                "  {:>2}–{:<2}       {k:>9}  {:5.1} %",
+                bucket * 8,
+                bucket * 8 + 7,
+                percent(k)
+            )?;
+        }
+    }
+    Ok(())
+}

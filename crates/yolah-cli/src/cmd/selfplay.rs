@@ -1,0 +1,172 @@
+//! `yolah selfplay`: training positions from games of a player against itself, into
+//! `DIR/data.bin` (`docs/data-format.md`), one block per game, in game order. `DIR/selfplay.json`
+//! holds the config; `--resume` goes on after the last whole game, so a killed run loses
+//! nothing and writes nothing twice.
+
+use super::tune::write_atomic;
+use super::{UsageError, progress_bar, usage};
+use anyhow::{Context, Result, bail, ensure};
+use std::fs::{self, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use yolah_ai::arena::lock::DirLock;
+use yolah_ai::arena::tournament::game_pool;
+use yolah_ai::learn::data::{self, Header};
+use yolah_ai::learn::selfplay::{self, Config};
+
+const CONFIG: &str = "selfplay.json";
+const DATA: &str = "data.bin";
+/// The player of a run that names none: the tuned minimax, node-limited (reproducible).
+pub const DEFAULT_SPEC: &str = "minimax:nodes=20000";
+
+pub struct Options {
+    pub spec: Option<String>,
+    pub games: Option<u64>,
+    pub out: PathBuf,
+    pub random_plies: Option<u32>,
+    pub seed: Option<u64>,
+    pub threads: Option<usize>,
+    pub resume: bool,
+}
+
+pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
+    let threads = super::threads(options.threads)?;
+    let (config, _lock, done) = if options.resume {
+        resume(options)?
+    } else {
+        start(options)?
+    };
+    let spec = config.check().map_err(UsageError)?;
+    let path = options.out.join(DATA);
+    let mut file = OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    let bar = progress_bar(config.games, "games");
+    bar.set_position(done);
+    let pool = game_pool(threads).map_err(anyhow::Error::msg)?;
+    let started = Instant::now();
+    let mut positions = 0u64;
+    let mut written = done;
+    selfplay::run(&config, &spec, done, &pool, |_, samples| {
+        data::write_block(&mut file, &samples)
+            .with_context(|| format!("writing {}", path.display()))?;
+        positions += samples.len() as u64;
+        written += 1;
+        bar.set_position(written);
+        anyhow::Ok(())
+    })?;
+    file.sync_all()
+        .with_context(|| format!("writing {}", path.display()))?;
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    writeln!(
+        out,
+        "{} games this run ({} in all), {positions} positions in {seconds:.1} s ({:.0} positions/s) into {}",
+        written - done,
+        config.games,
+        positions as f64 / seconds.max(1e-9),
+        path.display()
+    )?;
+    Ok(())
+}
+
+fn start(options: &Options) -> Result<(Config, DirLock, u64)> {
+    let config = Config {
+        spec: options
+            .spec
+            .clone()
+            .unwrap_or_else(|| DEFAULT_SPEC.to_string()),
+        games: options
+            .games
+            .ok_or_else(|| UsageError("missing --games N".to_string()))?,
+        random_plies: options.random_plies.unwrap_or(8),
+        seed: options.seed.unwrap_or(1),
+    };
+    config.check().map_err(UsageError)?;
+    let dir = &options.out;
+    ensure!(
+        !dir.exists() || dir.is_dir(),
+        "'{}' is a file, not a directory; choose another --out",
+        dir.display()
+    );
+    fs::create_dir_all(dir)
+        .with_context(|| format!("'{}': cannot create the directory", dir.display()))?;
+    let lock = DirLock::take(dir)?;
+    if dir.join(CONFIG).exists() {
+        bail!(
+            "'{}' holds a self-play run already: add --resume to go on with it, or choose another --out",
+            dir.display()
+        );
+    }
+    let path = dir.join(DATA);
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .with_context(|| format!("cannot create {}", path.display()))?;
+    file.write_all(
+        &Header {
+            fingerprint: config.fingerprint(),
+        }
+        .to_bytes(),
+    )?;
+    write_atomic(&dir.join(CONFIG), &serde_json::to_string_pretty(&config)?)?;
+    Ok((config, lock, 0))
+}
+
+fn resume(options: &Options) -> Result<(Config, DirLock, u64)> {
+    usage!(
+        options.spec.is_none() && options.random_plies.is_none() && options.seed.is_none(),
+        "--resume takes its settings from {CONFIG}: only --games and --threads may be given"
+    );
+    let dir = &options.out;
+    ensure!(
+        dir.is_dir(),
+        "'{}': no such directory: there is no self-play run to resume",
+        dir.display()
+    );
+    let lock = DirLock::take(dir)?;
+    let path = dir.join(CONFIG);
+    let text = fs::read_to_string(&path)
+        .with_context(|| format!("nothing to resume: cannot read {}", path.display()))?;
+    let mut config: Config = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a self-play config", path.display()))?;
+    config.check().map_err(UsageError)?;
+    let fingerprint = config.fingerprint();
+    let done = check_data(&dir.join(DATA), fingerprint)?;
+    if let Some(games) = options.games {
+        usage!(
+            games >= done,
+            "--games {games} is fewer than the {done} games already played"
+        );
+        config.games = games;
+        config.check().map_err(UsageError)?;
+        write_atomic(&path, &serde_json::to_string_pretty(&config)?)?;
+    }
+    Ok((config, lock, done))
+}
+
+/// Reads the data, checks it belongs to this run, cuts a block cut short by a kill; returns
+/// the whole games in it.
+fn check_data(path: &Path, fingerprint: u64) -> Result<u64> {
+    let bytes = fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let file = data::read(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    ensure!(
+        file.header.fingerprint == fingerprint,
+        "{}: written by another self-play run (its config fingerprint differs)",
+        path.display()
+    );
+    if let Some(damage) = &file.damaged {
+        eprintln!(
+            "cut the last game of {} ({damage}); it is played again",
+            path.display()
+        );
+        OpenOptions::new()
+            .write(true)
+            .open(path)?
+            .set_len(file.valid_len)?;
+    }
+    Ok(file.blocks)
+}

@@ -1,0 +1,179 @@
+//! `yolah selfplay` and `yolah data stats` as a user runs them: a run killed and resumed
+//! writes exactly the data of an uninterrupted run; data of another run, damaged data and
+//! bad counts are refused.
+
+mod common;
+
+use common::{assert_clean_error, stderr, stdout, yolah};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+const SPEC: &str = "minimax:nodes=400";
+
+fn selfplay(dir: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "selfplay",
+        SPEC,
+        "--out",
+        dir.to_str().unwrap(),
+        "--seed",
+        "4",
+        "--random-plies",
+        "6",
+    ];
+    args.extend_from_slice(extra);
+    yolah(&args, "")
+}
+
+#[test]
+fn a_killed_run_resumes_to_the_same_data() {
+    let root = tempfile::tempdir().unwrap();
+    let whole = root.path().join("whole");
+    let output = selfplay(&whole, &["--games", "24", "--threads", "2"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let expected = std::fs::read(whole.join("data.bin")).unwrap();
+
+    let killed = root.path().join("killed");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_yolah"))
+        .args([
+            "selfplay",
+            SPEC,
+            "--out",
+            killed.to_str().unwrap(),
+            "--seed",
+            "4",
+            "--random-plies",
+            "6",
+            "--games",
+            "24",
+            "--threads",
+            "2",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // A partial block at the end, as a kill in the middle of a write would leave.
+    let data = killed.join("data.bin");
+    let mut bytes = std::fs::read(&data).unwrap();
+    bytes.extend_from_slice(&[7, 0, 0, 0, 1, 2]);
+    std::fs::write(&data, &bytes).unwrap();
+    let output = yolah(
+        &["selfplay", "--out", killed.to_str().unwrap(), "--resume"],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("cut the last game"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        std::fs::read(&data).unwrap(),
+        expected,
+        "same data as the whole run"
+    );
+
+    let stats = yolah(&["data", "stats", killed.to_str().unwrap()], "");
+    assert!(stats.status.success(), "{}", stderr(&stats));
+    assert!(
+        stdout(&stats).contains("games:      24"),
+        "{}",
+        stdout(&stats)
+    );
+
+    // Resuming a finished run with more games extends it.
+    let output = yolah(
+        &[
+            "selfplay",
+            "--out",
+            killed.to_str().unwrap(),
+            "--resume",
+            "--games",
+            "26",
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).starts_with("2 games this run (26 in all)"),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn foreign_damaged_and_unbounded_runs_are_refused() {
+    let root = tempfile::tempdir().unwrap();
+    let a = root.path().join("a");
+    let b = root.path().join("b");
+    assert!(selfplay(&a, &["--games", "2"]).status.success());
+    let output = yolah(
+        &[
+            "selfplay",
+            SPEC,
+            "--out",
+            b.to_str().unwrap(),
+            "--seed",
+            "5",
+            "--games",
+            "2",
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    // b's data under a's config: another run.
+    std::fs::copy(b.join("data.bin"), a.join("data.bin")).unwrap();
+    let output = yolah(&["selfplay", "--out", a.to_str().unwrap(), "--resume"], "");
+    assert_clean_error(&output, "written by another self-play run");
+    // A flipped byte in a record: the checksum says where.
+    let data = b.join("data.bin");
+    let mut bytes = std::fs::read(&data).unwrap();
+    bytes[50] ^= 0x40;
+    std::fs::write(&data, &bytes).unwrap();
+    let output = yolah(&["data", "stats", data.to_str().unwrap()], "");
+    assert_clean_error(&output, "at byte 32: block checksum mismatch");
+    let output = yolah(&["data", "stats", "Cargo.toml"], "");
+    assert_clean_error(&output, "not a Yolah data file");
+    // Counts and settings.
+    let c = root.path().join("c");
+    let out = c.to_str().unwrap();
+    for (args, expected) in [
+        (vec!["--games", "0"], "--games must be from 1"),
+        (vec!["--games", "20000000"], "--games must be from 1"),
+        (
+            vec!["--games", "2", "--random-plies", "41"],
+            "--random-plies must be at most 40",
+        ),
+        (vec!["--games", "2", "--threads", "0"], "--threads"),
+        (
+            vec!["mcts:depth=2", "--games", "2"],
+            "mcts has no option 'depth'",
+        ),
+    ] {
+        let mut full = vec!["selfplay", "--out", out];
+        full.extend_from_slice(&args);
+        let output = yolah(&full, "");
+        assert_clean_error(&output, expected);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+    }
+    let output = yolah(
+        &[
+            "selfplay",
+            "--out",
+            a.to_str().unwrap(),
+            "--resume",
+            "--seed",
+            "3",
+        ],
+        "",
+    );
+    assert_clean_error(&output, "--resume takes its settings");
+    assert!(
+        !c.join("data.bin").exists(),
+        "nothing written for a refused run"
+    );
+}
