@@ -130,6 +130,10 @@ enum Command {
         /// Games at once (default: one per core).
         #[arg(long, short)]
         threads: Option<usize>,
+        /// Play only part K of N of the games (those numbered K−1 modulo N), for runs split
+        /// over machines; `yolah data merge` joins the parts.
+        #[arg(long, value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<yolah_ai::learn::selfplay::Shard>()))]
+        shard: Option<yolah_ai::learn::selfplay::Shard>,
         /// Go on with the run in --out after the last whole game.
         #[arg(long)]
         resume: bool,
@@ -303,6 +307,7 @@ fn main() -> ExitCode {
             random_plies,
             seed,
             threads,
+            shard,
             resume,
         } => cmd::selfplay::run(
             &mut out,
@@ -313,12 +318,16 @@ fn main() -> ExitCode {
                 random_plies,
                 seed,
                 threads,
+                shard,
                 resume,
             },
         ),
         Command::Data {
             command: DataCommand::Stats { path },
         } => cmd::data::stats(&mut out, &path),
+        Command::Data {
+            command: DataCommand::Merge { out: dir, parts },
+        } => cmd::selfplay::merge(&mut out, &dir, &parts),
         Command::Serve {
             port,
             bind,
@@ -454,6 +463,13 @@ enum DataCommand {
     Stats {
         /// A data file, or a self-play directory (its data.bin).
         path: std::path::PathBuf,
+    },
+    /// Join the shards of a self-play run (`selfplay --shard K/N`) into one directory.
+    Merge {
+        /// The directory to write (selfplay.json and data.bin).
+        out: std::path::PathBuf,
+        /// The shards' directories, all N of them.
+        parts: Vec<std::path::PathBuf>,
     },
 }
 

@@ -177,3 +177,67 @@ fn foreign_damaged_and_unbounded_runs_are_refused() {
         "nothing written for a refused run"
     );
 }
+
+#[test]
+fn three_shards_merge_into_the_unsharded_run() {
+    let root = tempfile::tempdir().unwrap();
+    let whole = root.path().join("whole");
+    assert!(selfplay(&whole, &["--games", "10"]).status.success());
+    let mut parts = Vec::new();
+    for k in 1..=3 {
+        let part = root.path().join(format!("part{k}"));
+        let shard = format!("{k}/3");
+        let output = selfplay(&part, &["--games", "10", "--shard", &shard]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let expected_games = [4, 3, 3][k - 1];
+        assert!(
+            stdout(&output).starts_with(&format!("{expected_games} games this run")),
+            "{}",
+            stdout(&output)
+        );
+        parts.push(part.to_str().unwrap().to_string());
+    }
+    let merged = root.path().join("merged");
+    let mut args = vec!["data", "merge", merged.to_str().unwrap()];
+    // Any order of the parts.
+    args.extend([&parts[2], &parts[0], &parts[1]].map(String::as_str));
+    let output = yolah(&args, "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        std::fs::read(merged.join("data.bin")).unwrap(),
+        std::fs::read(whole.join("data.bin")).unwrap(),
+        "shards + merge = the unsharded run"
+    );
+
+    // A missing, a repeated and a foreign shard are refused.
+    let again = root.path().join("again");
+    let out = again.to_str().unwrap();
+    let output = yolah(&["data", "merge", out, &parts[0], &parts[1]], "");
+    assert_clean_error(&output, "shard 3/3 is missing");
+    let output = yolah(&["data", "merge", out, &parts[0], &parts[1], &parts[1]], "");
+    assert_clean_error(&output, "shard 2/3 is given twice");
+    let other = root.path().join("other");
+    assert!(
+        selfplay(&other, &["--games", "11", "--shard", "3/3"])
+            .status
+            .success()
+    );
+    let output = yolah(
+        &[
+            "data",
+            "merge",
+            out,
+            &parts[0],
+            &parts[1],
+            other.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_clean_error(&output, "is not a shard of the same run");
+    let output = yolah(
+        &["selfplay", "--out", out, "--games", "3", "--shard", "4/3"],
+        "",
+    );
+    assert_clean_error(&output, "expected K/N");
+    assert_eq!(output.status.code(), Some(2));
+}

@@ -157,8 +157,8 @@ pub struct DataFile {
     pub header: Header,
     /// Every record of its whole blocks, in order.
     pub samples: Vec<Sample>,
-    /// Its whole blocks (self-play writes one per game).
-    pub blocks: u64,
+    /// The record count of each whole block, in order (self-play writes one block per game).
+    pub blocks: Vec<usize>,
     /// Where the whole blocks end; past it, `damaged` says what was found.
     pub valid_len: u64,
     /// A last block cut short (by a kill): its offset and reason. Earlier damage is an error.
@@ -170,7 +170,7 @@ pub struct DataFile {
 pub fn read(bytes: &[u8]) -> Result<DataFile, DataError> {
     let header = Header::from_bytes(bytes)?;
     let mut samples = Vec::new();
-    let mut blocks = 0;
+    let mut blocks = Vec::new();
     let mut offset = HEADER_SIZE;
     while offset < bytes.len() {
         let at = offset as u64;
@@ -219,7 +219,7 @@ pub fn read(bytes: &[u8]) -> Result<DataFile, DataError> {
             samples.push(sample);
         }
         offset += BLOCK_HEADER_SIZE + size;
-        blocks += 1;
+        blocks.push(count);
     }
     Ok(DataFile {
         header,
@@ -233,7 +233,7 @@ pub fn read(bytes: &[u8]) -> Result<DataFile, DataError> {
 fn truncated(
     header: Header,
     samples: Vec<Sample>,
-    blocks: u64,
+    blocks: Vec<usize>,
     at: u64,
     damage: DataError,
 ) -> DataFile {
@@ -262,6 +262,19 @@ pub fn write_block(out: &mut impl Write, samples: &[Sample]) -> io::Result<()> {
     let checksum = crc32fast::hash(&bytes[BLOCK_HEADER_SIZE..]);
     bytes[4..8].copy_from_slice(&checksum.to_le_bytes());
     out.write_all(&bytes)
+}
+
+/// Splits a file's samples into its blocks (games, for self-play data).
+pub fn games(file: &DataFile) -> Vec<&[Sample]> {
+    let mut rest = file.samples.as_slice();
+    file.blocks
+        .iter()
+        .map(|&n| {
+            let (game, tail) = rest.split_at(n);
+            rest = tail;
+            game
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -304,7 +317,7 @@ mod tests {
         assert_eq!(read.samples, samples);
         assert_eq!(read.header.fingerprint, 42);
         assert_eq!(read.valid_len, bytes.len() as u64);
-        assert_eq!(read.blocks, 2);
+        assert_eq!(read.blocks, [BLOCK_RECORDS, 5000 - BLOCK_RECORDS]);
         assert!(read.damaged.is_none());
     }
 

@@ -31,6 +31,47 @@ pub struct Config {
     pub random_plies: u32,
     /// The run's seed.
     pub seed: u64,
+    /// The part of the games this run plays, when the work is split (`--shard K/N`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+}
+
+/// Part `index` (1-based) of `count`: the games whose number is `index − 1` modulo `count`.
+/// Disjoint parts that together are the whole run, whatever order they run in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// K, from 1 to `count`.
+    pub index: u64,
+    /// N.
+    pub count: u64,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let usage = || {
+            format!(
+                "--shard {}: expected K/N with 1 ≤ K ≤ N ≤ 10000, like 2/8",
+                yolah_core::text::quote(text)
+            )
+        };
+        let (k, n) = text.split_once('/').ok_or_else(usage)?;
+        let (index, count) = (
+            k.parse::<u64>().map_err(|_| usage())?,
+            n.parse::<u64>().map_err(|_| usage())?,
+        );
+        if !(1..=count).contains(&index) || count > 10_000 {
+            return Err(usage());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
 }
 
 impl Config {
@@ -107,38 +148,53 @@ pub fn play(config: &Config, spec: &Spec, number: u64) -> Vec<Sample> {
         .collect()
 }
 
-/// Plays games `first..config.games` on the threads of `pool` and hands each game's samples
-/// to `on_game` on the calling thread, in game order (games finish out of order; they wait
-/// for their turn). Stops starting games once `on_game` fails, and returns its error.
+impl Config {
+    /// The numbers of the games this run plays, in order: all, or its shard's.
+    pub fn numbers(&self) -> Vec<u64> {
+        match self.shard {
+            None => (0..self.games).collect(),
+            Some(Shard { index, count }) => {
+                (index - 1..self.games).step_by(count as usize).collect()
+            }
+        }
+    }
+}
+
+/// Plays this run's games from its `first` (an index into [`Config::numbers`]) on the threads
+/// of `pool` and hands each game's samples to `on_game` on the calling thread, in order (games
+/// finish out of order; they wait for their turn). Stops starting games once `on_game` fails,
+/// and returns its error.
 pub fn run<E: Send>(
     config: &Config,
     spec: &Spec,
-    first: u64,
+    first: usize,
     pool: &rayon::ThreadPool,
     mut on_game: impl FnMut(u64, Vec<Sample>) -> Result<(), E>,
 ) -> Result<(), E> {
     use rayon::prelude::*;
     let failed = AtomicBool::new(false);
     let (sender, receiver) = mpsc::channel();
+    let numbers = config.numbers();
+    let numbers = &numbers;
     std::thread::scope(|scope| {
         let failed = &failed;
         scope.spawn(move || {
             pool.install(|| {
-                (first..config.games)
+                (first..numbers.len())
                     .into_par_iter()
-                    .for_each_with(sender, |sender, number| {
+                    .for_each_with(sender, |sender, i| {
                         if !failed.load(Ordering::Relaxed) {
-                            let _ = sender.send((number, play(config, spec, number)));
+                            let _ = sender.send((i, play(config, spec, numbers[i])));
                         }
                     });
             });
         });
         let mut waiting = BTreeMap::new();
         let mut next = first;
-        for (number, samples) in receiver {
-            waiting.insert(number, samples);
+        for (i, samples) in receiver {
+            waiting.insert(i, samples);
             while let Some(samples) = waiting.remove(&next) {
-                if let Err(error) = on_game(next, samples) {
+                if let Err(error) = on_game(numbers[next], samples) {
                     failed.store(true, Ordering::Relaxed);
                     return Err(error);
                 }
@@ -160,6 +216,7 @@ mod tests {
             games: 2,
             random_plies: 4,
             seed: 5,
+            shard: None,
         };
         let spec = config.check().unwrap();
         let samples = play(&config, &spec, 0);
@@ -192,6 +249,15 @@ mod tests {
             }
             .fingerprint()
         );
+        let sharded = Config {
+            games: 7,
+            shard: Some("2/3".parse().unwrap()),
+            ..config.clone()
+        };
+        assert_eq!(sharded.numbers(), [1, 4]);
+        for bad in ["0/3", "4/3", "3", "a/b", "1/0"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
         let bad = Config {
             games: 0,
             ..config.clone()

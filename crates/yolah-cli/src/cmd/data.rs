@@ -24,7 +24,7 @@ pub fn stats(out: &mut impl Write, path: &Path) -> Result<()> {
     let count = |result: i8| samples.iter().filter(|s| s.result == result).count();
     let distinct: HashSet<u64> = samples.iter().map(|s| s.position.hash()).collect();
     writeln!(out, "file:       {}", path.display())?;
-    writeln!(out, "games:      {}", file.blocks)?;
+    writeln!(out, "games:      {}", file.blocks.len())?;
     writeln!(out, "positions:  {n}")?;
     writeln!(
         out,

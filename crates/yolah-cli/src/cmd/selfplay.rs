@@ -13,7 +13,7 @@ use std::time::Instant;
 use yolah_ai::arena::lock::DirLock;
 use yolah_ai::arena::tournament::game_pool;
 use yolah_ai::learn::data::{self, Header};
-use yolah_ai::learn::selfplay::{self, Config};
+use yolah_ai::learn::selfplay::{self, Config, Shard};
 
 const CONFIG: &str = "selfplay.json";
 const DATA: &str = "data.bin";
@@ -27,6 +27,7 @@ pub struct Options {
     pub random_plies: Option<u32>,
     pub seed: Option<u64>,
     pub threads: Option<usize>,
+    pub shard: Option<Shard>,
     pub resume: bool,
 }
 
@@ -43,13 +44,14 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         .append(true)
         .open(&path)
         .with_context(|| format!("cannot open {}", path.display()))?;
-    let bar = progress_bar(config.games, "games");
+    let total = config.numbers().len() as u64;
+    let bar = progress_bar(total, "games");
     bar.set_position(done);
     let pool = game_pool(threads).map_err(anyhow::Error::msg)?;
     let started = Instant::now();
     let mut positions = 0u64;
     let mut written = done;
-    selfplay::run(&config, &spec, done, &pool, |_, samples| {
+    selfplay::run(&config, &spec, done as usize, &pool, |_, samples| {
         data::write_block(&mut file, &samples)
             .with_context(|| format!("writing {}", path.display()))?;
         positions += samples.len() as u64;
@@ -63,9 +65,12 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     let seconds = started.elapsed().as_secs_f64();
     writeln!(
         out,
-        "{} games this run ({} in all), {positions} positions in {seconds:.1} s ({:.0} positions/s) into {}",
+        "{} games this run ({total} in all{}), {positions} positions in {seconds:.1} s ({:.0} positions/s) into {}",
         written - done,
-        config.games,
+        config.shard.map_or_else(String::new, |s| format!(
+            ", shard {s} of {} games",
+            config.games
+        )),
         positions as f64 / seconds.max(1e-9),
         path.display()
     )?;
@@ -83,6 +88,7 @@ fn start(options: &Options) -> Result<(Config, DirLock, u64)> {
             .ok_or_else(|| UsageError("missing --games N".to_string()))?,
         random_plies: options.random_plies.unwrap_or(8),
         seed: options.seed.unwrap_or(1),
+        shard: options.shard,
     };
     config.check().map_err(UsageError)?;
     let dir = &options.out;
@@ -118,7 +124,10 @@ fn start(options: &Options) -> Result<(Config, DirLock, u64)> {
 
 fn resume(options: &Options) -> Result<(Config, DirLock, u64)> {
     usage!(
-        options.spec.is_none() && options.random_plies.is_none() && options.seed.is_none(),
+        options.spec.is_none()
+            && options.random_plies.is_none()
+            && options.seed.is_none()
+            && options.shard.is_none(),
         "--resume takes its settings from {CONFIG}: only --games and --threads may be given"
     );
     let dir = &options.out;
@@ -168,5 +177,118 @@ fn check_data(path: &Path, fingerprint: u64) -> Result<u64> {
             .open(path)?
             .set_len(file.valid_len)?;
     }
-    Ok(file.blocks)
+    Ok(file.blocks.len() as u64)
+}
+
+/// `yolah data merge OUT DIR…`: the shards of one self-play run joined into `OUT`, game by
+/// game in order: the data the unsharded run writes. Every shard must be there once, finished,
+/// and of the same run.
+pub fn merge(out: &mut impl Write, dir: &Path, parts: &[PathBuf]) -> Result<()> {
+    usage!(
+        !parts.is_empty(),
+        "data merge needs the shard directories to join"
+    );
+    let shards = parts
+        .iter()
+        .map(|part| finished_part(part))
+        .collect::<Result<Vec<_>>>()?;
+    let first = &shards[0].0;
+    let count = first.shard.map_or(0, |s| s.count);
+    for (part, (config, _)) in parts.iter().zip(&shards) {
+        ensure!(
+            config.fingerprint() == first.fingerprint() && config.games == first.games,
+            "'{}' is not a shard of the same run as '{}' (spec, plies, seed or games differ)",
+            part.display(),
+            parts[0].display()
+        );
+        ensure!(
+            config.shard.is_some_and(|s| s.count == count),
+            "'{}' is not one of {count} shards",
+            part.display()
+        );
+    }
+    let mut by_index: Vec<Option<usize>> = vec![None; count as usize];
+    for (i, (config, _)) in shards.iter().enumerate() {
+        let index = config.shard.expect("checked above").index as usize - 1;
+        if let Some(other) = by_index[index] {
+            bail!(
+                "shard {}/{count} is given twice: '{}' and '{}'",
+                index + 1,
+                parts[other].display(),
+                parts[i].display()
+            );
+        }
+        by_index[index] = Some(i);
+    }
+    if let Some(missing) = by_index.iter().position(Option::is_none) {
+        bail!("shard {}/{count} is missing", missing + 1);
+    }
+    ensure!(
+        !dir.join(CONFIG).exists(),
+        "'{}' holds a self-play run already; choose another directory",
+        dir.display()
+    );
+    fs::create_dir_all(dir)
+        .with_context(|| format!("'{}': cannot create the directory", dir.display()))?;
+    let _lock = DirLock::take(dir)?;
+    let games: Vec<Vec<&[data::Sample]>> = by_index
+        .iter()
+        .map(|i| data::games(&shards[i.expect("none missing")].1))
+        .collect();
+    let merged = Config {
+        shard: None,
+        ..first.clone()
+    };
+    let path = dir.join(DATA);
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .with_context(|| format!("cannot create {}", path.display()))?;
+    let mut bytes = Header {
+        fingerprint: merged.fingerprint(),
+    }
+    .to_bytes()
+    .to_vec();
+    let mut positions = 0;
+    for number in 0..merged.games {
+        let game = games[(number % count) as usize][(number / count) as usize];
+        data::write_block(&mut bytes, game)?;
+        positions += game.len();
+    }
+    file.write_all(&bytes)
+        .and_then(|()| file.sync_all())
+        .with_context(|| format!("writing {}", path.display()))?;
+    write_atomic(&dir.join(CONFIG), &serde_json::to_string_pretty(&merged)?)?;
+    writeln!(
+        out,
+        "merged {count} shards: {} games, {positions} positions into {}",
+        merged.games,
+        path.display()
+    )?;
+    Ok(())
+}
+
+/// A finished self-play run's config and data.
+fn finished_part(part: &Path) -> Result<(Config, data::DataFile)> {
+    let text = fs::read_to_string(part.join(CONFIG))
+        .with_context(|| format!("'{}': not a self-play run", part.display()))?;
+    let config: Config = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a self-play config", part.join(CONFIG).display()))?;
+    let path = part.join(DATA);
+    let bytes = fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let file = data::read(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    ensure!(
+        file.damaged.is_none() && file.blocks.len() == config.numbers().len(),
+        "'{}' is unfinished ({} of {} games): finish it with --resume first",
+        part.display(),
+        file.blocks.len(),
+        config.numbers().len()
+    );
+    ensure!(
+        file.header.fingerprint == config.fingerprint(),
+        "{}: its data belongs to another run",
+        part.display()
+    );
+    Ok((config, file))
 }
