@@ -15,6 +15,7 @@ fn config(games_per_pair: u32) -> Config {
         games_per_pair,
         random_plies: 4,
         seed: 11,
+        shard: None,
     }
 }
 

@@ -162,12 +162,12 @@ enum Command {
         out: Option<PathBuf>,
     },
     /// Round robin between players: crosstable and Bradley-Terry ratings.
-    #[command(allow_negative_numbers = true)]
+    #[command(allow_negative_numbers = true, args_conflicts_with_subcommands = true)]
     Tournament {
         /// Player specs, like `mcts:time=20ms` (see `yolah players`) [default:
         /// minimax:time=20ms mcts:time=20ms montecarlo:time=20ms random].
         specs: Vec<String>,
-        /// Games between each pair [default: 60]; at most 1000000 games in all.
+        /// Games between each pair [default: 40]; at most 1000000 games in all.
         #[arg(long, short = 'n')]
         games_per_pair: Option<u32>,
         #[command(flatten)]
@@ -176,9 +176,15 @@ enum Command {
         /// ratings.json.
         #[arg(long, short)]
         out: Option<PathBuf>,
+        /// Play only part K of N of the schedule (the games numbered K−1 modulo N), for runs
+        /// split over machines; `yolah tournament merge` joins the parts.
+        #[arg(long, value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<yolah_ai::arena::shard::Shard>()))]
+        shard: Option<yolah_ai::arena::shard::Shard>,
         /// Finish the tournament in --out after an interruption.
         #[arg(long)]
         resume: bool,
+        #[command(subcommand)]
+        merge: Option<TournamentCommand>,
     },
     /// Solve a position: the exact final margin with best play by both sides, and its line.
     #[command(allow_negative_numbers = true)]
@@ -342,11 +348,17 @@ fn main() -> ExitCode {
             out: file,
         } => cmd::versus::run(&mut out, &first, &second, count, &games, file.as_deref()),
         Command::Tournament {
+            merge: Some(TournamentCommand::Merge { out: dir, parts }),
+            ..
+        } => cmd::tournament::merge(&mut out, &dir, &parts),
+        Command::Tournament {
             specs,
             games_per_pair,
             games,
             out: dir,
+            shard,
             resume,
+            merge: None,
         } => cmd::tournament::run(
             &mut out,
             &cmd::tournament::Options {
@@ -354,6 +366,7 @@ fn main() -> ExitCode {
                 games_per_pair,
                 games,
                 out: dir,
+                shard,
                 resume,
             },
         ),
@@ -457,6 +470,18 @@ fn one_line(error: &clap::Error) -> String {
 /// Standard output that stops printing, without failing, once its reader has gone
 /// (`yolah tournament … | head -1`): the files a command writes are its product and are
 /// written whatever happens to the printing.
+#[derive(Subcommand)]
+enum TournamentCommand {
+    /// Join the shards of a tournament (`tournament --shard K/N`) into one directory, then
+    /// print its crosstable and ratings.
+    Merge {
+        /// The directory to write (tournament.json, games.csv, ratings.json).
+        out: PathBuf,
+        /// The shards' directories, all N of them.
+        parts: Vec<PathBuf>,
+    },
+}
+
 #[derive(Subcommand)]
 enum DataCommand {
     /// Counts, result balance, duplicates and the phases of a data file (or a run's directory).

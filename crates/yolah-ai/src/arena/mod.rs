@@ -5,4 +5,5 @@ pub mod lock;
 pub mod opening;
 pub mod ratings;
 pub mod record;
+pub mod shard;
 pub mod tournament;

@@ -13,6 +13,7 @@ use crate::arena::lock::DirLock;
 use crate::arena::opening::random_opening;
 use crate::arena::ratings::{self, Fit, GameResult};
 use crate::arena::record::{GameRecord, RecordFile, RecordWriter, Tail};
+use crate::arena::shard::Shard;
 use crate::spec::{Spec, SpecError};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -46,6 +47,9 @@ pub struct Config {
     pub random_plies: u32,
     /// Seed of the openings and of players whose spec sets no seed.
     pub seed: u64,
+    /// The part of the schedule this run plays, when the work is split (`--shard K/N`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 /// One game of the schedule.
@@ -114,8 +118,13 @@ impl Config {
 
     /// A fingerprint of the whole config, stored in each record so that a record is never
     /// mistaken for a game of another run: FNV-1a over its JSON, as 16 hex digits.
+    /// The shard is left out: a shard's games are the whole run's games, and merge back.
     pub fn fingerprint(&self) -> String {
-        let json = serde_json::to_string(self).expect("a config serialises");
+        let whole = Config {
+            shard: None,
+            ..self.clone()
+        };
+        let json = serde_json::to_string(&whole).expect("a config serialises");
         let hash = json.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
         });
@@ -148,6 +157,15 @@ impl Config {
             specs.push(spec);
         }
         Ok(specs)
+    }
+
+    /// The games this run plays: the schedule, or its shard's part of it.
+    pub fn schedule_here(&self) -> Vec<Scheduled> {
+        let mut games = self.schedule();
+        if let Some(shard) = self.shard {
+            games.retain(|g| shard.contains(g.game));
+        }
+        games
     }
 
     /// Every game, round by round: in round `r` each pair plays opening `r` twice, colours
@@ -414,7 +432,7 @@ impl Store {
         let games = store.path(GAMES_FILE);
         if games.exists() {
             let state = match Store::read(dir) {
-                Ok((config, records)) if records.len() as u64 == config.games() => format!(
+                Ok((config, records)) if records.len() == config.schedule_here().len() => format!(
                     "holds a finished tournament ({} games); choose another --out, or \
                      --resume to print its results",
                     records.len()
@@ -423,7 +441,7 @@ impl Store {
                     "holds an unfinished tournament ({} of {} games); add --resume to finish \
                      it or choose another --out",
                     records.len(),
-                    config.games()
+                    config.schedule_here().len()
                 ),
                 Err(_) => "holds a tournament; add --resume to finish it or choose another --out"
                     .to_string(),
@@ -438,7 +456,7 @@ impl Store {
     }
 
     /// The config and checked records of the tournament in `dir`, without taking its lock.
-    fn read(dir: &Path) -> Result<(Config, Vec<GameRecord>), StoreError> {
+    pub fn read(dir: &Path) -> Result<(Config, Vec<GameRecord>), StoreError> {
         let (config, file) = Store::read_files(dir)?;
         Ok((config, file.records))
     }
@@ -470,7 +488,8 @@ impl Store {
         let store = Store::lock(dir)?;
         let (config, file) = Store::read_files(dir)?;
         let games = store.path(GAMES_FILE);
-        let finished = file.records.len() as u64 >= config.games() && file.tail == Tail::Clean;
+        let finished =
+            file.records.len() >= config.schedule_here().len() && file.tail == Tail::Clean;
         let writer = if finished {
             None
         } else {
@@ -525,6 +544,11 @@ pub fn check_against_schedule(config: &Config, records: &[GameRecord]) -> Result
                 schedule.len()
             ));
         };
+        if let Some(shard) = config.shard
+            && !shard.contains(n)
+        {
+            return Err(format!("game {n} is not part of shard {shard}"));
+        }
         if !record.config.is_empty() && record.config != fingerprint {
             return Err(format!(
                 "game {n} belongs to another run (config {}, this one is {fingerprint})",

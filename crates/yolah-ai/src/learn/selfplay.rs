@@ -4,6 +4,7 @@
 
 use crate::arena::game::play_game;
 use crate::arena::opening::random_opening;
+pub use crate::arena::shard::Shard;
 use crate::learn::data::Sample;
 use crate::player::Report;
 use crate::spec::Spec;
@@ -34,44 +35,6 @@ pub struct Config {
     /// The part of the games this run plays, when the work is split (`--shard K/N`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
-}
-
-/// Part `index` (1-based) of `count`: the games whose number is `index − 1` modulo `count`.
-/// Disjoint parts that together are the whole run, whatever order they run in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
-    /// K, from 1 to `count`.
-    pub index: u64,
-    /// N.
-    pub count: u64,
-}
-
-impl std::str::FromStr for Shard {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let usage = || {
-            format!(
-                "--shard {}: expected K/N with 1 ≤ K ≤ N ≤ 10000, like 2/8",
-                yolah_core::text::quote(text)
-            )
-        };
-        let (k, n) = text.split_once('/').ok_or_else(usage)?;
-        let (index, count) = (
-            k.parse::<u64>().map_err(|_| usage())?,
-            n.parse::<u64>().map_err(|_| usage())?,
-        );
-        if !(1..=count).contains(&index) || count > 10_000 {
-            return Err(usage());
-        }
-        Ok(Shard { index, count })
-    }
-}
-
-impl std::fmt::Display for Shard {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
 }
 
 impl Config {

@@ -120,7 +120,7 @@ pub fn cores() -> usize {
 pub const DEFAULT_RANDOM_PLIES: u32 = 4;
 
 /// How the games of a match or a tournament are played.
-#[derive(clap::Args, Clone, Copy, Debug)]
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
 pub struct Pairing {
     /// Random plies of each opening [default: 4].
     #[arg(long, short)]

@@ -8,6 +8,7 @@ use anyhow::Result;
 use std::io::Write;
 use std::time::Instant;
 use yolah_ai::arena::record::{GameRecord, RecordWriter, Tail};
+use yolah_ai::arena::shard::Shard;
 use yolah_ai::arena::tournament::{Config, Crosstable, Ratings, Store};
 
 /// The players of `yolah tournament` without specs: the built-in players at a short time per
@@ -25,6 +26,7 @@ pub struct Options {
     pub games_per_pair: Option<u32>,
     pub games: Pairing,
     pub out: Option<std::path::PathBuf>,
+    pub shard: Option<Shard>,
     pub resume: bool,
 }
 
@@ -40,7 +42,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     let (store, config, mut records, writer) = open(options)?;
     let specs = config.players()?;
     let done: std::collections::HashSet<u64> = records.iter().map(|r| r.game).collect();
-    let schedule = config.schedule();
+    let schedule = config.schedule_here();
     let todo: Vec<_> = schedule
         .iter()
         .copied()
@@ -137,6 +139,7 @@ fn open(options: &Options) -> Result<Opened> {
             games_per_pair: options.games_per_pair.unwrap_or(DEFAULT_GAMES_PER_PAIR),
             random_plies: options.games.random_plies.unwrap_or(DEFAULT_RANDOM_PLIES),
             seed: options.games.seed.unwrap_or_else(rand::random),
+            shard: options.shard,
         };
         config.players()?;
         match options.out.as_deref() {
@@ -169,6 +172,13 @@ fn check_same(options: &Options, config: &Config) -> Result<()> {
             .collect()
     };
     usage!(
+        options.shard.is_none() || options.shard == config.shard,
+        "--resume: the tournament's shard is {}",
+        config
+            .shard
+            .map_or_else(|| "none".to_string(), |s| s.to_string())
+    );
+    usage!(
         options.specs.is_empty() || normalised(&options.specs) == config.specs,
         "--resume: players {} differ from the tournament's {}",
         options.specs.join(" "),
@@ -195,4 +205,87 @@ fn check_same(options: &Options, config: &Config) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// `yolah tournament merge OUT DIR…`: the shards of one tournament joined into `OUT` (its
+/// games in schedule order), then its crosstable and ratings as `--resume` prints them. Every
+/// shard must be there once, finished, and of the same tournament.
+pub fn merge(
+    out: &mut impl Write,
+    dir: &std::path::Path,
+    parts: &[std::path::PathBuf],
+) -> Result<()> {
+    usage!(
+        !parts.is_empty(),
+        "tournament merge needs the shard directories to join"
+    );
+    let mut shards = Vec::new();
+    for part in parts {
+        let (config, records) = Store::read(part)?;
+        anyhow::ensure!(
+            records.len() == config.schedule_here().len(),
+            "'{}' is unfinished ({} of {} games): finish it with --resume first",
+            part.display(),
+            records.len(),
+            config.schedule_here().len()
+        );
+        shards.push((config, records));
+    }
+    let whole = Config {
+        shard: None,
+        ..shards[0].0.clone()
+    };
+    let count = shards[0].0.shard.map_or(0, |s| s.count);
+    let mut seen = vec![None; count as usize];
+    for (part, (config, _)) in parts.iter().zip(&shards) {
+        anyhow::ensure!(
+            Config {
+                shard: None,
+                ..config.clone()
+            } == whole,
+            "'{}' is not a shard of the same tournament as '{}'",
+            part.display(),
+            parts[0].display()
+        );
+        let shard = config
+            .shard
+            .filter(|s| s.count == count)
+            .ok_or_else(|| anyhow::anyhow!("'{}' is not one of {count} shards", part.display()))?;
+        let slot = &mut seen[shard.index as usize - 1];
+        if let Some(other) = slot.replace(part) {
+            anyhow::bail!(
+                "shard {shard} is given twice: '{}' and '{}'",
+                other.display(),
+                part.display()
+            );
+        }
+    }
+    if let Some(missing) = seen.iter().position(Option::is_none) {
+        anyhow::bail!("shard {}/{count} is missing", missing + 1);
+    }
+    let mut records: Vec<GameRecord> = shards.into_iter().flat_map(|(_, r)| r).collect();
+    records.sort_by_key(|r| r.game);
+    {
+        let (_store, mut writer) = Store::create(dir, &whole)?;
+        for record in &records {
+            writer.write(record)?;
+        }
+    }
+    writeln!(
+        out,
+        "merged {count} shards: {} games into {}",
+        records.len(),
+        dir.display()
+    )?;
+    run(
+        out,
+        &Options {
+            specs: Vec::new(),
+            games_per_pair: None,
+            games: Pairing::default(),
+            out: Some(dir.to_path_buf()),
+            shard: None,
+            resume: true,
+        },
+    )
 }

@@ -22,6 +22,7 @@ pub fn run(
         games_per_pair: count,
         random_plies: pairing.random_plies.unwrap_or(DEFAULT_RANDOM_PLIES),
         seed: pairing.seed.unwrap_or_else(rand::random),
+        shard: None,
     };
     let specs = config.players()?;
     // The record file is new (never overwritten), so no other run writes to it.
