@@ -13,6 +13,13 @@ pub(crate) static SCORE: [[u64; 65]; 2] = [keys::<65>(4), keys::<65>(5)];
 /// Toggled when white is to move.
 pub(crate) const WHITE_TO_MOVE: u64 = splitmix64(0x5eed_0000_0000_0006);
 
+/// FNV-1a, 64 bits: a small, stable hash of bytes (config fingerprints in result files).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
 /// The splitmix64 finaliser: a well-mixed 64-bit value from any input (also used to derive
 /// seeds).
 pub const fn splitmix64(state: u64) -> u64 {

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use tokio::sync::{Semaphore, mpsc};
 use yolah_ai::limits::StopFlag;
-use yolah_ai::{Player, Report, Spec};
+use yolah_ai::{Player, Report};
 use yolah_core::Color;
 
 /// The page, with its style and script: nothing to build, nothing to fetch.
@@ -96,6 +96,7 @@ impl Drop for Counted<'_> {
 enum Event {
     Progress {
         generation: u64,
+        side: Color,
         report: Report,
     },
     Done {
@@ -182,7 +183,7 @@ impl Connection {
         let side = position.side_to_move();
         let player = self.players[side.index()]
             .take()
-            .unwrap_or_else(|| spec_player(&spec));
+            .unwrap_or_else(|| spec.player(rand::random()));
         let stop = self.flags.pop().unwrap_or_default();
         self.running = Some(stop);
         let generation = self.generation;
@@ -207,6 +208,7 @@ impl Connection {
                     player.choose_observed(&position, limits, &mut |report| {
                         let _ = events.send(Event::Progress {
                             generation,
+                            side,
                             report: report.clone(),
                         });
                     })
@@ -226,9 +228,11 @@ impl Connection {
     /// A search's news; `Some` message for the page.
     fn event(&mut self, event: Event) -> Vec<ServerMessage> {
         match event {
-            Event::Progress { generation, report } if generation == self.generation => {
-                vec![self.report(&report)]
-            }
+            Event::Progress {
+                generation,
+                side,
+                report,
+            } if generation == self.generation => vec![report_message(side, &report)],
             Event::Progress { .. } => Vec::new(),
             Event::Done {
                 generation,
@@ -249,37 +253,18 @@ impl Connection {
                 self.players[side.index()] = Some(player);
                 table.machine_move(report.mv);
                 self.generation += 1;
-                vec![self.report_for(side, &report)]
+                vec![report_message(side, &report)]
             }
         }
     }
-
-    fn report(&self, report: &Report) -> ServerMessage {
-        let side = self
-            .table
-            .as_ref()
-            .map_or(Color::Black, |t| t.position().side_to_move());
-        self.report_for(side, report)
-    }
-
-    fn report_for(&self, side: Color, report: &Report) -> ServerMessage {
-        let _ = self;
-        ServerMessage::Report {
-            side: side.to_string(),
-            text: report.to_string(),
-        }
-    }
 }
 
-fn spec_player(spec: &Spec) -> Box<dyn Player> {
-    spec.player(spec.seed().unwrap_or_else(rand_seed))
-}
-
-/// A seed for a player without one: the clock's nanoseconds are enough for variety.
-fn rand_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64)
+/// What the page is told of `side`'s search.
+fn report_message(side: Color, report: &Report) -> ServerMessage {
+    ServerMessage::Report {
+        side: side.to_string(),
+        text: report.to_string(),
+    }
 }
 
 async fn send(socket: &mut WebSocket, message: &ServerMessage) -> bool {

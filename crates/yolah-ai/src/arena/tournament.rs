@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use yolah_core::Color;
 use yolah_core::text::quote;
-use yolah_core::zobrist::splitmix64;
+use yolah_core::zobrist::{fnv1a, splitmix64};
 
 /// The most games a match or a tournament may schedule (its schedule is held in memory).
 pub const MAX_GAMES: u64 = 1_000_000;
@@ -125,10 +125,7 @@ impl Config {
             ..self.clone()
         };
         let json = serde_json::to_string(&whole).expect("a config serialises");
-        let hash = json.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-        });
-        format!("{hash:016x}")
+        format!("{:016x}", fnv1a(json.as_bytes()))
     }
 
     /// The players, checked: at least two, all different, all valid; and the counts, checked

@@ -7,7 +7,9 @@
 //! (with its offset) and a resumed run cuts off.
 
 use std::fmt;
+use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
+use std::path::Path;
 use yolah_core::{Bitboard, Color, Position};
 
 /// The first 8 bytes of a data file.
@@ -244,6 +246,20 @@ fn truncated(
         valid_len: at,
         damaged: Some(damage),
     }
+}
+
+/// Reads and checks the data file at `path` ([`read`]); the error names the file.
+pub fn read_file(path: &Path) -> Result<DataFile, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    read(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Creates the data file `path` (it must not exist: data is never overwritten) with its
+/// header, ready for blocks.
+pub fn create_file(path: &Path, header: Header) -> io::Result<File> {
+    let mut file = OpenOptions::new().write(true).create_new(true).open(path)?;
+    file.write_all(&header.to_bytes())?;
+    Ok(file)
 }
 
 /// Writes a block of samples (at most [`BLOCK_RECORDS`]; none for a game without a searched

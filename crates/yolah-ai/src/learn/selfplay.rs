@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use yolah_core::zobrist::splitmix64;
+use yolah_core::zobrist::{fnv1a, splitmix64};
 use yolah_core::{Color, Position};
 
 /// The most games a run may ask for.
@@ -63,9 +63,7 @@ impl Config {
     pub fn fingerprint(&self) -> u64 {
         let json = serde_json::to_string(&(&self.spec, self.random_plies, self.seed))
             .expect("a config serialises");
-        json.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
-            (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-        })
+        fnv1a(json.as_bytes())
     }
 }
 

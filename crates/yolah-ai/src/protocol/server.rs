@@ -93,7 +93,7 @@ impl Session {
                 self.player = Some(player);
             } else {
                 self.error("the search failed; the player is rebuilt");
-                self.player = Some(self.spec.player(rand::random()));
+                self.player = Some(self.fresh_player());
             }
             self.stop.lower();
         }
@@ -124,7 +124,7 @@ impl Session {
             Command::Yei => self.identify(),
             Command::IsReady => say(&self.output, "readyok"),
             Command::SetOption { name, value } => self.set_option(&name, &value),
-            Command::NewGame => self.player = Some(self.spec.player(self.seed())),
+            Command::NewGame => self.player = Some(self.fresh_player()),
             Command::Position(position) => self.position = position,
             Command::Go(go) => self.go(go),
             Command::Stop => {
@@ -161,8 +161,9 @@ impl Session {
         say(&self.output, "yeiok");
     }
 
-    fn seed(&self) -> u64 {
-        self.spec.seed().unwrap_or_else(rand::random)
+    /// A new player (a seed from the spec if it sets one, else a random one).
+    fn fresh_player(&self) -> Box<dyn Player> {
+        self.spec.player(rand::random())
     }
 
     fn set_option(&mut self, name: &str, value: &str) {
@@ -206,7 +207,7 @@ impl Session {
                 }
                 self.options = options;
                 self.spec = spec;
-                self.player = Some(self.spec.player(self.seed()));
+                self.player = Some(self.fresh_player());
             }
             Err(why) => self.error(&why),
         }
@@ -258,10 +259,7 @@ impl Session {
             return;
         }
         let limits = self.limits(go);
-        let mut player = self
-            .player
-            .take()
-            .unwrap_or_else(|| self.spec.player(self.seed()));
+        let mut player = self.player.take().unwrap_or_else(|| self.fresh_player());
         let position = self.position;
         let output = Arc::clone(&self.output);
         let done = Arc::new(AtomicBool::new(false));

@@ -1,7 +1,7 @@
 //! `yolah data stats`: what a training data file holds: counts, result balance, duplicates
 //! and the game phases.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;
@@ -13,8 +13,7 @@ pub fn stats(out: &mut impl Write, path: &Path) -> Result<()> {
     } else {
         path.to_path_buf()
     };
-    let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-    let file = data::read(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let file = data::read_file(&path).map_err(anyhow::Error::msg)?;
     if let Some(damage) = &file.damaged {
         eprintln!("note: the last block is damaged ({damage}); it is left out");
     }

@@ -167,3 +167,23 @@ pub fn play_games(
     bar.finish_and_clear();
     Ok(())
 }
+
+/// Writes `text` to `path` through a temporary file and a rename: never half a file.
+pub fn write_atomic(path: &std::path::Path, text: &str) -> Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+}
+
+/// The directory of a new run (`--out`): created if missing, refused if it is a file, and
+/// locked for this run.
+pub fn run_dir(dir: &std::path::Path) -> Result<yolah_ai::arena::lock::DirLock> {
+    anyhow::ensure!(
+        !dir.exists() || dir.is_dir(),
+        "'{}' is a file, not a directory; choose another --out",
+        dir.display()
+    );
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("'{}': cannot create the directory", dir.display()))?;
+    Ok(yolah_ai::arena::lock::DirLock::take(dir)?)
+}

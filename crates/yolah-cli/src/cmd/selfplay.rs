@@ -3,8 +3,7 @@
 //! holds the config; `--resume` goes on after the last whole game, so a killed run loses
 //! nothing and writes nothing twice.
 
-use super::tune::write_atomic;
-use super::{UsageError, progress_bar, usage};
+use super::{UsageError, progress_bar, run_dir, usage, write_atomic};
 use anyhow::{Context, Result, bail, ensure};
 use std::fs::{self, OpenOptions};
 use std::io::Write;
@@ -92,14 +91,7 @@ fn start(options: &Options) -> Result<(Config, DirLock, u64)> {
     };
     config.check().map_err(UsageError)?;
     let dir = &options.out;
-    ensure!(
-        !dir.exists() || dir.is_dir(),
-        "'{}' is a file, not a directory; choose another --out",
-        dir.display()
-    );
-    fs::create_dir_all(dir)
-        .with_context(|| format!("'{}': cannot create the directory", dir.display()))?;
-    let lock = DirLock::take(dir)?;
+    let lock = run_dir(dir)?;
     if dir.join(CONFIG).exists() {
         bail!(
             "'{}' holds a self-play run already: add --resume to go on with it, or choose another --out",
@@ -107,17 +99,13 @@ fn start(options: &Options) -> Result<(Config, DirLock, u64)> {
         );
     }
     let path = dir.join(DATA);
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&path)
-        .with_context(|| format!("cannot create {}", path.display()))?;
-    file.write_all(
-        &Header {
+    data::create_file(
+        &path,
+        Header {
             fingerprint: config.fingerprint(),
-        }
-        .to_bytes(),
-    )?;
+        },
+    )
+    .with_context(|| format!("cannot create {}", path.display()))?;
     write_atomic(&dir.join(CONFIG), &serde_json::to_string_pretty(&config)?)?;
     Ok((config, lock, 0))
 }
@@ -160,8 +148,7 @@ fn resume(options: &Options) -> Result<(Config, DirLock, u64)> {
 /// Reads the data, checks it belongs to this run, cuts a block cut short by a kill; returns
 /// the whole games in it.
 fn check_data(path: &Path, fingerprint: u64) -> Result<u64> {
-    let bytes = fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let file = data::read(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let file = data::read_file(path).map_err(anyhow::Error::msg)?;
     ensure!(
         file.header.fingerprint == fingerprint,
         "{}: written by another self-play run (its config fingerprint differs)",
@@ -223,14 +210,12 @@ pub fn merge(out: &mut impl Write, dir: &Path, parts: &[PathBuf]) -> Result<()> 
     if let Some(missing) = by_index.iter().position(Option::is_none) {
         bail!("shard {}/{count} is missing", missing + 1);
     }
+    let _lock = run_dir(dir)?;
     ensure!(
         !dir.join(CONFIG).exists(),
         "'{}' holds a self-play run already; choose another directory",
         dir.display()
     );
-    fs::create_dir_all(dir)
-        .with_context(|| format!("'{}': cannot create the directory", dir.display()))?;
-    let _lock = DirLock::take(dir)?;
     let games: Vec<Vec<&[data::Sample]>> = by_index
         .iter()
         .map(|i| data::games(&shards[i.expect("none missing")].1))
@@ -240,16 +225,14 @@ pub fn merge(out: &mut impl Write, dir: &Path, parts: &[PathBuf]) -> Result<()> 
         ..first.clone()
     };
     let path = dir.join(DATA);
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&path)
-        .with_context(|| format!("cannot create {}", path.display()))?;
-    let mut bytes = Header {
-        fingerprint: merged.fingerprint(),
-    }
-    .to_bytes()
-    .to_vec();
+    let mut file = data::create_file(
+        &path,
+        Header {
+            fingerprint: merged.fingerprint(),
+        },
+    )
+    .with_context(|| format!("cannot create {}", path.display()))?;
+    let mut bytes = Vec::new();
     let mut positions = 0;
     for number in 0..merged.games {
         let game = games[(number % count) as usize][(number / count) as usize];
@@ -275,9 +258,7 @@ fn finished_part(part: &Path) -> Result<(Config, data::DataFile)> {
         .with_context(|| format!("'{}': not a self-play run", part.display()))?;
     let config: Config = serde_json::from_str(&text)
         .with_context(|| format!("{} is not a self-play config", part.join(CONFIG).display()))?;
-    let path = part.join(DATA);
-    let bytes = fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-    let file = data::read(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let file = data::read_file(&part.join(DATA)).map_err(anyhow::Error::msg)?;
     ensure!(
         file.damaged.is_none() && file.blocks.len() == config.numbers().len(),
         "'{}' is unfinished ({} of {} games): finish it with --resume first",

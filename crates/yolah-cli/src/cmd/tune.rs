@@ -4,7 +4,7 @@
 //! temporary name and renamed, so a kill never leaves half a file. `--resume` goes on from the
 //! checkpoint exactly as if the run had not stopped.
 
-use super::{UsageError, plot, progress_bar, usage};
+use super::{UsageError, plot, progress_bar, run_dir, usage, write_atomic};
 use anyhow::{Context, Result, bail, ensure};
 use std::fs;
 use std::io::Write;
@@ -93,14 +93,7 @@ fn start(options: &Options) -> Result<(Checkpoint, DirLock)> {
     };
     config.check().map_err(UsageError)?;
     let dir = &options.out;
-    ensure!(
-        !dir.exists() || dir.is_dir(),
-        "'{}' is a file, not a directory; choose another --out",
-        dir.display()
-    );
-    fs::create_dir_all(dir)
-        .with_context(|| format!("'{}': cannot create the directory", dir.display()))?;
-    let lock = DirLock::take(dir)?;
+    let lock = run_dir(dir)?;
     if dir.join(CHECKPOINT).exists() {
         bail!(
             "'{}' holds a tuning run already: add --resume to go on with it, or choose another --out",
@@ -203,11 +196,4 @@ fn save(dir: &Path, run: &Checkpoint) -> Result<()> {
             },
         ],
     )
-}
-
-/// Writes `text` to `path` through a temporary file and a rename: never half a file.
-pub fn write_atomic(path: &Path, text: &str) -> Result<()> {
-    let tmp = path.with_extension("tmp");
-    fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
 }
