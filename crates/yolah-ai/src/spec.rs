@@ -3,7 +3,8 @@
 //! options and their defaults; a spec is checked against it when parsed, so building the
 //! player cannot fail.
 
-use crate::eval::Weights;
+use crate::eval::network::Network;
+use crate::eval::{Evaluation, Weights};
 use crate::limits::Limits;
 use crate::player::Player;
 use crate::players::engine::Engine;
@@ -13,6 +14,7 @@ use crate::players::montecarlo::MonteCarlo;
 use crate::players::random::RandomPlayer;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 use yolah_core::text::quote;
 
@@ -35,6 +37,10 @@ pub enum ValueKind {
     Megabytes,
     /// The path of a weights file (JSON, see `yolah_ai::eval::weights`).
     WeightsFile,
+    /// The path of a network file (`docs/network-format.md`).
+    NetworkFile,
+    /// An evaluation: `heuristic` or `nn`.
+    Evaluation,
     /// `on` or `off`.
     Switch,
     /// A command line: the rest of the spec, commas and spaces included, split into words as
@@ -56,6 +62,8 @@ impl ValueKind {
             ValueKind::Depth => "a depth in plies from 1 to 127",
             ValueKind::Megabytes => "a size in MiB from 1 to 16384",
             ValueKind::WeightsFile => "the path of a weights file",
+            ValueKind::NetworkFile => "the path of a network file",
+            ValueKind::Evaluation => "heuristic or nn",
             ValueKind::Switch => "on or off",
             ValueKind::Command => {
                 "a command line, last in the spec (quotes group words), like cmd=yolah engine"
@@ -166,7 +174,7 @@ pub static PLAYERS: &[PlayerInfo] = &[
     },
     PlayerInfo {
         name: "minimax",
-        about: "alpha-beta minimax with heuristic features, weights tuned by a genetic algorithm (ch. 6)",
+        about: "alpha-beta minimax; leaves valued by heuristics tuned by a genetic algorithm (ch. 6) or a neural network (eval=nn, ch. 7)",
         options: &[
             TIME,
             OptionInfo {
@@ -188,10 +196,22 @@ pub static PLAYERS: &[PlayerInfo] = &[
                 help: "transposition table size in MiB (rounded down to a power of two)",
             },
             OptionInfo {
+                name: "eval",
+                kind: ValueKind::Evaluation,
+                default: "heuristic (nn if net is given)",
+                help: "what values the leaves: heuristic (features and weights) or nn (the network)",
+            },
+            OptionInfo {
                 name: "weights",
                 kind: ValueKind::WeightsFile,
                 default: "the tuned weights shipped in the crate",
                 help: "heuristic weights file (JSON, as `yolah tune` writes)",
+            },
+            OptionInfo {
+                name: "net",
+                kind: ValueKind::NetworkFile,
+                default: "the network shipped in the crate",
+                help: "network file for eval=nn (as `yolah train` writes)",
             },
             OptionInfo {
                 name: "threads",
@@ -207,12 +227,14 @@ pub static PLAYERS: &[PlayerInfo] = &[
             },
         ],
         build: |spec, _| {
-            let weights = match spec.value("weights") {
-                Some(Value::Weights(weights)) => weights,
-                _ => Weights::tuned(),
+            let evaluation = match (spec.value("weights"), spec.value("net")) {
+                (Some(Value::Weights(weights)), _) => Evaluation::Heuristic(weights),
+                (_, Some(Value::Network(network))) => Evaluation::Network(network),
+                _ if spec.whole("eval") == Some(1) => Evaluation::Network(Network::shipped()),
+                _ => Evaluation::Heuristic(Weights::tuned()),
             };
             let tt = spec.whole("tt").map_or(DEFAULT_TT_MB, |n| n as usize);
-            let mut player = Minimax::new(weights, tt, spec.threads());
+            let mut player = Minimax::new(evaluation, tt, spec.threads());
             player.reductions = spec.whole("lmr") != Some(0);
             Box::new(player)
         },
@@ -278,6 +300,7 @@ enum Value {
     Whole(u64),
     Real(f64),
     Weights(Weights),
+    Network(Arc<Network>),
     Command(Vec<String>),
 }
 
@@ -336,6 +359,15 @@ pub enum SpecError {
         value: String,
         /// Its expected form.
         kind: ValueKind,
+    },
+    /// Two options that cannot go together.
+    Conflict {
+        /// The player.
+        player: &'static str,
+        /// The options, as written.
+        first: String,
+        /// The other.
+        second: String,
     },
     /// A file named by an option could not be used.
     BadFile {
@@ -412,11 +444,46 @@ impl fmt::Display for SpecError {
                 option,
                 reason,
             } => write!(f, "{player} option {option}: {reason}"),
+            SpecError::Conflict {
+                player,
+                first,
+                second,
+            } => write!(
+                f,
+                "{player} options {first} and {second} cannot go together"
+            ),
         }
     }
 }
 
 impl std::error::Error for SpecError {}
+
+/// The evaluation options agree: no network with `eval=heuristic`, no weights with a network.
+fn check_evaluation(
+    player: &'static str,
+    values: &[(&'static str, Value)],
+) -> Result<(), SpecError> {
+    let has = |name: &str| values.iter().any(|(n, _)| *n == name);
+    let eval = values.iter().find_map(|(n, v)| match (n, v) {
+        (&"eval", Value::Whole(e)) => Some(*e),
+        _ => None,
+    });
+    let conflict = |first: &str, second: &str| SpecError::Conflict {
+        player,
+        first: first.to_string(),
+        second: second.to_string(),
+    };
+    if has("net") && eval == Some(0) {
+        return Err(conflict("eval=heuristic", "net"));
+    }
+    if has("weights") && (has("net") || eval == Some(1)) {
+        return Err(conflict(
+            "weights",
+            if has("net") { "net" } else { "eval=nn" },
+        ));
+    }
+    Ok(())
+}
 
 fn parse_value(kind: ValueKind, text: &str) -> Option<Value> {
     match kind {
@@ -452,7 +519,14 @@ fn parse_value(kind: ValueKind, text: &str) -> Option<Value> {
             .ok()
             .filter(|words| !words.is_empty() && !text.chars().any(char::is_control))
             .map(Value::Command),
-        ValueKind::WeightsFile => unreachable!("files are read by the caller"),
+        ValueKind::Evaluation => match text {
+            "heuristic" => Some(Value::Whole(0)),
+            "nn" => Some(Value::Whole(1)),
+            _ => None,
+        },
+        ValueKind::WeightsFile | ValueKind::NetworkFile => {
+            unreachable!("files are read by the caller")
+        }
     }
 }
 
@@ -536,14 +610,19 @@ impl FromStr for Spec {
                     option: option_info.name,
                 });
             }
+            let bad_file = |reason: String| SpecError::BadFile {
+                player,
+                option: option_info.name,
+                reason,
+            };
             let parsed = if option_info.kind == ValueKind::WeightsFile {
                 Weights::load(std::path::Path::new(value))
                     .map(Value::Weights)
-                    .map_err(|error| SpecError::BadFile {
-                        player,
-                        option: option_info.name,
-                        reason: error.to_string(),
-                    })?
+                    .map_err(|error| bad_file(error.to_string()))?
+            } else if option_info.kind == ValueKind::NetworkFile {
+                Network::load(std::path::Path::new(value))
+                    .map(|network| Value::Network(Arc::new(network)))
+                    .map_err(|error| bad_file(error.to_string()))?
             } else {
                 parse_value(option_info.kind, value).ok_or_else(|| SpecError::BadValue {
                     player,
@@ -554,6 +633,7 @@ impl FromStr for Spec {
             };
             values.push((option_info.name, parsed));
         }
+        check_evaluation(player, &values)?;
         for option in info.options {
             if option.kind == ValueKind::Command && !values.iter().any(|(n, _)| *n == option.name) {
                 return Err(SpecError::Required {

@@ -138,6 +138,31 @@ enum Command {
         #[arg(long)]
         resume: bool,
     },
+    /// Train the network on self-play data (`yolah selfplay`); writes the network file after
+    /// every epoch, with a log, a loss plot and the run's settings beside it.
+    #[command(allow_negative_numbers = true)]
+    Train {
+        /// A self-play directory (or its data.bin); repeat to train on several.
+        #[arg(long, required = true)]
+        data: Vec<std::path::PathBuf>,
+        /// The network file to write, like runs/nn/network.yolahnet; STEM.train.json,
+        /// STEM.train.csv and STEM.loss.png go beside it.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Epochs, 1 to 10000 (default 30; with --resume: raises the total).
+        #[arg(long, short)]
+        epochs: Option<u32>,
+        /// Seed of the initial weights, the validation split, the shuffles (default 1).
+        #[arg(long, short)]
+        seed: Option<u64>,
+        /// What to learn: score (the search's), margin (the game's), result, or blend=λ
+        /// (λ × score + (1 − λ) × result) [default: score].
+        #[arg(long, value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<yolah_ai::learn::train::Target>()))]
+        target: Option<yolah_ai::learn::train::Target>,
+        /// Go on after the last epoch the network file holds.
+        #[arg(long)]
+        resume: bool,
+    },
     /// Look into training data: `yolah data stats DIR|FILE`.
     #[command(allow_negative_numbers = true)]
     Data {
@@ -325,6 +350,24 @@ fn main() -> ExitCode {
                 seed,
                 threads,
                 shard,
+                resume,
+            },
+        ),
+        Command::Train {
+            data,
+            out: file,
+            epochs,
+            seed,
+            target,
+            resume,
+        } => cmd::train::run(
+            &mut out,
+            &cmd::train::Options {
+                data,
+                out: file,
+                epochs,
+                seed,
+                target,
                 resume,
             },
         ),

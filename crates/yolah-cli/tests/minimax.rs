@@ -71,7 +71,13 @@ fn bench_prints_its_signature_and_rate() {
     };
     let first = nodes(&text);
     assert!(text.contains("nodes/s "), "{text}");
-    assert_eq!(stderr(&output).lines().count(), 30, "one line per position");
+    assert!(text.contains("nn nodes/s "), "{text}");
+    assert!(text.contains("nn nodes "), "{text}");
+    assert_eq!(
+        stderr(&output).lines().count(),
+        60,
+        "one line per position and evaluation"
+    );
     // The signature is a function of the search alone.
     assert_eq!(
         nodes(&stdout(&yolah(&["bench", "--depth", "3"], ""))),

@@ -11,7 +11,8 @@
 //! proven stops: it has solved the position. With no limit at all the search runs until then,
 //! which is `yolah solve`.
 
-use crate::eval::Weights;
+use crate::eval::Evaluation;
+use crate::eval::network::Accumulator;
 use crate::limits::{Budget, Limits, StopFlag};
 use crate::player::{Margin, Player, Report};
 use crate::search::parallel::for_each_state;
@@ -99,7 +100,7 @@ fn proven_word(proven: bool) -> &'static str {
 /// What every thread of one search shares.
 struct Shared<'a> {
     table: &'a Table,
-    weights: &'a Weights,
+    evaluation: &'a Evaluation,
     stop: &'a AtomicBool,
     deadline: Option<Instant>,
     /// Raised by another thread to end the search (the protocol's `stop`).
@@ -128,6 +129,9 @@ struct Searcher {
     stopped: bool,
     /// The value of the best root move so far in this iteration.
     root_value: i32,
+    /// The network's first layer for the position being searched, kept up to date by each
+    /// move and its undo (with the network evaluation only).
+    accumulator: Option<Accumulator>,
 }
 
 const HISTORY_MAX: i32 = 1 << 14;
@@ -156,6 +160,7 @@ impl Searcher {
             may_stop: false,
             stopped: false,
             root_value: 0,
+            accumulator: None,
         }
     }
 
@@ -197,6 +202,47 @@ impl Searcher {
         self.stopped
     }
 
+    /// The evaluation of a position where the search stops, for its side to move.
+    #[inline]
+    fn evaluate(&self, shared: &Shared, position: &Position) -> i32 {
+        match (shared.evaluation, &self.accumulator) {
+            (Evaluation::Heuristic(weights), _) => weights.evaluate(position),
+            (Evaluation::Network(network), Some(acc)) => network.evaluate(acc, position),
+            (Evaluation::Network(network), None) => {
+                network.evaluate(&network.accumulator(position), position)
+            }
+        }
+    }
+
+    /// Sets the accumulator to `position`'s, before a search from it.
+    fn set_root(&mut self, shared: &Shared, position: &Position) {
+        if let Evaluation::Network(network) = shared.evaluation {
+            self.accumulator = Some(network.accumulator(position));
+        }
+    }
+
+    /// Plays `m` on `position` and on the accumulator.
+    #[inline]
+    fn play(&mut self, shared: &Shared, position: &mut Position, m: Move) {
+        if let (Evaluation::Network(network), Some(acc)) =
+            (shared.evaluation, self.accumulator.as_mut())
+        {
+            network.play(acc, position.side_to_move(), m);
+        }
+        position.play(m);
+    }
+
+    /// Undoes `m` on `position` and on the accumulator.
+    #[inline]
+    fn undo(&mut self, shared: &Shared, position: &mut Position, m: Move) {
+        position.undo(m);
+        if let (Evaluation::Network(network), Some(acc)) =
+            (shared.evaluation, self.accumulator.as_mut())
+        {
+            network.undo(acc, position.side_to_move(), m);
+        }
+    }
+
     fn bonus(history: &mut i32, bonus: i32) {
         *history += bonus - *history * bonus.abs() / HISTORY_MAX;
     }
@@ -221,7 +267,7 @@ impl Searcher {
         }
         if depth <= 0 || ply + 1 >= MAX_PLY {
             self.unproven += 1;
-            return shared.weights.evaluate(position).clamp(-(WIN - 1), WIN - 1);
+            return self.evaluate(shared, position).clamp(-(WIN - 1), WIN - 1);
         }
         if self.should_stop(shared) {
             return 0;
@@ -281,7 +327,7 @@ impl Searcher {
             moves.swap(i, next);
             order.swap(i, next);
             let m = moves[i];
-            position.play(m);
+            self.play(shared, position, m);
             let value = if i == 0 {
                 -self.search(shared, position, depth - 1, ply + 1, -beta, -alpha)
             } else {
@@ -305,7 +351,7 @@ impl Searcher {
                 }
                 value
             };
-            position.undo(m);
+            self.undo(shared, position, m);
             if self.stopped {
                 return 0;
             }
@@ -381,6 +427,7 @@ impl Searcher {
             let mut found = None;
             for &m in &position.moves() {
                 position.play(m);
+                self.set_root(shared, &position);
                 let child = -self.search(
                     shared,
                     &mut position,
@@ -420,6 +467,7 @@ impl Searcher {
         for depth in (1 + offset)..=max_depth {
             self.may_stop = depth > 1;
             let unproven_before = self.unproven;
+            self.set_root(shared, &position);
             let value = self.search(shared, &mut position, depth as i32, 0, -INFINITY, INFINITY);
             let pv = self.pv[0][..self.pv_len[0]].to_vec();
             if self.stopped {
@@ -469,17 +517,18 @@ pub struct Minimax {
     /// so tests that compare with plain minimax turn them off.
     pub reductions: bool,
     table: Table,
-    weights: Weights,
+    evaluation: Evaluation,
     searchers: Vec<CachePadded<Searcher>>,
 }
 
 impl Minimax {
-    /// A player with these weights, a table of `tt_megabytes` MiB and `threads` threads.
-    pub fn new(weights: Weights, tt_megabytes: usize, threads: usize) -> Minimax {
+    /// A player with this evaluation (heuristic weights or a network), a table of
+    /// `tt_megabytes` MiB and `threads` threads.
+    pub fn new(evaluation: impl Into<Evaluation>, tt_megabytes: usize, threads: usize) -> Minimax {
         Minimax {
             reductions: true,
             table: Table::new(tt_megabytes),
-            weights,
+            evaluation: evaluation.into(),
             searchers: (0..threads.max(1))
                 .map(|i| CachePadded::new(Searcher::new(i == 0)))
                 .collect(),
@@ -514,7 +563,7 @@ impl Minimax {
         let stop = AtomicBool::new(false);
         let shared = Shared {
             table: &self.table,
-            weights: &self.weights,
+            evaluation: &self.evaluation,
             stop: &stop,
             deadline: budget.deadline(),
             external_stop: limits.stop,

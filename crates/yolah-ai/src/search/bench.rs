@@ -2,7 +2,7 @@
 //! with a fresh table. The total node count is a signature of the search (it changes only when
 //! the search or the evaluation changes); nodes per second measure its speed.
 
-use crate::eval::Weights;
+use crate::eval::Evaluation;
 use crate::limits::Limits;
 use crate::players::minimax::{Minimax, Outcome};
 use std::time::{Duration, Instant};
@@ -36,9 +36,13 @@ pub struct Totals {
     pub time: Duration,
 }
 
-/// Searches every bench position to `depth` with `weights`, telling `on_position` of each.
-pub fn run(depth: u32, weights: Weights, mut on_position: impl FnMut(usize, &Outcome)) -> Totals {
-    let mut player = Minimax::new(weights, TABLE_MB, 1);
+/// Searches every bench position to `depth` with `evaluation`, telling `on_position` of each.
+pub fn run(
+    depth: u32,
+    evaluation: impl Into<Evaluation>,
+    mut on_position: impl FnMut(usize, &Outcome),
+) -> Totals {
+    let mut player = Minimax::new(evaluation, TABLE_MB, 1);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()

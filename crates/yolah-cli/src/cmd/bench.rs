@@ -1,10 +1,11 @@
 //! `yolah bench [--depth D]`: the fixed bench positions searched to a fixed depth, one thread;
-//! per-position lines on stderr, total nodes (the search's signature) and nodes/s on stdout.
+//! per-position lines on stderr, total nodes (the search's signature) and nodes/s on stdout,
+//! with the heuristic evaluation and then with the shipped network (`nn` lines).
 
 use super::usage;
 use anyhow::Result;
 use std::io::Write;
-use yolah_ai::eval::Weights;
+use yolah_ai::eval::{Network, Weights};
 use yolah_ai::search::bench;
 
 /// Deeper than this the bench runs for hours.
@@ -16,19 +17,25 @@ pub fn run(out: &mut impl Write, depth: Option<u32>) -> Result<()> {
         (1..=MAX_DEPTH).contains(&depth),
         "--depth must be from 1 to {MAX_DEPTH}, not {depth}"
     );
-    let totals = bench::run(depth, Weights::tuned(), |i, outcome| {
-        eprintln!(
-            "position {:>2}: {:>9} nodes, {} {}",
-            i + 1,
-            outcome.nodes,
-            outcome.mv,
-            outcome.score_text()
-        );
-    });
-    let seconds = totals.time.as_secs_f64().max(1e-9);
+    let tell = |prefix: &'static str| {
+        move |i: usize, outcome: &yolah_ai::players::minimax::Outcome| {
+            eprintln!(
+                "{prefix}position {:>2}: {:>9} nodes, {} {}",
+                i + 1,
+                outcome.nodes,
+                outcome.mv,
+                outcome.score_text()
+            );
+        }
+    };
+    let heuristic = bench::run(depth, Weights::tuned(), tell(""));
+    let network = bench::run(depth, Network::shipped(), tell("nn "));
     writeln!(out, "depth {depth}")?;
-    writeln!(out, "time {seconds:.3} s")?;
-    writeln!(out, "nodes/s {:.0}", totals.nodes as f64 / seconds)?;
-    writeln!(out, "nodes {}", totals.nodes)?;
+    for (prefix, totals) in [("", heuristic), ("nn ", network)] {
+        let seconds = totals.time.as_secs_f64().max(1e-9);
+        writeln!(out, "{prefix}time {seconds:.3} s")?;
+        writeln!(out, "{prefix}nodes/s {:.0}", totals.nodes as f64 / seconds)?;
+        writeln!(out, "{prefix}nodes {}", totals.nodes)?;
+    }
     Ok(())
 }

@@ -17,6 +17,7 @@ pub mod solve;
 pub mod standings;
 pub mod think;
 pub mod tournament;
+pub mod train;
 pub mod tune;
 pub mod versus;
 

@@ -80,3 +80,83 @@ pub fn lines(
     root.present()
         .with_context(|| format!("writing {}", path.display()))
 }
+
+/// Draws each player's rating as a point with its 95 % interval as a bar, best at the top,
+/// into a PNG at `path`.
+pub fn ratings(
+    path: &Path,
+    title: &str,
+    ratings: &yolah_ai::arena::tournament::Ratings,
+) -> Result<()> {
+    register_font();
+    let players = &ratings.players;
+    let n = players.len().max(1);
+    let low = players.iter().map(|r| r.elo_low).fold(f64::MAX, f64::min);
+    let high = players.iter().map(|r| r.elo_high).fold(f64::MIN, f64::max);
+    let (low, high) = if low <= high {
+        (low, high)
+    } else {
+        (-100.0, 100.0)
+    };
+    let pad = ((high - low) * 0.05).max(10.0);
+    let height = 120 + 50 * n as u32;
+    let root = BitMapBackend::new(path, (900, height)).into_drawing_area();
+    let error = |e: &dyn std::fmt::Display| anyhow!("drawing {}: {e}", path.display());
+    root.fill(&WHITE).map_err(|e| error(&e))?;
+    let label_width = players
+        .iter()
+        .map(|r| r.spec.chars().count())
+        .max()
+        .unwrap_or(10)
+        .min(48) as u32
+        * 8
+        + 10;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(label_width)
+        .build_cartesian_2d((low - pad)..(high + pad), -0.5..(n as f64 - 0.5))
+        .map_err(|e| error(&e))?;
+    let name = |y: &f64| {
+        let i = y.round();
+        if (y - i).abs() > 1e-6 || i < 0.0 {
+            return String::new();
+        }
+        // Best at the top: row 0 is drawn highest.
+        players
+            .get(n - 1 - i as usize)
+            .map(|r| r.spec.chars().take(48).collect())
+            .unwrap_or_default()
+    };
+    chart
+        .configure_mesh()
+        .x_desc("Elo (95 % interval), centred on the players' mean")
+        .y_labels(n)
+        .y_label_formatter(&name)
+        .disable_y_mesh()
+        .draw()
+        .map_err(|e| error(&e))?;
+    let blue = RGBColor(40, 80, 200);
+    for (i, r) in players.iter().enumerate() {
+        let y = (n - 1 - i) as f64;
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(r.elo_low, y), (r.elo_high, y)],
+                blue.stroke_width(3),
+            )))
+            .map_err(|e| error(&e))?;
+        chart
+            .draw_series(std::iter::once(Circle::new((r.elo, y), 6, blue.filled())))
+            .map_err(|e| error(&e))?;
+        chart
+            .draw_series(std::iter::once(Text::new(
+                format!("{:+.0}", r.elo),
+                (r.elo, y + 0.3),
+                ("sans-serif", 16),
+            )))
+            .map_err(|e| error(&e))?;
+    }
+    root.present()
+        .with_context(|| format!("writing {}", path.display()))
+}

@@ -98,11 +98,14 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         store.write_ratings(ratings)?;
     }
     standings::print(out, &config.specs, &table, fit.as_ref())?;
-    if let (Some(store), Some(_)) = (&store, &ratings) {
+    if let (Some(store), Some(ratings)) = (&store, &ratings) {
+        let png = store.dir().join("ratings.png");
+        super::plot::ratings(&png, "Ratings of the round robin", ratings)?;
         writeln!(
             out,
-            "\nwrote {}",
-            store.dir().join("ratings.json").display()
+            "\nwrote {} and {}",
+            store.dir().join("ratings.json").display(),
+            png.display()
         )?;
     }
     Ok(())

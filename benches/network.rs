@@ -1,0 +1,124 @@
+//! The network evaluation's costs (`docs/network-format.md`), next to the heuristic's:
+//! evaluating with a kept accumulator (what the search does), recomputing the accumulator
+//! first, the float reference, and the accumulator's update by a move and its undo against
+//! recomputing it. Throughput: positions (or moves) per second.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::sync::Arc;
+use yolah_ai::Limits;
+use yolah_ai::eval::{Network, Weights};
+use yolah_ai::players::minimax::Minimax;
+use yolah_ai::search::bench;
+
+fn evaluation(c: &mut Criterion) {
+    let positions = bench::positions();
+    let weights = Weights::tuned();
+    let network = Network::shipped();
+    let accumulators: Vec<_> = positions.iter().map(|p| network.accumulator(p)).collect();
+    let mut group = c.benchmark_group("network");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function("heuristic evaluate", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| weights.evaluate(black_box(p)))
+                .sum::<i32>()
+        });
+    });
+    group.bench_function("network evaluate (kept accumulator)", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .zip(&accumulators)
+                .map(|(p, acc)| network.evaluate(black_box(acc), black_box(p)))
+                .sum::<i32>()
+        });
+    });
+    group.bench_function("network evaluate (accumulator recomputed)", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| network.evaluate(&network.accumulator(black_box(p)), p))
+                .sum::<i32>()
+        });
+    });
+    group.bench_function("float reference forward", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| network.parameters().forward(black_box(p)))
+                .sum::<f32>()
+        });
+    });
+    group.finish();
+
+    // One move and its undo on the accumulator, against computing it for the new position.
+    let moves: Vec<_> = positions
+        .iter()
+        .filter(|p| !p.game_over())
+        .map(|p| (*p, p.moves()[0]))
+        .collect();
+    let mut group = c.benchmark_group("accumulator");
+    group.throughput(Throughput::Elements(moves.len() as u64));
+    group.bench_function("play + undo (incremental)", |b| {
+        let mut accs = accumulators.clone();
+        b.iter(|| {
+            for ((p, m), acc) in moves.iter().zip(accs.iter_mut()) {
+                network.play(acc, p.side_to_move(), *m);
+                network.undo(acc, p.side_to_move(), black_box(*m));
+            }
+        });
+    });
+    group.bench_function("recompute", |b| {
+        b.iter(|| {
+            moves
+                .iter()
+                .map(|(p, m)| {
+                    let mut child = *p;
+                    child.play(*m);
+                    network.accumulator(black_box(&child))
+                })
+                .count()
+        });
+    });
+    group.finish();
+}
+
+fn search(c: &mut Criterion) {
+    let positions = bench::positions();
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    let mut group = c.benchmark_group("minimax nodes/s");
+    group.sample_size(10);
+    for (name, mut player) in [
+        ("heuristic", Minimax::new(Weights::tuned(), 16, 1)),
+        (
+            "network",
+            Minimax::new(Arc::clone(&Network::shipped()), 16, 1),
+        ),
+    ] {
+        let nodes: u64 = positions
+            .iter()
+            .map(|p| {
+                player.clear();
+                player.search(p, limits).nodes
+            })
+            .sum();
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                for p in &positions {
+                    player.clear();
+                    black_box(player.search(p, limits));
+                }
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, evaluation, search);
+criterion_main!(benches);

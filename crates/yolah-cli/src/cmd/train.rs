@@ -1,0 +1,386 @@
+//! `yolah train`: the network trained on self-play data. `--out FILE` is the network, written
+//! after every epoch; beside it `STEM.train.json` (the run's settings), `STEM.train.csv` (one
+//! row per epoch) and `STEM.loss.png` (the curves). `--resume` goes on after the last epoch
+//! the network file holds.
+
+use super::{plot, usage, write_atomic};
+use anyhow::{Context, Result, bail, ensure};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use yolah_ai::arena::lock::DirLock;
+use yolah_ai::eval::network::{self, Parameters};
+use yolah_ai::learn::data;
+use yolah_ai::learn::train::{Dataset, Settings, Target, Trainer, initial_parameters};
+
+/// The most epochs a run may ask for.
+pub const MAX_EPOCHS: u32 = 10_000;
+/// Positions per step.
+pub const BATCH: usize = 1024;
+/// `AdamW`'s first learning rate.
+pub const LEARNING_RATE: f64 = 2e-3;
+/// The part of the games set aside for validation.
+pub const VALIDATION: f64 = 0.1;
+
+pub struct Options {
+    pub data: Vec<PathBuf>,
+    pub out: PathBuf,
+    pub epochs: Option<u32>,
+    pub seed: Option<u64>,
+    pub target: Option<Target>,
+    pub resume: bool,
+}
+
+/// What decides a run; stored in `STEM.train.json` and checked on `--resume`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Run {
+    /// The data files, as given.
+    data: Vec<PathBuf>,
+    /// Each data file's fingerprint and position count.
+    fingerprints: Vec<(u64, usize)>,
+    target: Target,
+    validation: f64,
+    settings: Settings,
+}
+
+/// One row of the log.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Row {
+    epoch: u32,
+    train_loss: f32,
+    validation_loss: f32,
+    validation_result_loss: f32,
+    learning_rate: f64,
+    seconds: f64,
+}
+
+fn sibling(out: &Path, suffix: &str) -> PathBuf {
+    let stem = out.file_stem().map_or_else(
+        || "network".to_string(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    out.with_file_name(format!("{stem}.{suffix}"))
+}
+
+/// A data directory's `data.bin`, or the file itself.
+fn data_file(path: &Path) -> PathBuf {
+    if path.is_dir() {
+        path.join("data.bin")
+    } else {
+        path.to_path_buf()
+    }
+}
+
+pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
+    usage!(
+        !options.data.is_empty(),
+        "missing --data DIR (a self-play directory; give several to train on all)"
+    );
+    let epochs = options.epochs.unwrap_or(30);
+    usage!(
+        (1..=MAX_EPOCHS).contains(&epochs),
+        "--epochs must be from 1 to {MAX_EPOCHS}, not {epochs}"
+    );
+    // The data, read and checked before anything is written.
+    let files = read_data(&options.data)?;
+    let dir = match options.out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    ensure!(
+        !options.out.is_dir(),
+        "--out '{}' is a directory; give the network file to write, like {}/network.yolahnet",
+        options.out.display(),
+        options.out.display()
+    );
+    std::fs::create_dir_all(&dir)
+        .with_context(|| format!("'{}': cannot create the directory", dir.display()))?;
+    let _lock = DirLock::take(&dir)?;
+
+    let fingerprints: Vec<(u64, usize)> = files
+        .iter()
+        .map(|f| (f.header.fingerprint, f.samples.len()))
+        .collect();
+    let json_path = sibling(&options.out, "train.json");
+    let csv_path = sibling(&options.out, "train.csv");
+    let png_path = sibling(&options.out, "loss.png");
+
+    let (run, mut rows, parameters) = if options.resume {
+        resume(options, &fingerprints, &json_path, &csv_path)?
+    } else {
+        start(options, epochs, fingerprints, &json_path)?
+    };
+
+    let dataset = Dataset::new(
+        files.iter().flat_map(data::games),
+        run.target,
+        run.validation,
+        run.settings.seed,
+    );
+    drop(files);
+    ensure!(
+        !dataset.train.is_empty() && !dataset.validation.is_empty(),
+        "too little data: {} training and {} validation positions",
+        dataset.train.len(),
+        dataset.validation.len()
+    );
+    writeln!(
+        out,
+        "training on {} positions, validating on {} (whole games set aside), target {}",
+        dataset.train.len(),
+        dataset.validation.len(),
+        run.target
+    )?;
+    let first = rows.len() as u32;
+    let started = Instant::now();
+    train_epochs(
+        &dataset,
+        &run,
+        &parameters,
+        &mut rows,
+        &options.out,
+        &csv_path,
+    )?;
+    draw(&png_path, &rows)?;
+    let mut summary = format!(
+        "{} epochs ({} this run, {:.1} s) into {}",
+        rows.len(),
+        rows.len() as u32 - first,
+        started.elapsed().as_secs_f64(),
+        options.out.display()
+    );
+    if let Some(last) = rows.last() {
+        let _ = write!(
+            summary,
+            "; validation loss {:.5}, against results {:.5}; log {}, plot {}",
+            last.validation_loss,
+            last.validation_result_loss,
+            csv_path.display(),
+            png_path.display()
+        );
+    }
+    writeln!(out, "{summary}")?;
+    Ok(())
+}
+
+/// The run in `--out`'s settings file, the log of its finished epochs and the network they
+/// left.
+fn resume(
+    options: &Options,
+    fingerprints: &[(u64, usize)],
+    json_path: &Path,
+    csv_path: &Path,
+) -> Result<(Run, Vec<Row>, Parameters)> {
+    usage!(
+        options.target.is_none() && options.seed.is_none(),
+        "--resume takes its settings from {}: only --epochs may be given",
+        json_path.display()
+    );
+    let text = std::fs::read_to_string(json_path)
+        .with_context(|| format!("nothing to resume: cannot read {}", json_path.display()))?;
+    let mut run: Run = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a training run", json_path.display()))?;
+    ensure!(
+        run.fingerprints == *fingerprints,
+        "the data differ from the run's ({} was trained on other data or other amounts of it)",
+        json_path.display()
+    );
+    let (parameters, done) = match std::fs::read(&options.out) {
+        Ok(bytes) => {
+            let parameters = Parameters::from_bytes(&bytes)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", options.out.display()))?;
+            (parameters, network::epochs_of(&bytes))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            (initial_parameters(run.settings.seed), 0)
+        }
+        Err(e) => bail!("cannot read {}: {e}", options.out.display()),
+    };
+    let mut rows = read_rows(csv_path)?;
+    rows.truncate(done as usize);
+    ensure!(
+        rows.len() == done as usize,
+        "{} has {} epochs of log for {done} epochs trained",
+        csv_path.display(),
+        rows.len()
+    );
+    if let Some(epochs) = options.epochs {
+        usage!(
+            epochs >= done,
+            "--epochs {epochs} is fewer than the {done} epochs already trained"
+        );
+        run.settings.epochs = epochs;
+        write_atomic(json_path, &serde_json::to_string_pretty(&run)?)?;
+    }
+    Ok((run, rows, parameters))
+}
+
+/// A new run's settings, written to `json_path`.
+fn start(
+    options: &Options,
+    epochs: u32,
+    fingerprints: Vec<(u64, usize)>,
+    json_path: &Path,
+) -> Result<(Run, Vec<Row>, Parameters)> {
+    ensure!(
+        !json_path.exists(),
+        "'{}' exists: a training run is there already; add --resume to go on with it, or choose another --out",
+        json_path.display()
+    );
+    let seed = options.seed.unwrap_or(1);
+    let run = Run {
+        data: options.data.clone(),
+        fingerprints,
+        target: options.target.unwrap_or(Target::Score),
+        validation: VALIDATION,
+        settings: Settings {
+            batch: BATCH,
+            learning_rate: LEARNING_RATE,
+            epochs,
+            seed,
+        },
+    };
+    write_atomic(json_path, &serde_json::to_string_pretty(&run)?)?;
+    Ok((run, Vec::new(), initial_parameters(seed)))
+}
+
+/// Trains the epochs after those in `rows`, appending to `rows`, writing the log and the
+/// network after each.
+fn train_epochs(
+    dataset: &Dataset,
+    run: &Run,
+    parameters: &Parameters,
+    rows: &mut Vec<Row>,
+    out: &Path,
+    csv_path: &Path,
+) -> Result<()> {
+    let mut trainer = Trainer::new(parameters, run.settings.clone()).map_err(anyhow::Error::msg)?;
+    let first = rows.len() as u32;
+    let per_epoch = dataset.train.len() as u64;
+    let bar = ProgressBar::new(u64::from(run.settings.epochs) * per_epoch).with_style(
+        ProgressStyle::with_template("{bar:40} epoch {msg} {percent}%, {per_sec}, eta {eta}")
+            .expect("the template is valid"),
+    );
+    bar.set_position(u64::from(first) * per_epoch);
+    for epoch in first..run.settings.epochs {
+        let epoch_start = Instant::now();
+        let learning_rate = trainer.learning_rate(epoch);
+        let base = u64::from(epoch) * per_epoch;
+        let train_loss = trainer
+            .epoch(&dataset.train, epoch, |done, loss| {
+                bar.set_position(base + done as u64);
+                bar.set_message(format!(
+                    "{}/{}, loss {loss:.5},",
+                    epoch + 1,
+                    run.settings.epochs
+                ));
+            })
+            .map_err(anyhow::Error::msg)?;
+        let (validation_loss, validation_result_loss) = trainer
+            .validate(&dataset.validation)
+            .map_err(anyhow::Error::msg)?;
+        rows.push(Row {
+            epoch: epoch + 1,
+            train_loss,
+            validation_loss,
+            validation_result_loss,
+            learning_rate,
+            seconds: epoch_start.elapsed().as_secs_f64(),
+        });
+        // The log first, then the network: a kill in between redoes this epoch.
+        write_rows(csv_path, rows)?;
+        let parameters = trainer.parameters().map_err(anyhow::Error::msg)?;
+        write_bytes(out, &parameters.to_bytes(epoch + 1))?;
+        bar.suspend(|| {
+            eprintln!(
+                "epoch {}: train {train_loss:.5}, validation {validation_loss:.5} (against results {validation_result_loss:.5}), {:.1} s",
+                epoch + 1,
+                epoch_start.elapsed().as_secs_f64()
+            );
+        });
+    }
+    bar.finish_and_clear();
+    Ok(())
+}
+
+/// Every data file, read and checked (a last game cut short by a kill is left out, with a
+/// note).
+fn read_data(paths: &[PathBuf]) -> Result<Vec<data::DataFile>> {
+    let mut files = Vec::new();
+    for path in paths {
+        let path = data_file(path);
+        let file = data::read_file(&path).map_err(anyhow::Error::msg)?;
+        if let Some(damage) = &file.damaged {
+            eprintln!("{}: {damage}; its whole games are used", path.display());
+        }
+        files.push(file);
+    }
+    Ok(files)
+}
+
+fn write_bytes(path: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+}
+
+fn read_rows(path: &Path) -> Result<Vec<Row>> {
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let mut reader =
+        csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
+    reader
+        .deserialize()
+        .collect::<Result<Vec<Row>, _>>()
+        .with_context(|| format!("{} is not a training log", path.display()))
+}
+
+fn write_rows(path: &Path, rows: &[Row]) -> Result<()> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    for row in rows {
+        writer.serialize(row)?;
+    }
+    let bytes = writer.into_inner().context("writing the log")?;
+    write_atomic(
+        path,
+        &String::from_utf8(bytes).expect("csv of numbers is UTF-8"),
+    )
+}
+
+fn draw(path: &Path, rows: &[Row]) -> Result<()> {
+    let series = |name, color, value: fn(&Row) -> f32| plot::Series {
+        name,
+        points: rows
+            .iter()
+            .map(|r| (f64::from(r.epoch), f64::from(value(r))))
+            .collect(),
+        color,
+    };
+    plot::lines(
+        path,
+        "Training loss by epoch",
+        "epoch",
+        "mean squared error of the expected result",
+        &[
+            series(
+                "train (target)",
+                plotters::style::RGBColor(200, 40, 40),
+                |r| r.train_loss,
+            ),
+            series(
+                "validation (target)",
+                plotters::style::RGBColor(40, 80, 200),
+                |r| r.validation_loss,
+            ),
+            series(
+                "validation (results)",
+                plotters::style::RGBColor(40, 150, 60),
+                |r| r.validation_result_loss,
+            ),
+        ],
+    )
+}
