@@ -121,6 +121,26 @@ fn bad_specs_say_what_is_accepted() {
             "minimax option weights: cannot read weights '/no/such/file.json'",
         ),
         (
+            "minimax:eval=nn,net=/no/such/net.yolahnet",
+            "minimax option net: cannot read network '/no/such/net.yolahnet'",
+        ),
+        (
+            "minimax:net=Cargo.toml",
+            "minimax option net: bad network file: not a Yolah network file",
+        ),
+        (
+            "minimax:eval=neural",
+            "minimax option eval='neural': expected heuristic or nn",
+        ),
+        (
+            "minimax:eval=heuristic,net=../../crates/yolah-ai/data/network.yolahnet",
+            "minimax options eval=heuristic and net cannot go together",
+        ),
+        (
+            "minimax:eval=nn,weights=../../crates/yolah-ai/data/weights.json",
+            "minimax options weights and eval=nn cannot go together",
+        ),
+        (
             "engine:cmd=yolah \"engine",
             "engine option cmd='yolah \"engine': expected a command line",
         ),

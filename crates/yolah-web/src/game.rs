@@ -36,9 +36,9 @@ impl Side {
         // Checked before parsing: parsing reads the file.
         if text
             .split([':', ','])
-            .any(|item| item.starts_with("weights="))
+            .any(|item| item.starts_with("weights=") || item.starts_with("net="))
         {
-            return refuse("weights files cannot be read from a browser");
+            return refuse("weights and network files cannot be read from a browser");
         }
         let spec: Spec = text
             .parse()
@@ -220,7 +220,14 @@ mod tests {
     fn pages_may_ask_for_bounded_players_only() {
         for (text, expected) in [
             ("engine:cmd=/bin/sh", "other programs"),
-            ("minimax:weights=/etc/passwd", "weights files"),
+            (
+                "minimax:weights=/etc/passwd",
+                "network files cannot be read",
+            ),
+            (
+                "minimax:eval=nn,net=/etc/passwd",
+                "network files cannot be read",
+            ),
             ("mcts:threads=2", "one thread"),
             ("minimax:tt=1024", "tt is at most 64"),
             ("mcts:tree=4096", "tree is at most 128"),

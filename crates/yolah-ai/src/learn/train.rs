@@ -420,7 +420,7 @@ impl Trainer {
             let loss = self.step(&items).map_err(text)?;
             total += loss;
             batches += 1;
-            on_batch((i + 1) * settings.batch.min(train.len()), loss);
+            on_batch(((i + 1) * settings.batch).min(train.len()), loss);
         }
         Ok(total / batches.max(1) as f32)
     }

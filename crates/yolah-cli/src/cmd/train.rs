@@ -22,6 +22,8 @@ pub const MAX_EPOCHS: u32 = 10_000;
 pub const BATCH: usize = 1024;
 /// `AdamW`'s first learning rate.
 pub const LEARNING_RATE: f64 = 2e-3;
+/// The most positions a run trains on: each takes about 100 bytes in memory.
+pub const MAX_POSITIONS: usize = 50_000_000;
 /// The part of the games set aside for validation.
 pub const VALIDATION: f64 = 0.1;
 
@@ -309,6 +311,19 @@ fn train_epochs(
 /// Every data file, read and checked (a last game cut short by a kill is left out, with a
 /// note).
 fn read_data(paths: &[PathBuf]) -> Result<Vec<data::DataFile>> {
+    // Sizes first: the files are read whole into memory.
+    let mut bytes = 0;
+    for path in paths {
+        let path = data_file(path);
+        bytes += std::fs::metadata(&path)
+            .with_context(|| format!("cannot read {}", path.display()))?
+            .len();
+    }
+    let positions = bytes / data::RECORD_SIZE as u64;
+    ensure!(
+        positions <= MAX_POSITIONS as u64,
+        "the data hold about {positions} positions; a run trains on at most {MAX_POSITIONS} (about 100 bytes each in memory)"
+    );
     let mut files = Vec::new();
     for path in paths {
         let path = data_file(path);

@@ -1,0 +1,144 @@
+//! `yolah train` as a user runs it: self-play data in, a network, its log and plot out; the
+//! network plays (`minimax:net=FILE`); `--resume` goes on after the last epoch the network
+//! holds (a log row written before a kill is dropped and its epoch trained again); bad input
+//! is refused before anything is written.
+
+mod common;
+
+use common::{assert_clean_error, stderr, stdout, yolah};
+use std::path::Path;
+
+fn make_data(dir: &Path, seed: &str) {
+    let output = yolah(
+        &[
+            "selfplay",
+            "minimax:nodes=300",
+            "--games",
+            "30",
+            "--out",
+            dir.to_str().unwrap(),
+            "--seed",
+            seed,
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+}
+
+fn train(data: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "train",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    yolah(&args, "")
+}
+
+fn log_rows(out: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(out.with_file_name("net.train.csv")).unwrap();
+    text.lines().skip(1).map(str::to_string).collect()
+}
+
+#[test]
+fn trains_resumes_and_plays() {
+    let root = tempfile::tempdir().unwrap();
+    let data = root.path().join("data");
+    make_data(&data, "5");
+    let out = root.path().join("nn").join("net.yolahnet");
+
+    let output = train(&data, &out, &["--epochs", "1"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("1 epochs (1 this run"),
+        "{}",
+        stdout(&output)
+    );
+    assert_eq!(log_rows(&out).len(), 1);
+    assert!(out.with_file_name("net.loss.png").exists());
+    assert!(out.with_file_name("net.train.json").exists());
+
+    // A second run into the same place is refused; --resume raises the epochs.
+    assert_clean_error(&train(&data, &out, &["--epochs", "2"]), "add --resume");
+    let output = train(&data, &out, &["--resume", "--epochs", "2"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("2 epochs (1 this run"),
+        "{}",
+        stdout(&output)
+    );
+    let rows = log_rows(&out);
+    assert_eq!(rows.len(), 2);
+    assert!(rows[1].starts_with("2,"), "{rows:?}");
+
+    // A kill after the log row and before the network: the row is dropped, the epoch redone.
+    let csv = out.with_file_name("net.train.csv");
+    let mut text = std::fs::read_to_string(&csv).unwrap();
+    text.push_str("3,0.1,0.1,0.1,0.001,1.0\n");
+    std::fs::write(&csv, text).unwrap();
+    let output = train(&data, &out, &["--resume", "--epochs", "3"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("3 epochs (1 this run"),
+        "{}",
+        stdout(&output)
+    );
+    assert_eq!(log_rows(&out).len(), 3);
+
+    // The network plays.
+    let spec = format!("minimax:depth=2,net={}", out.display());
+    let output = yolah(&["think", &spec], "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("depth 2/"), "{}", stdout(&output));
+
+    // Resuming on other data is refused.
+    let other = root.path().join("other");
+    make_data(&other, "6");
+    let more = train(&other, &out, &["--resume"]);
+    assert_clean_error(&more, "the data differ from the run's");
+
+    // A damaged network is refused on resume.
+    let mut bytes = std::fs::read(&out).unwrap();
+    bytes[1000] ^= 0xff;
+    std::fs::write(&out, bytes).unwrap();
+    assert_clean_error(&train(&data, &out, &["--resume"]), "checksum mismatch");
+    let spec = format!("minimax:net={}", out.display());
+    assert_clean_error(&yolah(&["think", &spec], ""), "checksum mismatch");
+}
+
+#[test]
+fn bad_arguments_are_refused_before_anything_is_written() {
+    let root = tempfile::tempdir().unwrap();
+    let data = root.path().join("data");
+    make_data(&data, "5");
+    let out = root.path().join("nn").join("net.yolahnet");
+    for (extra, expected) in [
+        (&["--epochs", "0"][..], "--epochs must be from 1 to 10000"),
+        (
+            &["--epochs", "10001"][..],
+            "--epochs must be from 1 to 10000",
+        ),
+        (&["--target", "wins"][..], "unknown target 'wins'"),
+        (&["--target", "blend=2"][..], "unknown target 'blend=2'"),
+        (
+            &["--resume", "--seed", "3"][..],
+            "only --epochs may be given",
+        ),
+    ] {
+        assert_clean_error(&train(&data, &out, extra), expected);
+    }
+    assert_clean_error(&train(&data, &out, &["--resume"]), "nothing to resume");
+    let missing = root.path().join("missing");
+    assert_clean_error(&train(&missing, &out, &[]), "missing: No such file");
+    assert_clean_error(
+        &train(&data, root.path(), &[]),
+        "is a directory; give the network file",
+    );
+    let junk = root.path().join("junk.bin");
+    std::fs::write(&junk, b"not data at all, not data at all").unwrap();
+    assert_clean_error(&train(&junk, &out, &[]), "YOLAHPOS");
+    assert!(!out.exists());
+    assert!(!out.with_file_name("net.train.json").exists());
+}
