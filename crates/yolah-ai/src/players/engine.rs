@@ -18,8 +18,7 @@ pub const START_TIMEOUT: Duration = Duration::from_secs(10);
 /// The margin a program has past its move time when the spec sets none.
 pub const DEFAULT_MARGIN: Duration = Duration::from_millis(200);
 /// How long a search without a time limit (depth, nodes, iterations) may take.
-#[allow(clippy::duration_suboptimal_units)] // `from_mins` is newer than our Rust 1.89
-pub const UNTIMED_CAP: Duration = Duration::from_secs(600);
+pub const UNTIMED_CAP: Duration = Duration::from_mins(10);
 /// The longest line read from a program.
 const MAX_LINE: u64 = 64 * 1024;
 
