@@ -114,6 +114,17 @@ impl Item {
             Target::Blend(l) => l * score + (1.0 - l) * result,
         };
         Item {
+            scored: f32::from(p.score(Color::Black)) - f32::from(p.score(Color::White)),
+            target,
+            result,
+            ..Item::inputs(p)
+        }
+    }
+
+    /// The network's inputs of a position, with no labels (and no points scored: the network
+    /// values the rest of the game).
+    fn inputs(p: &Position) -> Item {
+        Item {
             planes: [
                 p.pieces(Color::Black).0,
                 p.pieces(Color::White).0,
@@ -121,9 +132,9 @@ impl Item {
             ],
             white_to_move: p.side_to_move() == Color::White,
             dense: dense_inputs(p),
-            scored: f32::from(p.score(Color::Black)) - f32::from(p.score(Color::White)),
-            target,
-            result,
+            scored: 0.0,
+            target: 0.0,
+            result: 0.0,
         }
     }
 
@@ -370,21 +381,7 @@ impl Trainer {
     /// The library's forward pass: the network's output (the rest of the game's margin for
     /// black, in points) for each position.
     pub fn forward(&self, positions: &[Position]) -> Result<Vec<f32>, String> {
-        let items: Vec<Item> = positions
-            .iter()
-            .map(|p| Item {
-                planes: [
-                    p.pieces(Color::Black).0,
-                    p.pieces(Color::White).0,
-                    p.holes().0,
-                ],
-                white_to_move: p.side_to_move() == Color::White,
-                dense: dense_inputs(p),
-                scored: 0.0,
-                target: 0.0,
-                result: 0.0,
-            })
-            .collect();
+        let items: Vec<Item> = positions.iter().map(Item::inputs).collect();
         let run = || self.output(&self.inputs(&items)?)?.flatten_all()?.to_vec1();
         run().map_err(text)
     }
