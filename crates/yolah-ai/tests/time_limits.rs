@@ -27,6 +27,7 @@ fn time_limits_are_honoured() {
         ("minimax:time=20ms", 20),
         ("minimax:time=20ms,threads=2", 20),
         ("minimax:time=3ms", 3),
+        ("minimax:time=20ms,eval=nn", 20),
         // More threads than cores: capped at the cores, so the promise holds.
         ("mcts:time=20ms,threads=64", 20),
         ("montecarlo:time=20ms,threads=256", 20),

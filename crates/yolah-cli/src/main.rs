@@ -190,7 +190,8 @@ enum Command {
     #[command(allow_negative_numbers = true, args_conflicts_with_subcommands = true)]
     Tournament {
         /// Player specs, like `mcts:time=20ms` (see `yolah players`) [default:
-        /// minimax:time=20ms mcts:time=20ms montecarlo:time=20ms random].
+        /// minimax:time=20ms,eval=nn minimax:time=20ms mcts:time=20ms montecarlo:time=20ms
+        /// random].
         specs: Vec<String>,
         /// Games between each pair [default: 40]; at most 1000000 games in all.
         #[arg(long, short = 'n')]

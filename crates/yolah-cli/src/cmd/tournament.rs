@@ -13,7 +13,8 @@ use yolah_ai::arena::tournament::{Config, Crosstable, Ratings, Store};
 
 /// The players of `yolah tournament` without specs: the built-in players at a short time per
 /// move, so that the whole run takes about two minutes on two cores.
-pub const DEFAULT_PLAYERS: [&str; 4] = [
+pub const DEFAULT_PLAYERS: [&str; 5] = [
+    "minimax:time=20ms,eval=nn",
     "minimax:time=20ms",
     "mcts:time=20ms",
     "montecarlo:time=20ms",
