@@ -17,6 +17,8 @@ use yolah_ai::eval::network::{
     BOARD_INPUTS, DENSE, HIDDEN, HIDDEN2, INPUTS, Parameters, active_inputs, dense_inputs, input,
 };
 use yolah_ai::eval::{Network, Weights};
+use yolah_ai::players::minimax::Minimax;
+use yolah_ai::search::bench;
 use yolah_core::{Color, Move, Position};
 
 /// The network in `f32` throughout, with an incremental accumulator.
@@ -110,8 +112,6 @@ impl FloatNetwork {
         out
     }
 }
-use yolah_ai::players::minimax::Minimax;
-use yolah_ai::search::bench;
 
 fn evaluation(c: &mut Criterion) {
     let positions = bench::positions();

@@ -117,13 +117,13 @@ impl Item {
             scored: f32::from(p.score(Color::Black)) - f32::from(p.score(Color::White)),
             target,
             result,
-            ..Item::inputs(p)
+            ..Item::unlabelled(p)
         }
     }
 
     /// The network's inputs of a position, with no labels (and no points scored: the network
     /// values the rest of the game).
-    fn inputs(p: &Position) -> Item {
+    fn unlabelled(p: &Position) -> Item {
         Item {
             planes: [
                 p.pieces(Color::Black).0,
@@ -381,7 +381,7 @@ impl Trainer {
     /// The library's forward pass: the network's output (the rest of the game's margin for
     /// black, in points) for each position.
     pub fn forward(&self, positions: &[Position]) -> Result<Vec<f32>, String> {
-        let items: Vec<Item> = positions.iter().map(Item::inputs).collect();
+        let items: Vec<Item> = positions.iter().map(Item::unlabelled).collect();
         let run = || self.output(&self.inputs(&items)?)?.flatten_all()?.to_vec1();
         run().map_err(text)
     }
