@@ -25,6 +25,7 @@
 pub mod agent;
 pub mod arena;
 pub mod eval;
+pub mod files;
 pub mod learn;
 pub mod limits;
 pub mod player;

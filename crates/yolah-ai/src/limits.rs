@@ -79,6 +79,7 @@ const SAFETY: Duration = Duration::from_millis(1);
 pub struct Budget {
     start: Instant,
     deadline: Option<Instant>,
+    limit: Option<Instant>,
     iterations: Option<u64>,
     stop: Option<StopFlag>,
 }
@@ -94,6 +95,7 @@ impl Budget {
         Budget {
             start,
             deadline,
+            limit: limits.time.map(|time| start + time),
             iterations: limits.iterations,
             stop: limits.stop,
         }
@@ -131,6 +133,13 @@ impl Budget {
     /// The moment the search must stop by, if it has a time limit.
     pub fn deadline(&self) -> Option<Instant> {
         self.deadline
+    }
+
+    /// The time limit itself (the deadline plus the safety margin): helper threads' results
+    /// are waited for until then, and no longer, so that one the system has descheduled
+    /// cannot make the answer late.
+    pub fn answer_by(&self) -> Option<Instant> {
+        self.limit
     }
 
     /// When the search started.

@@ -531,7 +531,7 @@ fn parse_value(kind: ValueKind, text: &str) -> Option<Value> {
 }
 
 /// `250us`, `100ms`, `1.5s`, `2min`, `1h`: more than zero, at most an hour.
-fn parse_duration(text: &str) -> Option<Duration> {
+pub fn parse_duration(text: &str) -> Option<Duration> {
     let split = text.find(|c: char| c.is_ascii_alphabetic())?;
     let (number, unit) = text.split_at(split);
     let number: f64 = number.parse().ok()?;
@@ -714,6 +714,23 @@ impl Spec {
             .chain(others.map(str::to_string))
             .collect();
         format!("{name}:{}", items.join(",")).parse()
+    }
+
+    /// The most memory the player holds, MiB: its transposition table, or its trees (one per
+    /// thread); 1 for a player without either.
+    pub fn memory_mb(&self) -> u64 {
+        match self.name() {
+            "minimax" => self
+                .whole("tt")
+                .unwrap_or(crate::players::minimax::DEFAULT_TT_MB as u64),
+            "mcts" => {
+                let tree = self
+                    .whole("tree")
+                    .unwrap_or(crate::players::mcts::DEFAULT_TREE_MB as u64);
+                tree * self.threads() as u64
+            }
+            _ => 1,
+        }
     }
 
     /// The seed the spec sets, if any.

@@ -99,15 +99,28 @@ enum Command {
         /// Port to listen on.
         #[arg(long, default_value_t = 8080)]
         port: u16,
-        /// Address to listen on (loopback by default: only this machine can connect).
+        /// Address or host name to listen on (loopback by default: only this machine can
+        /// connect).
         #[arg(long, default_value = "127.0.0.1")]
-        bind: std::net::IpAddr,
+        bind: String,
         /// Games at once, 1 to 10000 (more connections are refused).
         #[arg(long, default_value_t = 200)]
         max_games: usize,
-        /// Searches at once over all games, 1 to 1024 (default: one per core; more wait).
+        /// Searches of watched games (machine against machine) at once, 1 to 1024 (default:
+        /// one per core; more wait). Games a person plays never wait for these.
         #[arg(long)]
         max_searches: Option<usize>,
+        /// Memory for all games' machine players together, MiB (tables and trees), 16 to
+        /// 1048576; a game that does not fit is refused.
+        #[arg(long, value_name = "MIB", default_value_t = yolah_web::server::DEFAULT_MAX_MEMORY_MB)]
+        max_memory: u64,
+        /// Close a game after this long without a message or a search, 1s to 1h.
+        #[arg(long, default_value = "15min")]
+        idle_timeout: String,
+        /// Let pages of this origin open games too (besides the page's own), like
+        /// `http://example.com:8080`; repeat for several.
+        #[arg(long = "allow-origin", value_name = "URL")]
+        allow_origins: Vec<String>,
     },
     /// Play a player against itself and write every searched position with its labels (the
     /// game's result and margin, the search's score) as training data.
@@ -307,6 +320,13 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // Ctrl-C, `kill` or a closed terminal: the programs of `engine:` players, and whatever
+    // they started, end with us. (Results files are written a row at a time, so they are
+    // whole whenever this comes; `--resume` goes on from them.)
+    let _ = ctrlc::set_handler(|| {
+        yolah_ai::players::engine::end_all();
+        std::process::exit(130);
+    });
     let mut out = Courteous {
         inner: io::stdout(), // not locked: `engine` writes from its search thread too
         gone: false,
@@ -383,7 +403,21 @@ fn main() -> ExitCode {
             bind,
             max_games,
             max_searches,
-        } => cmd::serve::run(&mut out, bind, port, max_games, max_searches),
+            max_memory,
+            idle_timeout,
+            allow_origins,
+        } => cmd::serve::run(
+            &mut out,
+            &cmd::serve::Options {
+                bind,
+                port,
+                max_games,
+                max_searches,
+                max_memory,
+                idle_timeout,
+                allow_origins,
+            },
+        ),
         Command::Match {
             first,
             second,

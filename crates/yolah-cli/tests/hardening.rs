@@ -397,9 +397,12 @@ fn huge_and_multi_line_inputs_give_short_one_line_errors() {
     );
     let output = yolah(&["moves", "-p", &format!("{START}\nb")], "");
     assert_clean_error(&output, "bad position");
-    let output = yolah(&["replay"], &format!("a1:a2 {}", "z".repeat(10_000_000)));
+    let output = yolah(&["replay"], &format!("a1:a2 {}", "z".repeat(500_000)));
     assert_clean_error(&output, "move 2");
     assert!(stderr(&output).len() < 400);
+    // Past what a moves file can hold, the input is refused without being kept.
+    let output = yolah(&["replay"], &"z".repeat(10_000_000));
+    assert_clean_error(&output, "more than 1048576 bytes");
 }
 
 #[test]

@@ -67,7 +67,8 @@ fn a_killed_run_resumes_to_the_same_data() {
     );
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(
-        stderr(&output).contains("cut the last game"),
+        stderr(&output).contains("cut 6 bytes after the last whole game")
+            && stderr(&output).contains("is played again"),
         "{}",
         stderr(&output)
     );

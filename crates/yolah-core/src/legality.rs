@@ -9,6 +9,8 @@ use std::fmt;
 /// Why a move is not legal in a position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum IllegalMove {
+    /// The game is over: neither side can move, and no move (not even a pass) follows.
+    GameOver,
     /// The pass was played by a side that can move.
     CannotPass {
         /// The side to move.
@@ -44,6 +46,9 @@ pub enum IllegalMove {
 impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
+            IllegalMove::GameOver => {
+                f.write_str("the game is over: no move, not even a pass, follows its end")
+            }
             IllegalMove::CannotPass { side, moves } => write!(
                 f,
                 "{side} cannot pass (a1:a1): a side passes only when it has no move, and {side} has {moves}"
@@ -78,6 +83,9 @@ impl Position {
     /// The [`IllegalMove`] reason when the move is not legal here.
     pub fn check_move(&self, m: Move) -> Result<(), IllegalMove> {
         let side = self.side_to_move();
+        if self.game_over() {
+            return Err(IllegalMove::GameOver);
+        }
         if m.is_pass() {
             let moves = self.count_moves(side);
             return if moves == 0 {

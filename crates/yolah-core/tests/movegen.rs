@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use yolah_core::{
-    Bitboard, Cell, Move, Position, Square, attacks, slider::Slider, slider::subsets,
+    Bitboard, Cell, Move, MoveList, Position, Square, attacks, slider::Slider, slider::subsets,
 };
 
 proptest! {
@@ -75,16 +75,19 @@ proptest! {
         let mut last = *random_game(seed).last().unwrap();
         prop_assert!(last.game_over());
         prop_assert_eq!(last.moves().to_vec(), vec![Move::PASS]);
+        // No move follows the end, not even the pass the generator lists for perft's sake.
+        prop_assert_eq!(last.check_move(Move::PASS), Err(yolah_core::IllegalMove::GameOver));
         last.play(Move::PASS);
         prop_assert_eq!(last.moves().to_vec(), vec![Move::PASS]);
         prop_assert!(last.outcome().is_some());
     }
 
-    /// `check_move` accepts exactly the generated moves, among all 4,096 (from, to) pairs.
+    /// `check_move` accepts exactly the generated moves, among all 4,096 (from, to) pairs,
+    /// before the end of the game (and none after it).
     #[test]
     fn check_move_agrees_with_generation(seed in any::<u64>()) {
         for position in random_game(seed).into_iter().step_by(5) {
-            let legal = position.moves();
+            let legal = if position.game_over() { MoveList::new() } else { position.moves() };
             for from in Square::all() {
                 for to in Square::all() {
                     let m = Move::new(from, to);

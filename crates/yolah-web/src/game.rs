@@ -104,6 +104,22 @@ impl Table {
         Ok(table)
     }
 
+    /// The memory its machine players may hold, MiB ([`Spec::memory_mb`]).
+    pub fn memory_mb(&self) -> u64 {
+        self.sides
+            .iter()
+            .map(|side| match side {
+                Side::Human => 0,
+                Side::Machine(spec) => spec.memory_mb(),
+            })
+            .sum()
+    }
+
+    /// Whether a person plays a side (a game that is not only watched).
+    pub fn has_human(&self) -> bool {
+        self.sides.iter().any(|side| matches!(side, Side::Human))
+    }
+
     /// The position now.
     pub fn position(&self) -> Position {
         *self.positions.last().expect("a game has a position")

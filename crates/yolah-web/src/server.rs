@@ -1,16 +1,34 @@
 //! The HTTP side: the page, a health line, and one WebSocket per game. Each connection owns its
-//! game; machine moves are searched on blocking threads, at most a few at a time server-wide.
+//! game; machine moves are searched on blocking threads.
+//!
+//! What a browser-facing server on a user's machine owes them:
+//! - **Origins.** A WebSocket is opened only from the page's own origin (the `Host` it was
+//!   served from) or an origin the user allowed; and the `Host` itself must be an address,
+//!   `localhost`, or an allowed origin's host, so that a page on another site cannot reach the
+//!   server by pointing its own name at 127.0.0.1 (DNS rebinding). Anything else gets 403
+//!   before the upgrade. A client that sends no `Origin` is not a browser page, and is served.
+//! - **Memory.** Each game reserves what its machine players may hold (tables, trees) from one
+//!   budget for the whole server; a game that does not fit is refused with the reason, and a
+//!   game's reservation is returned when it is replaced, ends or times out.
+//! - **Idle games** (no message and no search for the idle timeout) are closed, with a reason.
+//! - **Fairness.** Searches of games a person plays start at once (each on one thread, at most
+//!   10 s); games only watched (machine against machine) share a few search slots among
+//!   themselves, so watchers cannot make a person wait.
+//! - **A full server** answers with a close frame (1013, try again later) and the reason.
 
 use crate::game::Table;
 use crate::message::{ClientMessage, NewGame, PlayMove, ServerMessage};
 use axum::Router;
 use axum::extract::State as Extract;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::response::{Html, IntoResponse, Json};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{Html, IntoResponse, Json, Response};
 use axum::routing::get;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Duration;
 use tokio::sync::{Semaphore, mpsc};
+use tokio::time::Instant;
 use yolah_ai::limits::StopFlag;
 use yolah_ai::{Player, Report};
 use yolah_core::Color;
@@ -23,13 +41,30 @@ pub const MAX_MESSAGE: usize = 4 * 1024;
 /// A message longer than this closes the connection (the WebSocket layer refuses it).
 pub const MAX_FRAME: usize = 64 * 1024;
 
+/// The memory budget of a server that is given none, MiB: room for dozens of games on a
+/// small machine.
+pub const DEFAULT_MAX_MEMORY_MB: u64 = 1024;
+/// How long a game may sit without a message or a search before it is closed.
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_mins(15);
+/// The WebSocket close code of a full server: try again later.
+pub const CLOSE_TRY_LATER: u16 = 1013;
+/// The WebSocket close code of an idle game (the application range).
+pub const CLOSE_IDLE: u16 = 4000;
+
 /// What a server allows.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Config {
-    /// Searches running at once over all games; more wait their turn.
+    /// Searches of watched games (machine against machine) running at once; more wait their
+    /// turn. Games a person plays do not wait for these.
     pub max_searches: usize,
     /// Games (connections) at once; more are refused.
     pub max_games: usize,
+    /// The memory all live games' machine players may hold together, MiB.
+    pub max_memory_mb: u64,
+    /// A game without a message or a search for this long is closed.
+    pub idle_timeout: Duration,
+    /// Origins besides the page's own that may open games, like `http://example.com:8080`.
+    pub allowed_origins: Vec<String>,
 }
 
 impl Default for Config {
@@ -38,6 +73,9 @@ impl Default for Config {
         Config {
             max_searches: cores,
             max_games: 200,
+            max_memory_mb: DEFAULT_MAX_MEMORY_MB,
+            idle_timeout: DEFAULT_IDLE_TIMEOUT,
+            allowed_origins: Vec::new(),
         }
     }
 }
@@ -45,18 +83,23 @@ impl Default for Config {
 /// What all connections share.
 struct Shared {
     config: Config,
-    searches: Arc<Semaphore>,
+    /// The slots of watched games' searches.
+    watch_searches: Arc<Semaphore>,
     games: AtomicUsize,
     searching: AtomicUsize,
+    /// MiB reserved by live games.
+    memory_mb: AtomicU64,
 }
 
-/// The server's routes: `/` the page, `/ws` a game, `/health` the games and searches now.
+/// The server's routes: `/` the page, `/ws` a game, `/health` the games, searches and memory
+/// now.
 pub fn router(config: Config) -> Router {
     let shared = Arc::new(Shared {
+        watch_searches: Arc::new(Semaphore::new(config.max_searches.max(1))),
         config,
-        searches: Arc::new(Semaphore::new(config.max_searches.max(1))),
         games: AtomicUsize::new(0),
         searching: AtomicUsize::new(0),
+        memory_mb: AtomicU64::new(0),
     });
     Router::new()
         .route("/", get(|| async { Html(INDEX) }))
@@ -74,13 +117,114 @@ async fn health(Extract(shared): Extract<Arc<Shared>>) -> impl IntoResponse {
     Json(serde_json::json!({
         "games": shared.games.load(Ordering::Relaxed),
         "searching": shared.searching.load(Ordering::Relaxed),
+        "memory_mb": shared.memory_mb.load(Ordering::Relaxed),
+        "max_memory_mb": shared.config.max_memory_mb,
     }))
 }
 
-async fn upgrade(ws: WebSocketUpgrade, Extract(shared): Extract<Arc<Shared>>) -> impl IntoResponse {
+async fn upgrade(
+    ws: WebSocketUpgrade,
+    headers: HeaderMap,
+    Extract(shared): Extract<Arc<Shared>>,
+) -> Response {
+    if let Err(why) = check_origin(&headers, &shared.config.allowed_origins) {
+        return (StatusCode::FORBIDDEN, why).into_response();
+    }
     ws.max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
         .on_upgrade(move |socket| play(socket, shared))
+}
+
+/// An origin as compared: lower case, without a trailing slash.
+fn normalise_origin(origin: &str) -> String {
+    origin.trim().trim_end_matches('/').to_ascii_lowercase()
+}
+
+/// The host part of a `Host` header or an origin's authority (`[::1]:8080` → `[::1]`).
+fn host_name(authority: &str) -> &str {
+    if authority.starts_with('[') {
+        authority.split_inclusive(']').next().unwrap_or(authority)
+    } else {
+        authority.split(':').next().unwrap_or(authority)
+    }
+}
+
+/// Whether a WebSocket may be opened with these headers (see the module's notes), and if
+/// not, why.
+pub fn check_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(), String> {
+    let text = |name| headers.get(name).and_then(|v| v.to_str().ok());
+    let allowed: Vec<String> = allowed.iter().map(|o| normalise_origin(o)).collect();
+    let host = text(header::HOST).map(str::to_ascii_lowercase);
+    if let Some(host) = &host {
+        let name = host_name(host);
+        let literal = name
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .parse::<std::net::IpAddr>()
+            .is_ok();
+        let named = allowed.iter().any(|origin| {
+            origin
+                .split_once("://")
+                .is_some_and(|(_, authority)| host_name(authority) == name)
+        });
+        if !(literal || name == "localhost" || named) {
+            return Err(format!(
+                "host {} is not served: open the page at an address or localhost, or start the \
+                 server with --allow-origin http://{host}",
+                yolah_core::text::quote(host)
+            ));
+        }
+    }
+    let Some(origin) = text(header::ORIGIN) else {
+        return Ok(()); // Not a browser page: browsers always send an Origin.
+    };
+    let origin = normalise_origin(origin);
+    let own = host.as_ref().is_some_and(|host| {
+        origin == format!("http://{host}") || origin == format!("https://{host}")
+    });
+    if own || allowed.contains(&origin) {
+        Ok(())
+    } else {
+        Err(format!(
+            "origin {} may not open games here; start the server with --allow-origin {} to allow it",
+            yolah_core::text::quote(&origin),
+            yolah_core::text::clip(&origin)
+        ))
+    }
+}
+
+/// Memory reserved from the server's budget for one game's players, returned when dropped.
+struct Reservation {
+    shared: Arc<Shared>,
+    mb: u64,
+}
+
+impl Reservation {
+    fn take(shared: &Arc<Shared>, mb: u64) -> Result<Reservation, String> {
+        let max = shared.config.max_memory_mb;
+        shared
+            .memory_mb
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |used| {
+                (used + mb <= max).then_some(used + mb)
+            })
+            .map_err(|used| {
+                format!(
+                    "the server's memory for players is spent: this game needs {mb} MiB, \
+                     {} of {max} MiB are free; ask for smaller tables (tt, tree) or try later",
+                    max.saturating_sub(used)
+                )
+            })?;
+        Ok(Reservation {
+            shared: Arc::clone(shared),
+            mb,
+        })
+    }
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        self.shared.memory_mb.fetch_sub(self.mb, Ordering::AcqRel);
+    }
 }
 
 /// Counts a connection while it lives.
@@ -112,6 +256,8 @@ struct Connection {
     shared: Arc<Shared>,
     events: mpsc::UnboundedSender<Event>,
     table: Option<Table>,
+    /// The memory the table's players may hold, reserved from the server's budget.
+    reservation: Option<Reservation>,
     /// Each side's player, kept between its moves (MCTS reuses its tree); `None` while it
     /// searches.
     players: [Option<Box<dyn Player>>; 2],
@@ -152,8 +298,12 @@ impl Connection {
             }) => {
                 let table = Table::new(&black, &white, position.as_deref())?;
                 self.abandon();
-                self.table = Some(table);
+                // The old game's players and memory go before the new game's are reserved.
                 self.players = [None, None];
+                self.reservation = None;
+                self.table = None;
+                self.reservation = Some(Reservation::take(&self.shared, table.memory_mb())?);
+                self.table = Some(table);
             }
             ClientMessage::Play(PlayMove { mv }) => {
                 let table = self.table.as_mut().ok_or("no game: start one first")?;
@@ -189,9 +339,16 @@ impl Connection {
         let generation = self.generation;
         let events = self.events.clone();
         let shared = Arc::clone(&self.shared);
+        let watched = !table.has_human();
         tokio::spawn(async move {
-            let Ok(permit) = Arc::clone(&shared.searches).acquire_owned().await else {
-                return;
+            // A person's game searches at once; watched games wait for a slot of their own.
+            let permit = if watched {
+                let Ok(permit) = Arc::clone(&shared.watch_searches).acquire_owned().await else {
+                    return;
+                };
+                Some(permit)
+            } else {
+                None
             };
             let limits = yolah_ai::Limits {
                 stop: Some(stop),
@@ -272,18 +429,30 @@ async fn send(socket: &mut WebSocket, message: &ServerMessage) -> bool {
     socket.send(Message::Text(text.into())).await.is_ok()
 }
 
-/// One connection, until the page goes away: its game and its searches die with it.
+/// Closes the connection with `code` and `reason` (a close frame's reason is at most 123
+/// bytes).
+async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
+    let mut end = reason.len().min(123);
+    while !reason.is_char_boundary(end) {
+        end -= 1;
+    }
+    let frame = CloseFrame {
+        code,
+        reason: reason[..end].to_string().into(),
+    };
+    let _ = socket.send(Message::Close(Some(frame))).await;
+}
+
+/// One connection, until the page goes away or idles: its game and its searches die with it.
 async fn play(mut socket: WebSocket, shared: Arc<Shared>) {
     let games = shared.games.fetch_add(1, Ordering::Relaxed) + 1;
     let _counted = Counted(&shared.games);
     if games > shared.config.max_games {
-        let busy = ServerMessage::Error {
-            message: format!(
-                "the server has {} games already; try later",
-                shared.config.max_games
-            ),
-        };
-        send(&mut socket, &busy).await;
+        let reason = format!(
+            "the server has {} games already; try later",
+            shared.config.max_games
+        );
+        close(&mut socket, CLOSE_TRY_LATER, &reason).await;
         return;
     }
     let (events, mut news) = mpsc::unbounded_channel();
@@ -291,21 +460,33 @@ async fn play(mut socket: WebSocket, shared: Arc<Shared>) {
         shared: Arc::clone(&shared),
         events,
         table: None,
+        reservation: None,
         players: [None, None],
         generation: 0,
         running: None,
         flags: Vec::new(),
     };
+    let idle_timeout = shared.config.idle_timeout;
+    let mut last_activity = Instant::now();
     loop {
+        let idle_at = last_activity + idle_timeout;
         let outgoing = tokio::select! {
+            () = tokio::time::sleep_until(idle_at), if connection.running.is_none() => {
+                let reason = format!("idle for {} s: the game is closed", idle_timeout.as_secs());
+                close(&mut socket, CLOSE_IDLE, &reason).await;
+                break;
+            }
             incoming = socket.recv() => match incoming {
-                Some(Ok(Message::Text(text))) => match connection.handle(text.as_str()) {
+                Some(Ok(Message::Text(text))) => {
+                    last_activity = Instant::now();
+                    match connection.handle(text.as_str()) {
                     Ok(()) => {
                         connection.think();
                         connection.state().into_iter().collect()
                     }
                     Err(message) => vec![ServerMessage::Error { message }],
-                },
+                    }
+                }
                 Some(Ok(Message::Binary(_))) => vec![ServerMessage::Error {
                     message: "messages are JSON text".to_string(),
                 }],
@@ -314,6 +495,7 @@ async fn play(mut socket: WebSocket, shared: Arc<Shared>) {
                 Some(Err(_)) | None => break,
             },
             Some(event) = news.recv() => {
+                last_activity = Instant::now();
                 let mut messages = connection.event(event);
                 if !messages.is_empty() && connection.running.is_none() {
                     connection.think();

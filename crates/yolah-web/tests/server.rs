@@ -250,9 +250,9 @@ async fn fifty_games_at_once() {
             tokio::spawn(async move {
                 let mut socket = connect(address).await;
                 let (black, white) = if i % 2 == 0 {
-                    ("random", "mcts:iterations=200")
+                    ("random", "mcts:iterations=200,tree=8")
                 } else {
-                    ("mcts:iterations=200", "random")
+                    ("mcts:iterations=200,tree=8", "random")
                 };
                 send(
                     &mut socket,

@@ -251,6 +251,9 @@ pub struct RecordFile {
     pub tail: Tail,
     /// Whether the header lacks columns added since (rows can be read, not added).
     pub older_format: bool,
+    /// Whether the header has the `config` column: then every row must carry its run's
+    /// fingerprint (an empty one is not a row of this format).
+    pub fingerprinted: bool,
 }
 
 impl RecordFile {
@@ -258,16 +261,20 @@ impl RecordFile {
     /// one when the file does not end with a newline: that one was cut short by an
     /// interruption, and is reported in [`RecordFile::tail`] rather than refused.
     pub fn read(path: &Path) -> Result<RecordFile, RecordError> {
-        let bytes = std::fs::read(path).map_err(|e| RecordError::Io(path.to_path_buf(), e))?;
-        let unterminated = bytes.last().is_some_and(|&b| b != b'\n');
+        let io_error = |e| RecordError::Io(path.to_path_buf(), e);
+        let mut file = crate::files::open_regular(path).map_err(io_error)?;
+        let unterminated = last_byte(&mut file)
+            .map_err(io_error)?
+            .is_some_and(|b| b != b'\n');
         let row_error = |line: u64, reason: String| RecordError::Row {
             path: path.to_path_buf(),
             line,
             reason,
         };
-        let mut reader = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .from_reader(bytes.as_slice());
+        // Read in pieces, each row bounded: a file of any size or shape is never held whole.
+        let mut reader = csv::ReaderBuilder::new().has_headers(false).from_reader(
+            crate::files::BoundedLines::new(io::BufReader::new(file), MAX_ROW),
+        );
         let mut rows = reader.records().peekable();
         let mut records = Vec::new();
         let mut tail = Tail::Clean;
@@ -276,6 +283,7 @@ impl RecordFile {
                 records,
                 tail,
                 older_format: false,
+                fingerprinted: true,
             });
         };
         let header_error = || {
@@ -300,6 +308,7 @@ impl RecordFile {
                         records,
                         tail,
                         older_format: false,
+                        fingerprinted: true,
                     });
                 }
                 return Err(row_error(1, header_error()));
@@ -342,12 +351,31 @@ impl RecordFile {
             }
         }
         let older_format = !header.iter().eq(COLUMNS);
+        let fingerprinted = header.iter().any(|name| name == "config");
         Ok(RecordFile {
             records,
             tail,
             older_format,
+            fingerprinted,
         })
     }
+}
+
+/// The longest row a record file may have: a game has at most 121 moves; the specs are
+/// bounded by what a command line or a config holds.
+pub const MAX_ROW: usize = 64 * 1024;
+
+/// The file's last byte, if it has one; the file is left at its start.
+fn last_byte(file: &mut File) -> io::Result<Option<u8>> {
+    use std::io::{Read, Seek, SeekFrom};
+    if file.metadata()?.len() == 0 {
+        return Ok(None);
+    }
+    file.seek(SeekFrom::End(-1))?;
+    let mut byte = [0];
+    file.read_exact(&mut byte)?;
+    file.seek(SeekFrom::Start(0))?;
+    Ok(Some(byte[0]))
 }
 
 /// Appends records to a file, each written whole with one write. A write that fails is

@@ -445,6 +445,7 @@ impl Store {
             };
             return Err(store_error(dir, state));
         }
+        crate::files::ensure_empty(dir).map_err(StoreError)?;
         let json = serde_json::to_string_pretty(config).expect("a config serialises");
         store.write_atomically("tournament.json", &json)?;
         let writer = RecordWriter::create(&games)
@@ -460,14 +461,15 @@ impl Store {
 
     fn read_files(dir: &Path) -> Result<(Config, RecordFile), StoreError> {
         let config_path = dir.join("tournament.json");
-        let text = std::fs::read_to_string(&config_path)
+        let text = crate::files::read_text_bounded(&config_path, crate::files::MAX_SETTINGS)
             .map_err(|e| store_error(&config_path, format!("cannot read: {e}")))?;
         let config: Config =
             serde_json::from_str(&text).map_err(|e| store_error(&config_path, e))?;
         config.players().map_err(|e| store_error(&config_path, e))?;
         let games = dir.join(GAMES_FILE);
         let file = RecordFile::read(&games).map_err(|e| StoreError(e.to_string()))?;
-        check_against_schedule(&config, &file.records).map_err(|e| store_error(&games, e))?;
+        check_against_schedule(&config, &file.records, file.fingerprinted)
+            .map_err(|e| store_error(&games, e))?;
         Ok((config, file))
     }
 
@@ -526,10 +528,14 @@ impl Store {
 }
 
 /// Checks that every record is the game its number schedules: the same players in the same
-/// colours, the same opening, the same config fingerprint (files written before fingerprints
-/// have none); and that no game is recorded twice. The error names the first record that
+/// colours, the same opening, the same config fingerprint (every row of a file whose header
+/// has the `config` column; older files have none); and that no game is recorded twice. The error names the first record that
 /// disagrees.
-pub fn check_against_schedule(config: &Config, records: &[GameRecord]) -> Result<(), String> {
+pub fn check_against_schedule(
+    config: &Config,
+    records: &[GameRecord],
+    fingerprinted: bool,
+) -> Result<(), String> {
     let schedule = config.schedule();
     let fingerprint = config.fingerprint();
     let mut seen = HashSet::new();
@@ -546,10 +552,14 @@ pub fn check_against_schedule(config: &Config, records: &[GameRecord]) -> Result
         {
             return Err(format!("game {n} is not part of shard {shard}"));
         }
-        if !record.config.is_empty() && record.config != fingerprint {
+        if fingerprinted && record.config != fingerprint {
+            let theirs = if record.config.is_empty() {
+                "no config fingerprint".to_string()
+            } else {
+                format!("config {}", record.config)
+            };
             return Err(format!(
-                "game {n} belongs to another run (config {}, this one is {fingerprint})",
-                record.config
+                "game {n} belongs to another run ({theirs}, this one is {fingerprint})"
             ));
         }
         let (black, white) = (

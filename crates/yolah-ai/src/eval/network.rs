@@ -381,8 +381,8 @@ impl Network {
 
     /// Reads and checks a network file.
     pub fn load(path: &Path) -> Result<Network, NetworkError> {
-        let bytes =
-            std::fs::read(path).map_err(|e| NetworkError::Io(path.display().to_string(), e))?;
+        let bytes = crate::files::read_bounded(path, FILE_SIZE as u64)
+            .map_err(|e| NetworkError::Io(path.display().to_string(), e))?;
         Ok(Network::new(Parameters::from_bytes(&bytes)?))
     }
 

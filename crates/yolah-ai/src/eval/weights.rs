@@ -70,6 +70,9 @@ struct File {
     weights: BTreeMap<String, [i32; 2]>,
 }
 
+/// The largest weights file read: a few dozen numbers take a few KiB.
+pub const MAX_FILE: u64 = 1 << 20;
+
 impl Weights {
     /// The shipped, tuned weights.
     pub fn tuned() -> Weights {
@@ -78,7 +81,7 @@ impl Weights {
 
     /// Reads a weights file.
     pub fn load(path: &Path) -> Result<Weights, WeightsError> {
-        let text = std::fs::read_to_string(path)
+        let text = crate::files::read_text_bounded(path, MAX_FILE)
             .map_err(|e| WeightsError::Io(path.display().to_string(), e))?;
         Weights::from_json(&text)
     }

@@ -6,9 +6,10 @@
 //! whole, so a file cut by a kill ends in at most one partial block, which the reader reports
 //! (with its offset) and a resumed run cuts off.
 
+use crate::arena::shard::Shard;
 use std::fmt;
 use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::Path;
 use yolah_core::{Bitboard, Color, Position};
 
@@ -93,6 +94,9 @@ impl Sample {
 pub struct Header {
     /// The fingerprint of the run that wrote the file (its config).
     pub fingerprint: u64,
+    /// The part of the run's games the file holds, when the run was split (`--shard K/N`):
+    /// a shard's data proves which shard it is.
+    pub shard: Option<Shard>,
 }
 
 impl Header {
@@ -103,6 +107,11 @@ impl Header {
         bytes[8..10].copy_from_slice(&VERSION.to_le_bytes());
         bytes[10..12].copy_from_slice(&(RECORD_SIZE as u16).to_le_bytes());
         bytes[16..24].copy_from_slice(&self.fingerprint.to_le_bytes());
+        if let Some(shard) = self.shard {
+            // K ≤ N ≤ 10000: both fit in 16 bits.
+            bytes[24..26].copy_from_slice(&(shard.index as u16).to_le_bytes());
+            bytes[26..28].copy_from_slice(&(shard.count as u16).to_le_bytes());
+        }
         bytes
     }
 
@@ -129,8 +138,15 @@ impl Header {
                 "records of {size} bytes; version {VERSION} has {RECORD_SIZE}"
             )));
         }
+        let index = u16::from_le_bytes([bytes[24], bytes[25]]);
+        let count = u16::from_le_bytes([bytes[26], bytes[27]]);
+        let shard = match (index, count) {
+            (0, 0) => None,
+            _ => Some(Shard::new(index.into(), count.into()).map_err(bad)?),
+        };
         Ok(Header {
             fingerprint: u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes")),
+            shard,
         })
     }
 }
@@ -170,47 +186,79 @@ pub struct DataFile {
 /// Reads and checks a whole file. A damaged block is an error, except a last one cut short,
 /// which is reported in [`DataFile::damaged`].
 pub fn read(bytes: &[u8]) -> Result<DataFile, DataError> {
-    let header = Header::from_bytes(bytes)?;
+    read_from(bytes).map_err(|e| match e {
+        ReadError::Data(e) => e,
+        ReadError::Io(e) => unreachable!("reading a slice cannot fail: {e}"),
+    })
+}
+
+/// Why a stream of data cannot be read.
+enum ReadError {
+    Io(io::Error),
+    Data(DataError),
+}
+
+impl From<DataError> for ReadError {
+    fn from(error: DataError) -> ReadError {
+        ReadError::Data(error)
+    }
+}
+
+/// Fills `buffer` from `input` as far as it goes; returns how many bytes came.
+fn fill(input: &mut impl Read, buffer: &mut [u8]) -> Result<usize, ReadError> {
+    let mut filled = 0;
+    while filled < buffer.len() {
+        match input.read(&mut buffer[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(ReadError::Io(e)),
+        }
+    }
+    Ok(filled)
+}
+
+/// [`read`] from a stream, one block at a time: memory holds the samples, never more than a
+/// block of raw bytes.
+fn read_from(mut input: impl Read) -> Result<DataFile, ReadError> {
+    let mut head = [0; HEADER_SIZE];
+    let got = fill(&mut input, &mut head)?;
+    let header = Header::from_bytes(&head[..got])?;
     let mut samples = Vec::new();
     let mut blocks = Vec::new();
-    let mut offset = HEADER_SIZE;
-    while offset < bytes.len() {
-        let at = offset as u64;
-        let rest = &bytes[offset..];
+    let mut offset = HEADER_SIZE as u64;
+    let mut records = Vec::new();
+    loop {
+        let at = offset;
         let cut = |reason: String| DataError { offset: at, reason };
-        if rest.len() < BLOCK_HEADER_SIZE {
-            return Ok(truncated(
-                header,
-                samples,
-                blocks,
-                at,
-                cut("a block header cut short".into()),
-            ));
+        let mut block_header = [0; BLOCK_HEADER_SIZE];
+        match fill(&mut input, &mut block_header)? {
+            0 => break,
+            BLOCK_HEADER_SIZE => {}
+            _ => {
+                let damage = cut("a block header cut short".into());
+                return Ok(truncated(header, samples, blocks, at, damage));
+            }
         }
-        let count = u32::from_le_bytes(rest[0..4].try_into().expect("4 bytes")) as usize;
-        let checksum = u32::from_le_bytes(rest[4..8].try_into().expect("4 bytes"));
+        let count = u32::from_le_bytes(block_header[0..4].try_into().expect("4 bytes")) as usize;
+        let checksum = u32::from_le_bytes(block_header[4..8].try_into().expect("4 bytes"));
         if count > BLOCK_RECORDS {
             return Err(cut(format!(
                 "a block of {count} records (at most {BLOCK_RECORDS})"
-            )));
+            ))
+            .into());
         }
-        let body = &rest[BLOCK_HEADER_SIZE..];
         let size = count * RECORD_SIZE;
-        if body.len() < size {
-            return Ok(truncated(
-                header,
-                samples,
-                blocks,
-                at,
-                cut(format!(
-                    "a block of {count} records cut short ({} of {size} bytes)",
-                    body.len()
-                )),
+        records.resize(size, 0);
+        let got = fill(&mut input, &mut records)?;
+        if got < size {
+            let damage = cut(format!(
+                "a block of {count} records cut short ({got} of {size} bytes)"
             ));
+            return Ok(truncated(header, samples, blocks, at, damage));
         }
-        let records = &body[..size];
-        if crc32fast::hash(records) != checksum {
-            return Err(cut("block checksum mismatch".to_string()));
+        if crc32fast::hash(&records) != checksum {
+            return Err(cut("block checksum mismatch".to_string()).into());
         }
         for (i, record) in records.chunks_exact(RECORD_SIZE).enumerate() {
             let record: &[u8; RECORD_SIZE] = record.try_into().expect("chunks of the size");
@@ -220,14 +268,14 @@ pub fn read(bytes: &[u8]) -> Result<DataFile, DataError> {
             })?;
             samples.push(sample);
         }
-        offset += BLOCK_HEADER_SIZE + size;
+        offset += (BLOCK_HEADER_SIZE + size) as u64;
         blocks.push(count);
     }
     Ok(DataFile {
         header,
         samples,
         blocks,
-        valid_len: offset as u64,
+        valid_len: offset,
         damaged: None,
     })
 }
@@ -248,10 +296,15 @@ fn truncated(
     }
 }
 
-/// Reads and checks the data file at `path` ([`read`]); the error names the file.
+/// Reads and checks the data file at `path` ([`read`]), a regular file read a block at a
+/// time; the error names the file.
 pub fn read_file(path: &Path) -> Result<DataFile, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    read(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    let file = crate::files::open_regular(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    read_from(io::BufReader::new(file)).map_err(|e| match e {
+        ReadError::Io(e) => format!("cannot read {}: {e}", path.display()),
+        ReadError::Data(e) => format!("{}: {e}", path.display()),
+    })
 }
 
 /// Creates the data file `path` (it must not exist: data is never overwritten) with its
@@ -318,7 +371,12 @@ mod tests {
     }
 
     fn file(samples: &[Sample]) -> Vec<u8> {
-        let mut bytes = Header { fingerprint: 42 }.to_bytes().to_vec();
+        let mut bytes = Header {
+            fingerprint: 42,
+            shard: None,
+        }
+        .to_bytes()
+        .to_vec();
         for block in samples.chunks(BLOCK_RECORDS) {
             write_block(&mut bytes, block).unwrap();
         }
@@ -360,7 +418,12 @@ mod tests {
         cases.push((count, "a block of 5000 records", HEADER_SIZE as u64));
         // A record whose position is impossible, with a correct checksum.
         let three = samples(3);
-        let mut bytes = Header { fingerprint: 1 }.to_bytes().to_vec();
+        let mut bytes = Header {
+            fingerprint: 1,
+            shard: None,
+        }
+        .to_bytes()
+        .to_vec();
         let mut bad = three[1].to_bytes();
         bad[24] = 9; // black's score without the holes
         let mut block = Vec::new();

@@ -1,6 +1,11 @@
 //! Another program as a player: it is started, spoken to in the engine protocol
 //! (`docs/protocol.md`), and held to its time from our side. A program that crashes, hangs,
 //! talks nonsense or sends an illegal move forfeits the game, with the reason.
+//!
+//! Each program runs in a process group of its own, and the whole group is ended with the
+//! game however the game ends (as cutechess and fastchess do): helpers a program forks die
+//! with it, and the thread that reads its output ends with them. [`end_all`] ends every group
+//! still running, for a command stopped by a signal.
 
 use crate::limits::Limits;
 use crate::player::{Forfeit, Player, Report};
@@ -8,7 +13,9 @@ use crate::protocol::info;
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Mutex;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use yolah_core::text::quote;
 use yolah_core::{Move, Position};
@@ -22,27 +29,66 @@ pub const UNTIMED_CAP: Duration = Duration::from_mins(10);
 /// The longest line read from a program.
 const MAX_LINE: u64 = 64 * 1024;
 
+/// The process groups of the programs running now.
+static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+fn running() -> std::sync::MutexGuard<'static, Vec<u32>> {
+    RUNNING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Ends every program still running and everything it started: for a command stopped by a
+/// signal (Ctrl-C, `kill`), before it exits.
+pub fn end_all() {
+    for &group in running().iter() {
+        kill_group(group);
+    }
+}
+
+/// Sends SIGKILL to the process group `group` (one that no longer exists is no error).
+fn kill_group(group: u32) {
+    #[cfg(unix)]
+    if let Ok(group) = libc::pid_t::try_from(group) {
+        // SAFETY: killpg takes plain integers and touches no memory of ours.
+        unsafe {
+            libc::killpg(group, libc::SIGKILL);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = group;
+}
+
 /// A running program: its input, and its output lines as they come.
 struct Process {
     child: Child,
     input: ChildStdin,
     lines: Receiver<String>,
+    reader: Option<JoinHandle<()>>,
 }
 
 impl Process {
     fn start(command: &[String]) -> Result<Process, String> {
         let (program, arguments) = command.split_first().ok_or("an empty command")?;
-        let mut child = Command::new(program)
+        let mut builder = Command::new(program);
+        builder
             .args(arguments)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::null());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut builder, 0);
+        // Registered while the lock is held, so end_all never misses a group being born.
+        let mut groups = running();
+        let mut child = builder
             .spawn()
             .map_err(|e| format!("cannot start {}: {e}", quote(program)))?;
+        groups.push(child.id());
+        drop(groups);
         let input = child.stdin.take().ok_or("no input pipe")?;
         let output = child.stdout.take().ok_or("no output pipe")?;
         let (sender, lines) = mpsc::channel();
-        std::thread::spawn(move || {
+        let reader = std::thread::spawn(move || {
             let mut output = BufReader::new(output);
             loop {
                 let mut bytes = Vec::new();
@@ -63,6 +109,7 @@ impl Process {
             child,
             input,
             lines,
+            reader: Some(reader),
         })
     }
 
@@ -108,18 +155,38 @@ impl Process {
 }
 
 impl Drop for Process {
+    /// `quit`, a moment to obey, then the whole process group is ended (helpers included),
+    /// the program reaped, and the reader thread joined once the output pipe is closed.
     fn drop(&mut self) {
         let _ = writeln!(self.input, "quit");
         let _ = self.input.flush();
+        let group = self.child.id();
         let deadline = Instant::now() + Duration::from_millis(200);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
+        while Instant::now() < deadline && !matches!(self.child.try_wait(), Ok(Some(_))) {
             std::thread::sleep(Duration::from_millis(5));
         }
-        let _ = self.child.kill();
+        kill_group(group);
         let _ = self.child.wait();
+        running().retain(|&g| g != group);
+        // With the group gone nothing holds the pipe: the reader sees its end at once. A
+        // program that left its group (setsid) could hold it still; the reader is then left
+        // to end with that program rather than block the game.
+        let deadline = Instant::now() + Duration::from_secs(1);
+        loop {
+            match self
+                .lines
+                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            {
+                Ok(_) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    if let Some(reader) = self.reader.take() {
+                        let _ = reader.join();
+                    }
+                    return;
+                }
+                Err(RecvTimeoutError::Timeout) => return,
+            }
+        }
     }
 }
 

@@ -14,7 +14,7 @@
 
 use crate::limits::{Budget, Limits};
 use crate::player::{Player, Report};
-use crate::search::parallel::for_each_state;
+use crate::search::parallel::Threads;
 use crossbeam_utils::CachePadded;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -260,7 +260,7 @@ impl Tree {
 pub struct Mcts {
     c: f64,
     /// One tree per thread, each on its own cache lines (no false sharing of the generators).
-    trees: Vec<CachePadded<Tree>>,
+    trees: Threads<CachePadded<Tree>>,
 }
 
 impl Mcts {
@@ -275,18 +275,17 @@ impl Mcts {
         let capacity = (tree_mb << 20) / std::mem::size_of::<Node>();
         // Room for the root's children at least.
         let capacity = capacity.max(2 * MAX_MOVES);
-        let trees = (0..threads.max(1) as u64)
-            .map(|t| {
-                let seed = seed ^ t.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                CachePadded::new(Tree::new(seed, capacity))
-            })
-            .collect();
+        let trees = Threads::new((0..threads.max(1) as u64).map(|t| {
+            let seed = seed ^ t.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            CachePadded::new(Tree::new(seed, capacity))
+        }));
         Mcts { c, trees }
     }
 }
 
 /// What one thread's search left.
 struct Search {
+    nodes: usize,
     reused: u32,
     iterations: u64,
     children: Vec<(Move, u32, u32)>,
@@ -298,14 +297,16 @@ impl Player for Mcts {
         let moves = position.moves();
         if moves.len() == 1 {
             // Nothing to decide; the trees still follow the game so they can be reused.
-            for tree in &mut self.trees {
+            self.trees.for_each(|tree| {
                 tree.set_root(position);
-            }
+            });
             return Report::only_move(moves[0], budget.elapsed());
         }
         let threads = self.trees.len();
         let c = self.c;
-        let searches = for_each_state(&mut self.trees, |t, tree| {
+        let position = *position;
+        let search = move |t: usize, tree: &mut CachePadded<Tree>| {
+            let position = &position;
             let reused = tree.set_root(position);
             let budget = budget.split(t, threads);
             let mut iterations = 0;
@@ -318,8 +319,16 @@ impl Player for Mcts {
                 reused,
                 iterations,
                 children: tree.root_children(),
+                nodes: tree.nodes.len(),
             }
-        });
+        };
+        let (first, helpers) = self
+            .trees
+            .run(|tree| search(0, tree), search, budget.answer_by());
+        // A helper that did not answer by the time limit has no say in this move.
+        let searches: Vec<Search> = std::iter::once(first)
+            .chain(helpers.into_iter().flatten())
+            .collect();
         let mut totals: Vec<(Move, u64, u64)> = moves.iter().map(|&m| (m, 0, 0)).collect();
         for search in &searches {
             for &(mv, visits, half_points) in &search.children {
@@ -339,9 +348,9 @@ impl Player for Mcts {
             .map(|(_, total)| *total)
             .expect("a position has at least one move");
         let (mv, visits, half_points) = best;
-        let pv = self.trees[0].principal_variation(mv);
+        let pv = self.trees.first().principal_variation(mv);
         let pv_text: Vec<String> = pv.iter().map(ToString::to_string).collect();
-        let nodes: usize = self.trees.iter().map(|t| t.nodes.len()).sum();
+        let nodes: usize = searches.iter().map(|s| s.nodes).sum();
         let reused: u64 = searches.iter().map(|s| u64::from(s.reused)).sum();
         Report {
             value: (visits > 0).then(|| half_points as f64 / (2.0 * visits as f64)),

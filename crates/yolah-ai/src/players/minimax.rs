@@ -15,11 +15,11 @@ use crate::eval::Evaluation;
 use crate::eval::network::Accumulator;
 use crate::limits::{Budget, Limits, StopFlag};
 use crate::player::{Margin, Player, Report};
-use crate::search::parallel::for_each_state;
+use crate::search::parallel::Threads;
 use crate::search::tt::{Bound, PROVEN, Table};
 use crossbeam_utils::CachePadded;
 use std::fmt::Write as _;
-use std::sync::Mutex;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use yolah_core::{MAX_MOVES, Move, Position};
@@ -98,10 +98,12 @@ fn proven_word(proven: bool) -> &'static str {
 }
 
 /// What every thread of one search shares.
-struct Shared<'a> {
-    table: &'a Table,
-    evaluation: &'a Evaluation,
-    stop: &'a AtomicBool,
+#[derive(Clone)]
+struct Shared {
+    table: Arc<Table>,
+    evaluation: Arc<Evaluation>,
+    /// Raised by the first thread when it has its answer: the helpers stop.
+    stop: Arc<AtomicBool>,
     deadline: Option<Instant>,
     /// Raised by another thread to end the search (the protocol's `stop`).
     external_stop: Option<StopFlag>,
@@ -205,7 +207,7 @@ impl Searcher {
     /// The evaluation of a position where the search stops, for its side to move.
     #[inline]
     fn evaluate(&self, shared: &Shared, position: &Position) -> i32 {
-        match (shared.evaluation, &self.accumulator) {
+        match (&*shared.evaluation, &self.accumulator) {
             (Evaluation::Heuristic(weights), _) => weights.evaluate(position),
             (Evaluation::Network(network), Some(acc)) => network.evaluate(acc, position),
             (Evaluation::Network(network), None) => {
@@ -216,7 +218,7 @@ impl Searcher {
 
     /// Sets the accumulator to `position`'s, before a search from it.
     fn set_root(&mut self, shared: &Shared, position: &Position) {
-        if let Evaluation::Network(network) = shared.evaluation {
+        if let Evaluation::Network(network) = &*shared.evaluation {
             self.accumulator = Some(network.accumulator(position));
         }
     }
@@ -225,7 +227,7 @@ impl Searcher {
     #[inline]
     fn play(&mut self, shared: &Shared, position: &mut Position, m: Move) {
         if let (Evaluation::Network(network), Some(acc)) =
-            (shared.evaluation, self.accumulator.as_mut())
+            (&*shared.evaluation, self.accumulator.as_mut())
         {
             network.play(acc, position.side_to_move(), m);
         }
@@ -237,7 +239,7 @@ impl Searcher {
     fn undo(&mut self, shared: &Shared, position: &mut Position, m: Move) {
         position.undo(m);
         if let (Evaluation::Network(network), Some(acc)) =
-            (shared.evaluation, self.accumulator.as_mut())
+            (&*shared.evaluation, self.accumulator.as_mut())
         {
             network.undo(acc, position.side_to_move(), m);
         }
@@ -516,9 +518,9 @@ pub struct Minimax {
     /// Whether late moves are reduced. Reductions make the value depend on the move order,
     /// so tests that compare with plain minimax turn them off.
     pub reductions: bool,
-    table: Table,
-    evaluation: Evaluation,
-    searchers: Vec<CachePadded<Searcher>>,
+    table: Arc<Table>,
+    evaluation: Arc<Evaluation>,
+    searchers: Threads<CachePadded<Searcher>>,
 }
 
 impl Minimax {
@@ -527,20 +529,19 @@ impl Minimax {
     pub fn new(evaluation: impl Into<Evaluation>, tt_megabytes: usize, threads: usize) -> Minimax {
         Minimax {
             reductions: true,
-            table: Table::new(tt_megabytes),
-            evaluation: evaluation.into(),
-            searchers: (0..threads.max(1))
-                .map(|i| CachePadded::new(Searcher::new(i == 0)))
-                .collect(),
+            table: Arc::new(Table::new(tt_megabytes)),
+            evaluation: Arc::new(evaluation.into()),
+            searchers: Threads::new(
+                (0..threads.max(1)).map(|i| CachePadded::new(Searcher::new(i == 0))),
+            ),
         }
     }
 
     /// Forgets what earlier searches learnt (the table, killers and history).
     pub fn clear(&mut self) {
+        self.searchers
+            .for_each(|searcher| **searcher = Searcher::new(searcher.main));
         self.table.clear();
-        for searcher in &mut self.searchers {
-            **searcher = Searcher::new(searcher.main);
-        }
     }
 
     /// Searches `position` (not over) within `limits`: depth, nodes (counted by the first
@@ -560,11 +561,10 @@ impl Minimax {
         let budget = Budget::start(limits);
         let start = budget.started();
         self.table.new_search();
-        let stop = AtomicBool::new(false);
         let shared = Shared {
-            table: &self.table,
-            evaluation: &self.evaluation,
-            stop: &stop,
+            table: Arc::clone(&self.table),
+            evaluation: Arc::clone(&self.evaluation),
+            stop: Arc::new(AtomicBool::new(false)),
             deadline: budget.deadline(),
             external_stop: limits.stop,
             node_limit: limits.nodes,
@@ -575,32 +575,41 @@ impl Minimax {
         let max_depth = limits
             .depth
             .map_or(MAX_PLY as u32 - 1, |d| d.min(MAX_PLY as u32 - 1));
-        let on_iteration = Mutex::new(on_iteration);
-        let results = for_each_state(&mut self.searchers, |i, searcher| {
-            searcher.prepare();
-            if searcher.main {
+        let position = *position;
+        let helpers = shared.clone();
+        let mut on_iteration = on_iteration;
+        // The first thread's answer is the search's; helpers only fill the shared table, and
+        // one the system has descheduled is not waited for past the deadline.
+        let (mut result, helped) = self.searchers.run(
+            |searcher| {
+                searcher.prepare();
                 let mut tell = |iteration: &Iteration, searcher: &Searcher| {
-                    let outcome = outcome(position, Some(iteration), searcher, start);
-                    (on_iteration.lock().expect("no search panics"))(&outcome);
+                    on_iteration(&outcome(&position, Some(iteration), searcher, start));
                 };
-                let found = searcher.iterate(&shared, position, max_depth, 0, half_time, &mut tell);
-                stop.store(true, Ordering::Relaxed);
-                found
-            } else {
+                let found =
+                    searcher.iterate(&shared, &position, max_depth, 0, half_time, &mut tell);
+                shared.stop.store(true, Ordering::Relaxed);
+                outcome(&position, found.as_ref(), searcher, start)
+            },
+            move |i, searcher| {
+                searcher.prepare();
                 let offset = (i % 2) as u32;
                 searcher.iterate(
-                    &shared,
-                    position,
+                    &helpers,
+                    &position,
                     max_depth,
                     offset,
                     half_time,
                     &mut |_, _| {},
-                )
-            }
-        });
-        let mut result = outcome(position, results[0].as_ref(), &self.searchers[0], start);
-        result.nodes = self.searchers.iter().map(|s| s.nodes).sum();
-        result.tt_hits = self.searchers.iter().map(|s| s.tt_hits).sum();
+                );
+                (searcher.nodes, searcher.tt_hits)
+            },
+            budget.answer_by(),
+        );
+        for (nodes, tt_hits) in helped.into_iter().flatten() {
+            result.nodes += nodes;
+            result.tt_hits += tt_hits;
+        }
         result
     }
 }

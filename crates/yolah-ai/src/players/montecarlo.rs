@@ -4,7 +4,7 @@
 
 use crate::limits::{Budget, Limits};
 use crate::player::{Player, Report};
-use crate::search::parallel::for_each_state;
+use crate::search::parallel::Threads;
 use crossbeam_utils::CachePadded;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -18,19 +18,17 @@ const CLOCK_EVERY: u64 = 16;
 pub struct MonteCarlo {
     /// One generator per thread, each on its own cache line: two generators sharing a line
     /// made two threads barely faster than one (false sharing, measured with the bench).
-    rngs: Vec<CachePadded<SmallRng>>,
+    rngs: Threads<CachePadded<SmallRng>>,
 }
 
 impl MonteCarlo {
     /// A player searching on `threads` threads, drawing from `seed`.
     pub fn new(threads: usize, seed: u64) -> MonteCarlo {
-        let rngs = (0..threads.max(1) as u64)
-            .map(|t| {
-                CachePadded::new(SmallRng::seed_from_u64(
-                    seed ^ t.wrapping_mul(0x9E37_79B9_7F4A_7C15),
-                ))
-            })
-            .collect();
+        let rngs = Threads::new((0..threads.max(1) as u64).map(|t| {
+            CachePadded::new(SmallRng::seed_from_u64(
+                seed ^ t.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            ))
+        }));
         MonteCarlo { rngs }
     }
 }
@@ -56,7 +54,7 @@ impl Player for MonteCarlo {
             return Report::only_move(moves[0], budget.elapsed());
         }
         let side = position.side_to_move();
-        let children: Vec<Position> = moves
+        let children: std::sync::Arc<[Position]> = moves
             .iter()
             .map(|&m| {
                 let mut child = *position;
@@ -65,7 +63,7 @@ impl Player for MonteCarlo {
             })
             .collect();
         let threads = self.rngs.len();
-        let tallies = for_each_state(&mut self.rngs, |t, rng| {
+        let search = move |t: usize, rng: &mut CachePadded<SmallRng>| {
             let budget = budget.split(t, threads);
             let mut tallies = vec![Tally::default(); children.len()];
             // Each thread starts at its own move so that an iteration limit spreads evenly.
@@ -92,9 +90,13 @@ impl Player for MonteCarlo {
                 },
             );
             tallies
-        });
-        let mut total = vec![Tally::default(); children.len()];
-        for thread in &tallies {
+        };
+        let helper = search.clone();
+        let (first, helpers) = self
+            .rngs
+            .run(|rng| search(0, rng), helper, budget.answer_by());
+        let mut total = vec![Tally::default(); moves.len()];
+        for thread in std::iter::once(&first).chain(helpers.iter().flatten()) {
             for (sum, tally) in total.iter_mut().zip(thread) {
                 sum.half_points += tally.half_points;
                 sum.playouts += tally.playouts;

@@ -124,7 +124,11 @@ impl Session {
             Command::Yei => self.identify(),
             Command::IsReady => say(&self.output, "readyok"),
             Command::SetOption { name, value } => self.set_option(&name, &value),
-            Command::NewGame => self.player = Some(self.fresh_player()),
+            Command::NewGame => {
+                // The old player (its table, its tree) goes before the new one is built.
+                self.player = None;
+                self.player = Some(self.fresh_player());
+            }
             Command::Position(position) => self.position = position,
             Command::Go(go) => self.go(go),
             Command::Stop => {
@@ -207,6 +211,7 @@ impl Session {
                 }
                 self.options = options;
                 self.spec = spec;
+                self.player = None;
                 self.player = Some(self.fresh_player());
             }
             Err(why) => self.error(&why),
@@ -292,9 +297,8 @@ fn read_lines(mut input: impl BufRead + Send + 'static) -> mpsc::Receiver<Result
             let line = match read {
                 Ok(0) | Err(_) => break,
                 Ok(_) if bytes.len() > MAX_LINE && !bytes.ends_with(b"\n") => {
-                    // Skip the rest of the long line.
-                    let mut rest = Vec::new();
-                    if input.read_until(b'\n', &mut rest).is_err() {
+                    drop(bytes);
+                    if !skip_line(&mut input) {
                         break;
                     }
                     Err(format!("line longer than {MAX_LINE} bytes"))
@@ -309,6 +313,24 @@ fn read_lines(mut input: impl BufRead + Send + 'static) -> mpsc::Receiver<Result
         }
     });
     receiver
+}
+
+/// Discards input up to and including the next newline, without keeping it: memory stays
+/// flat however long the line. False at the end of input or on an error.
+fn skip_line(input: &mut impl BufRead) -> bool {
+    loop {
+        let (found, len) = match input.fill_buf() {
+            Ok([]) | Err(_) => return false,
+            Ok(buffer) => match buffer.iter().position(|&b| b == b'\n') {
+                Some(i) => (true, i + 1),
+                None => (false, buffer.len()),
+            },
+        };
+        input.consume(len);
+        if found {
+            return true;
+        }
+    }
 }
 
 /// Runs an engine session until `quit` or the end of input: commands from `input`, answers

@@ -80,7 +80,7 @@ struct Slot {
 pub struct Table {
     slots: Box<[Slot]>,
     mask: usize,
-    generation: u8,
+    generation: std::sync::atomic::AtomicU8,
 }
 
 /// The largest table, in MiB.
@@ -90,13 +90,14 @@ impl Table {
     /// A table of at most `megabytes` MiB (rounded down to a power of two of buckets).
     pub fn new(megabytes: usize) -> Table {
         let bytes = megabytes.clamp(1, MAX_MEGABYTES) << 20;
-        let buckets = (bytes / (BUCKET * size_of::<Slot>())).next_power_of_two() / 2;
-        let buckets = buckets.max(1);
+        // The largest power of two that fits (a power of two fits exactly).
+        let fit = bytes / (BUCKET * size_of::<Slot>());
+        let buckets = 1 << fit.max(1).ilog2();
         let slots: Box<[Slot]> = (0..buckets * BUCKET).map(|_| Slot::default()).collect();
         Table {
             slots,
             mask: buckets - 1,
-            generation: 0,
+            generation: std::sync::atomic::AtomicU8::new(0),
         }
     }
 
@@ -106,15 +107,21 @@ impl Table {
     }
 
     /// Marks a new search: entries of earlier searches become the first to be replaced.
-    pub fn new_search(&mut self) {
-        self.generation = (self.generation + 1) & GENERATION_MASK;
+    pub fn new_search(&self) {
+        let next = (self.generation.load(Ordering::Relaxed) + 1) & GENERATION_MASK;
+        self.generation.store(next, Ordering::Relaxed);
     }
 
     /// Forgets everything.
-    pub fn clear(&mut self) {
-        for slot in &mut self.slots {
-            *slot = Slot::default();
+    pub fn clear(&self) {
+        for slot in &self.slots {
+            slot.key.store(0, Ordering::Relaxed);
+            slot.data.store(0, Ordering::Relaxed);
         }
+    }
+
+    fn generation(&self) -> u8 {
+        self.generation.load(Ordering::Relaxed)
     }
 
     fn bucket(&self, key: u64) -> &[Slot] {
@@ -138,7 +145,7 @@ impl Table {
     /// deeper and of this search; otherwise the shallowest, oldest entry of the bucket goes.
     #[inline]
     pub fn store(&self, key: u64, mv: Option<Move>, value: i32, depth: u8, bound: Bound) {
-        let generation = self.generation;
+        let generation = self.generation();
         let age =
             |entry: &Entry| (generation.wrapping_sub(entry.generation) & GENERATION_MASK) as i32;
         let bucket = self.bucket(key);
@@ -185,7 +192,7 @@ impl Table {
             .iter()
             .filter(|slot| {
                 Entry::unpack(slot.data.load(Ordering::Relaxed))
-                    .is_some_and(|e| e.generation == self.generation)
+                    .is_some_and(|e| e.generation == self.generation())
             })
             .count()
             * 1000
@@ -200,6 +207,17 @@ mod tests {
 
     fn mv(from: u8, to: u8) -> Move {
         Move::new(Square::new(from).unwrap(), Square::new(to).unwrap())
+    }
+
+    #[test]
+    fn a_table_is_the_largest_power_of_two_that_fits() {
+        for (megabytes, expected) in [(1, 1), (2, 2), (3, 2), (16, 16), (17, 16), (100, 64)] {
+            assert_eq!(
+                Table::new(megabytes).bytes(),
+                expected << 20,
+                "{megabytes} MiB"
+            );
+        }
     }
 
     #[test]
@@ -220,7 +238,7 @@ mod tests {
 
     #[test]
     fn store_and_probe() {
-        let mut table = Table::new(1);
+        let table = Table::new(1);
         assert!(table.bytes() <= 1 << 20);
         let key = 0x1234_5678_9abc_def0;
         assert_eq!(table.probe(key), None);

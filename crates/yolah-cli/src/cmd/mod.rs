@@ -176,6 +176,11 @@ pub fn write_atomic(path: &std::path::Path, text: &str) -> Result<()> {
     std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
 }
 
+/// Refuses a directory that holds anything but its lock ([`yolah_ai::files::ensure_empty`]).
+pub fn ensure_empty(dir: &std::path::Path) -> Result<()> {
+    yolah_ai::files::ensure_empty(dir).map_err(anyhow::Error::msg)
+}
+
 /// The directory of a new run (`--out`): created if missing, refused if it is a file, and
 /// locked for this run.
 pub fn run_dir(dir: &std::path::Path) -> Result<yolah_ai::arena::lock::DirLock> {

@@ -157,8 +157,9 @@ fn ask(
         };
         let text = line.trim();
         if !std::io::stdin().is_terminal() {
-            // Piped input is not echoed by a terminal: echo it so the transcript reads well.
-            writeln!(out, "{text}")?;
+            // Piped input is not echoed by a terminal: echo it so the transcript reads well
+            // (at most 40 characters of it, as everywhere a typed text is shown back).
+            writeln!(out, "{}", yolah_core::text::clip(text))?;
         }
         match text {
             "" => {}

@@ -4,7 +4,7 @@
 
 use super::{UsageError, position_arg, quote};
 use anyhow::{Context, Result, bail};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 use yolah_ai::arena::record::{RecordFile, Tail};
 use yolah_core::{Diagram, Move};
@@ -79,18 +79,19 @@ pub fn run(
     Ok(())
 }
 
+/// The largest moves file read: a game has at most 121 moves; comments may add some.
+const MAX_MOVES_FILE: u64 = 1 << 20;
+
 fn read_input(file: Option<&Path>) -> Result<String> {
-    let mut text = String::new();
-    match file {
-        None => std::io::stdin()
-            .read_to_string(&mut text)
+    let bytes = match file {
+        None => yolah_ai::files::read_stream_bounded(std::io::stdin().lock(), MAX_MOVES_FILE)
             .context("reading moves from stdin")?,
-        Some(path) if path == Path::new("-") => std::io::stdin()
-            .read_to_string(&mut text)
-            .context("reading moves from stdin")?,
-        Some(path) => std::fs::File::open(path)
-            .and_then(|mut f| f.read_to_string(&mut text))
+        Some(path) if path == Path::new("-") => {
+            yolah_ai::files::read_stream_bounded(std::io::stdin().lock(), MAX_MOVES_FILE)
+                .context("reading moves from stdin")?
+        }
+        Some(path) => yolah_ai::files::read_bounded(path, MAX_MOVES_FILE)
             .with_context(|| format!("cannot read '{}'", path.display()))?,
     };
-    Ok(text)
+    String::from_utf8(bytes).context("the moves are not UTF-8 text")
 }

@@ -98,16 +98,25 @@ fn start(options: &Options) -> Result<(Config, DirLock, u64)> {
             dir.display()
         );
     }
-    let path = dir.join(DATA);
-    data::create_file(
-        &path,
-        Header {
-            fingerprint: config.fingerprint(),
-        },
-    )
-    .with_context(|| format!("cannot create {}", path.display()))?;
+    super::ensure_empty(dir)?;
+    // The config first: from then on, whatever a kill leaves, --resume takes it over.
     write_atomic(&dir.join(CONFIG), &serde_json::to_string_pretty(&config)?)?;
+    create_data(&dir.join(DATA), &config)?;
     Ok((config, lock, 0))
+}
+
+/// The data file's header for `config`'s run.
+fn header(config: &Config) -> Header {
+    Header {
+        fingerprint: config.fingerprint(),
+        shard: config.shard,
+    }
+}
+
+fn create_data(path: &Path, config: &Config) -> Result<()> {
+    data::create_file(path, header(config))
+        .and_then(|file| file.sync_all())
+        .with_context(|| format!("cannot create {}", path.display()))
 }
 
 fn resume(options: &Options) -> Result<(Config, DirLock, u64)> {
@@ -126,13 +135,8 @@ fn resume(options: &Options) -> Result<(Config, DirLock, u64)> {
     );
     let lock = DirLock::take(dir)?;
     let path = dir.join(CONFIG);
-    let text = fs::read_to_string(&path)
-        .with_context(|| format!("nothing to resume: cannot read {}", path.display()))?;
-    let mut config: Config = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a self-play config", path.display()))?;
-    config.check().map_err(UsageError)?;
-    let fingerprint = config.fingerprint();
-    let done = check_data(&dir.join(DATA), fingerprint)?;
+    let mut config = read_config(dir).context("nothing to resume")?;
+    let done = check_data(&dir.join(DATA), &config)?;
     if let Some(games) = options.games {
         usage!(
             games >= done,
@@ -145,26 +149,82 @@ fn resume(options: &Options) -> Result<(Config, DirLock, u64)> {
     Ok((config, lock, done))
 }
 
-/// Reads the data, checks it belongs to this run, cuts a block cut short by a kill; returns
-/// the whole games in it.
-fn check_data(path: &Path, fingerprint: u64) -> Result<u64> {
+/// A run's `selfplay.json`, read (bounded) and checked as the command line is.
+fn read_config(dir: &Path) -> Result<Config> {
+    let path = dir.join(CONFIG);
+    let text = yolah_ai::files::read_text_bounded(&path, yolah_ai::files::MAX_SETTINGS)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let config: Config = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a self-play config", path.display()))?;
+    config
+        .check()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    Ok(config)
+}
+
+/// Reads the data, checks it belongs to this run, and takes over what a kill can leave: no
+/// data file or half its header (it is written anew), a block cut short (it is cut off).
+/// Returns the whole games in it.
+fn check_data(path: &Path, config: &Config) -> Result<u64> {
+    let expected = header(config).to_bytes();
+    match fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            create_data(path, config)?;
+            return Ok(0);
+        }
+        Ok(m) if m.is_file() && m.len() < expected.len() as u64 => {
+            let bytes = yolah_ai::files::read_bounded(path, expected.len() as u64)?;
+            if expected.starts_with(&bytes) {
+                fs::remove_file(path)
+                    .with_context(|| format!("cannot replace {}", path.display()))?;
+                create_data(path, config)?;
+                return Ok(0);
+            }
+        }
+        _ => {}
+    }
     let file = data::read_file(path).map_err(anyhow::Error::msg)?;
     ensure!(
-        file.header.fingerprint == fingerprint,
+        file.header.fingerprint == config.fingerprint(),
         "{}: written by another self-play run (its config fingerprint differs)",
         path.display()
     );
+    ensure!(
+        file.header.shard == config.shard,
+        "{}: {}, but the run in its directory is {}",
+        path.display(),
+        shard_text(file.header.shard),
+        shard_text(config.shard)
+    );
+    let done = file.blocks.len() as u64;
+    let total = config.numbers().len() as u64;
+    ensure!(
+        done <= total,
+        "{}: {done} games, more than the run's {total}",
+        path.display()
+    );
     if let Some(damage) = &file.damaged {
-        eprintln!(
-            "cut the last game of {} ({damage}); it is played again",
-            path.display()
-        );
+        let end = fs::metadata(path)?.len();
         OpenOptions::new()
             .write(true)
             .open(path)?
             .set_len(file.valid_len)?;
+        let fate = if done < total {
+            format!("game {} of {total} is played again", done + 1)
+        } else {
+            format!("all {total} games are there")
+        };
+        eprintln!(
+            "cut {} bytes after the last whole game of {} ({damage}); {fate}",
+            end - file.valid_len,
+            path.display()
+        );
     }
-    Ok(file.blocks.len() as u64)
+    Ok(done)
+}
+
+fn shard_text(shard: Option<Shard>) -> String {
+    shard.map_or_else(|| "a whole run".to_string(), |s| format!("shard {s}"))
 }
 
 /// `yolah data merge OUT DIR…`: the shards of one self-play run joined into `OUT`, game by
@@ -225,13 +285,10 @@ pub fn merge(out: &mut impl Write, dir: &Path, parts: &[PathBuf]) -> Result<()> 
         ..first.clone()
     };
     let path = dir.join(DATA);
-    let mut file = data::create_file(
-        &path,
-        Header {
-            fingerprint: merged.fingerprint(),
-        },
-    )
-    .with_context(|| format!("cannot create {}", path.display()))?;
+    super::ensure_empty(dir)?;
+    write_atomic(&dir.join(CONFIG), &serde_json::to_string_pretty(&merged)?)?;
+    let mut file = data::create_file(&path, header(&merged))
+        .with_context(|| format!("cannot create {}", path.display()))?;
     let mut bytes = Vec::new();
     let mut positions = 0;
     for number in 0..merged.games {
@@ -242,7 +299,6 @@ pub fn merge(out: &mut impl Write, dir: &Path, parts: &[PathBuf]) -> Result<()> 
     file.write_all(&bytes)
         .and_then(|()| file.sync_all())
         .with_context(|| format!("writing {}", path.display()))?;
-    write_atomic(&dir.join(CONFIG), &serde_json::to_string_pretty(&merged)?)?;
     writeln!(
         out,
         "merged {count} shards: {} games, {positions} positions into {}",
@@ -254,22 +310,28 @@ pub fn merge(out: &mut impl Write, dir: &Path, parts: &[PathBuf]) -> Result<()> 
 
 /// A finished self-play run's config and data.
 fn finished_part(part: &Path) -> Result<(Config, data::DataFile)> {
-    let text = fs::read_to_string(part.join(CONFIG))
-        .with_context(|| format!("'{}': not a self-play run", part.display()))?;
-    let config: Config = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a self-play config", part.join(CONFIG).display()))?;
-    let file = data::read_file(&part.join(DATA)).map_err(anyhow::Error::msg)?;
+    ensure!(part.is_dir(), "'{}': not a self-play run", part.display());
+    let config = read_config(part)?;
+    let path = part.join(DATA);
+    let file = data::read_file(&path).map_err(anyhow::Error::msg)?;
+    ensure!(
+        file.header.fingerprint == config.fingerprint(),
+        "{}: its data belongs to another run",
+        part.display()
+    );
+    ensure!(
+        file.header.shard == config.shard,
+        "{}: holds the data of {}, but its run is {}",
+        path.display(),
+        shard_text(file.header.shard),
+        shard_text(config.shard)
+    );
     ensure!(
         file.damaged.is_none() && file.blocks.len() == config.numbers().len(),
         "'{}' is unfinished ({} of {} games): finish it with --resume first",
         part.display(),
         file.blocks.len(),
         config.numbers().len()
-    );
-    ensure!(
-        file.header.fingerprint == config.fingerprint(),
-        "{}: its data belongs to another run",
-        part.display()
     );
     Ok((config, file))
 }

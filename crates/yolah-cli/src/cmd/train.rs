@@ -98,6 +98,20 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         options.out.display(),
         options.out.display()
     );
+    let json_path = sibling(&options.out, "train.json");
+    let csv_path = sibling(&options.out, "train.csv");
+    let png_path = sibling(&options.out, "loss.png");
+    usage!(
+        !options.resume || (options.target.is_none() && options.seed.is_none()),
+        "--resume takes its settings from {}: only --epochs may be given",
+        json_path.display()
+    );
+    // A resume that cannot start leaves the disk as it found it.
+    ensure!(
+        !options.resume || json_path.is_file(),
+        "nothing to resume: {} does not exist",
+        json_path.display()
+    );
     std::fs::create_dir_all(&dir)
         .with_context(|| format!("'{}': cannot create the directory", dir.display()))?;
     let _lock = DirLock::take(&dir)?;
@@ -106,9 +120,6 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         .iter()
         .map(|f| (f.header.fingerprint, f.samples.len()))
         .collect();
-    let json_path = sibling(&options.out, "train.json");
-    let csv_path = sibling(&options.out, "train.csv");
-    let png_path = sibling(&options.out, "loss.png");
 
     let (run, mut rows, parameters) = if options.resume {
         resume(options, &fingerprints, &json_path, &csv_path)?
@@ -176,12 +187,7 @@ fn resume(
     json_path: &Path,
     csv_path: &Path,
 ) -> Result<(Run, Vec<Row>, Parameters)> {
-    usage!(
-        options.target.is_none() && options.seed.is_none(),
-        "--resume takes its settings from {}: only --epochs may be given",
-        json_path.display()
-    );
-    let text = std::fs::read_to_string(json_path)
+    let text = yolah_ai::files::read_text_bounded(json_path, yolah_ai::files::MAX_SETTINGS)
         .with_context(|| format!("nothing to resume: cannot read {}", json_path.display()))?;
     let mut run: Run = serde_json::from_str(&text)
         .with_context(|| format!("{} is not a training run", json_path.display()))?;
@@ -190,17 +196,18 @@ fn resume(
         "the data differ from the run's ({} was trained on other data or other amounts of it)",
         json_path.display()
     );
-    let (parameters, done) = match std::fs::read(&options.out) {
-        Ok(bytes) => {
-            let parameters = Parameters::from_bytes(&bytes)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", options.out.display()))?;
-            (parameters, network::epochs_of(&bytes))
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            (initial_parameters(run.settings.seed), 0)
-        }
-        Err(e) => bail!("cannot read {}: {e}", options.out.display()),
-    };
+    let (parameters, done) =
+        match yolah_ai::files::read_bounded(&options.out, network::FILE_SIZE as u64) {
+            Ok(bytes) => {
+                let parameters = Parameters::from_bytes(&bytes)
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", options.out.display()))?;
+                (parameters, network::epochs_of(&bytes))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                (initial_parameters(run.settings.seed), 0)
+            }
+            Err(e) => bail!("cannot read {}: {e}", options.out.display()),
+        };
     let mut rows = read_rows(csv_path)?;
     rows.truncate(done as usize);
     ensure!(
@@ -346,8 +353,10 @@ fn read_rows(path: &Path) -> Result<Vec<Row>> {
     if !path.exists() {
         return Ok(Vec::new());
     }
-    let mut reader =
-        csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
+    // A log of at most 10000 epochs: a few hundred KiB.
+    let bytes = yolah_ai::files::read_bounded(path, 16 << 20)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let mut reader = csv::Reader::from_reader(bytes.as_slice());
     reader
         .deserialize()
         .collect::<Result<Vec<Row>, _>>()

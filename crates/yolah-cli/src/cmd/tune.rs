@@ -6,7 +6,6 @@
 
 use super::{UsageError, plot, progress_bar, run_dir, usage, write_atomic};
 use anyhow::{Context, Result, bail, ensure};
-use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -29,6 +28,9 @@ pub struct Options {
 }
 
 const CHECKPOINT: &str = "checkpoint.json";
+/// The largest checkpoint read back: a population of 1000 and a log of 10000 generations
+/// take a few MiB.
+const MAX_CHECKPOINT: u64 = 64 << 20;
 
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     let threads = super::threads(options.threads)?;
@@ -100,6 +102,7 @@ fn start(options: &Options) -> Result<(Checkpoint, DirLock)> {
             dir.display()
         );
     }
+    super::ensure_empty(dir)?;
     let start = Weights::from_json(START_JSON).expect("the starting weights are valid");
     let run = Checkpoint::new(config, start);
     write_atomic(&dir.join(CHECKPOINT), &serde_json::to_string_pretty(&run)?)?;
@@ -125,7 +128,7 @@ fn resume(options: &Options) -> Result<(Checkpoint, DirLock)> {
     );
     let lock = DirLock::take(&options.out)?;
     let path = options.out.join(CHECKPOINT);
-    let text = fs::read_to_string(&path)
+    let text = yolah_ai::files::read_text_bounded(&path, MAX_CHECKPOINT)
         .with_context(|| format!("nothing to resume: cannot read {}", path.display()))?;
     let mut run: Checkpoint = serde_json::from_str(&text)
         .with_context(|| format!("{} is not a tuning checkpoint", path.display()))?;

@@ -1,0 +1,163 @@
+//! Reading the files a user names, which are untrusted: only regular files (a device such as
+//! `/dev/zero`, a pipe or a directory is refused before it is opened, so nothing blocks or
+//! reads forever), and never more bytes than the format allows.
+
+use std::fs::File;
+use std::io::{self, BufRead, Read};
+use std::path::Path;
+
+/// Opens `path` for reading if it is a regular file (after following links).
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    let metadata = std::fs::metadata(path)?;
+    if !metadata.is_file() {
+        let what = if metadata.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file (a device, a pipe or a socket)"
+        };
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("it is {what}"),
+        ));
+    }
+    File::open(path)
+}
+
+/// The whole of the regular file `path`, refused unread when it holds more than `limit`
+/// bytes (and cut at `limit + 1` bytes should it grow while it is read).
+pub fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let file = open_regular(path)?;
+    let len = file.metadata()?.len();
+    if len > limit {
+        return Err(too_large(len, limit));
+    }
+    let mut bytes = Vec::with_capacity(len as usize);
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large(bytes.len() as u64, limit));
+    }
+    Ok(bytes)
+}
+
+/// [`read_bounded`] for a text file (UTF-8).
+pub fn read_text_bounded(path: &Path, limit: u64) -> io::Result<String> {
+    String::from_utf8(read_bounded(path, limit)?)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "it is not UTF-8 text"))
+}
+
+/// Up to `limit` bytes of a stream (standard input), refused past that.
+pub fn read_stream_bounded(input: impl Read, limit: u64) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    input.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("more than {limit} bytes: larger than such a file can be"),
+        ));
+    }
+    Ok(bytes)
+}
+
+fn too_large(len: u64, limit: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("{len} bytes: larger than the {limit} bytes such a file can have"),
+    )
+}
+
+/// Refuses a directory that holds anything but its run's lock: a new run writes only into a
+/// new or empty directory, never among another run's files.
+pub fn ensure_empty(dir: &Path) -> Result<(), String> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot read '{}': {e}", dir.display()))?;
+    for entry in entries {
+        let name = entry
+            .map_err(|e| format!("cannot read '{}': {e}", dir.display()))?
+            .file_name();
+        if name != crate::arena::lock::LOCK_FILE {
+            return Err(format!(
+                "'{}' is not empty (it holds '{}'): a new run needs a new or empty directory",
+                dir.display(),
+                name.to_string_lossy()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The most bytes of a settings file (JSON) of a run.
+pub const MAX_SETTINGS: u64 = 1 << 20;
+
+/// A reader whose lines may not be longer than a bound: past it, reading fails with an error
+/// that says so (a CSV reader would otherwise keep a line of any length in memory).
+pub struct BoundedLines<R> {
+    inner: R,
+    max_line: usize,
+    line: usize,
+}
+
+impl<R: BufRead> BoundedLines<R> {
+    /// `inner`, whose lines are at most `max_line` bytes.
+    pub fn new(inner: R, max_line: usize) -> BoundedLines<R> {
+        BoundedLines {
+            inner,
+            max_line,
+            line: 0,
+        }
+    }
+}
+
+impl<R: BufRead> Read for BoundedLines<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let available = self.inner.fill_buf()?;
+        let n = available.len().min(out.len());
+        for &byte in &available[..n] {
+            self.line = if byte == b'\n' { 0 } else { self.line + 1 };
+            if self.line > self.max_line {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("a line longer than {} bytes", self.max_line),
+                ));
+            }
+        }
+        out[..n].copy_from_slice(&available[..n]);
+        self.inner.consume(n);
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn devices_directories_and_large_files_are_refused_unread() {
+        let dir = tempfile::tempdir().unwrap();
+        let error = read_bounded(Path::new("/dev/zero"), 100).unwrap_err();
+        assert!(error.to_string().contains("not a regular file"), "{error}");
+        let error = read_bounded(dir.path(), 100).unwrap_err();
+        assert!(error.to_string().contains("a directory"), "{error}");
+        let path = dir.path().join("big");
+        std::fs::write(&path, [b'x'; 101]).unwrap();
+        let error = read_bounded(&path, 100).unwrap_err();
+        assert!(error.to_string().contains("101 bytes"), "{error}");
+        assert_eq!(read_bounded(&path, 101).unwrap().len(), 101);
+        let error = read_stream_bounded(std::io::repeat(0), 1000).unwrap_err();
+        assert!(error.to_string().contains("more than 1000"), "{error}");
+    }
+
+    #[test]
+    fn a_line_over_the_bound_is_an_error() {
+        let text = format!("short\n{}\n", "y".repeat(50));
+        let mut out = String::new();
+        let error = BoundedLines::new(text.as_bytes(), 20)
+            .read_to_string(&mut out)
+            .unwrap_err();
+        assert!(error.to_string().contains("longer than 20"), "{error}");
+        let mut out = String::new();
+        BoundedLines::new(text.as_bytes(), 50)
+            .read_to_string(&mut out)
+            .unwrap();
+        assert_eq!(out, text);
+    }
+}
