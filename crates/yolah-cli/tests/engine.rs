@@ -155,3 +155,205 @@ fn a_broken_engine_loses_each_game_with_its_reason() {
         stdout(&output)
     );
 }
+
+/// The spec of our engine behind a shell that forks a long-lived helper, recording the
+/// process ids in `pids`.
+fn forking(pids: &Path) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/forking_engine.sh");
+    format!(
+        "engine:time=20ms,cmd=sh {} {} {}",
+        script.display(),
+        pids.display(),
+        binary()
+    )
+}
+
+/// Whether process `pid` still runs (a zombie has ended).
+fn alive(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit(')')
+            .next()
+            .is_some_and(|rest| !rest.trim_start().starts_with('Z'))
+    })
+}
+
+fn assert_all_ended(pids: &Path) {
+    let started = std::fs::read_to_string(pids).unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    while started.lines().any(alive) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "left running: {:?}",
+            started.lines().filter(|p| alive(p)).collect::<Vec<_>>()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+// Issue 19, item 7: an engine's helpers end with its game, and with a match that is killed.
+#[test]
+fn an_engine_and_what_it_starts_end_with_the_game_and_with_a_killed_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let pids = dir.path().join("pids");
+    let output = yolah(
+        &[
+            "match",
+            &forking(&pids),
+            "random",
+            "--games",
+            "4",
+            "-t",
+            "1",
+            "-s",
+            "1",
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let started = std::fs::read_to_string(&pids).unwrap();
+    assert_eq!(
+        started.lines().count(),
+        8,
+        "two processes a game: {started}"
+    );
+    assert_all_ended(&pids);
+
+    // A match stopped by a signal (`kill`, Ctrl-C) ends its engines on its way out.
+    let killed = dir.path().join("killed");
+    let mut child = std::process::Command::new(binary())
+        .args([
+            "match",
+            &forking(&killed),
+            "random",
+            "--games",
+            "400",
+            "-t",
+            "2",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::fs::read_to_string(&killed).map_or(0, |t| t.lines().count()) < 4 {
+        assert!(std::time::Instant::now() < deadline, "the games start");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let sent = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let status = child.wait().unwrap();
+    assert!(!status.success());
+    assert_all_ended(&killed);
+}
+
+/// `yolah engine` on pipes, for tests that watch the process while it runs.
+struct Session {
+    child: std::process::Child,
+    input: std::process::ChildStdin,
+    output: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl Session {
+    fn start() -> Session {
+        let mut child = std::process::Command::new(binary())
+            .args(["engine", "--player", "minimax"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let input = child.stdin.take().unwrap();
+        let output = std::io::BufReader::new(child.stdout.take().unwrap());
+        Session {
+            child,
+            input,
+            output,
+        }
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        use std::io::Write;
+        self.input.write_all(bytes).unwrap();
+    }
+
+    /// The next line that is not an `info` line other than an error.
+    fn answer(&mut self) -> String {
+        use std::io::BufRead;
+        loop {
+            let mut line = String::new();
+            self.output.read_line(&mut line).unwrap();
+            let line = line.trim_end().to_string();
+            if !line.starts_with("info") || line.starts_with("info string error") {
+                return line;
+            }
+        }
+    }
+
+    /// The most memory the process has held so far, MiB (its peak resident set).
+    fn peak_mb(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+        let kb: u64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+        kb / 1024
+    }
+
+    fn quit(mut self) {
+        self.send(b"quit\n");
+        assert!(self.child.wait().unwrap().success());
+    }
+}
+
+// Issue 19, items 8 and 10: an over-long line is discarded as it comes, and a new player is
+// built only once the old one is gone: the engine's memory stays flat.
+#[test]
+fn memory_stays_flat_under_long_lines_and_new_players() {
+    let mut engine = Session::start();
+    engine.send(b"isready\n");
+    assert_eq!(engine.answer(), "readyok");
+    let chunk = vec![b'x'; 1 << 20];
+    for _ in 0..400 {
+        engine.send(&chunk);
+    }
+    engine.send(b"\nisready\n");
+    assert_eq!(
+        engine.answer(),
+        "info string error: line longer than 65536 bytes"
+    );
+    assert_eq!(engine.answer(), "readyok");
+    let after_line = engine.peak_mb();
+    assert!(
+        after_line < 100,
+        "a 400 MiB line took the engine to {after_line} MiB"
+    );
+    // Tables of 256 MiB (the largest power of two in 300): the old one is dropped before the new one is made.
+    engine.send(b"setoption name Hash value 300\nisready\n");
+    assert_eq!(engine.answer(), "readyok");
+    engine.send(b"newgame\nisready\n");
+    assert_eq!(engine.answer(), "readyok");
+    engine.send(b"setoption name Hash value 299\nisready\n");
+    assert_eq!(engine.answer(), "readyok");
+    let peak = engine.peak_mb();
+    assert!(peak < 256 + 100, "two tables at once: {peak} MiB");
+    engine.quit();
+}
+
+// Issue 19, item 9: the protocol follows the rules of the rest of the program: no move after
+// the end of a game.
+#[test]
+fn no_move_is_accepted_after_the_end_of_a_game() {
+    let over = "xxbxxbxx/wxxxwxxx/xxxxxxxw/xxxxxxxx/xbxxxxxx/xxxxxxxb/xxwxxxxx/xxxxxxxx b 24 32 64";
+    let input = format!("position fen {over} moves a1:a1 a1:a1\nquit\n");
+    let output = yolah(&["engine"], &input);
+    assert!(
+        stdout(&output).contains("info string error: move 1 'a1:a1': the game is over"),
+        "{}",
+        stdout(&output)
+    );
+    // As `moves` lists nothing and `replay` refuses.
+    assert_eq!(stdout(&yolah(&["moves", "-p", over], "")), "\n");
+    let output = yolah(&["replay", "-p", over], "a1:a1");
+    assert_clean_error(&output, "the game is already over");
+}

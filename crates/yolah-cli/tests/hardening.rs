@@ -118,6 +118,28 @@ fn resume_refuses_games_of_another_tournament() {
     assert_eq!(exit_code(&output), 1);
 }
 
+// Issue 19, item 3: a row of a current-format record without its fingerprint is foreign.
+#[test]
+fn resume_refuses_a_row_whose_fingerprint_was_emptied() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t");
+    small_tournament(&out);
+    let games = out.join("games.csv");
+    let text = std::fs::read_to_string(&games).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let mut fields: Vec<&str> = lines[2].split(',').collect();
+    assert_eq!(fields[1].len(), 16, "a fingerprint: {}", lines[2]);
+    fields[1] = "";
+    lines[2] = fields.join(",");
+    std::fs::write(&games, lines.join("\n") + "\n").unwrap();
+    let output = yolah(
+        &["tournament", "--out", out.to_str().unwrap(), "--resume"],
+        "",
+    );
+    assert_clean_error(&output, "belongs to another run (no config fingerprint");
+    assert_eq!(exit_code(&output), 1);
+}
+
 // 3. A whole last row without its newline is kept, not replayed.
 #[test]
 fn a_whole_last_row_without_newline_is_kept() {
@@ -532,4 +554,79 @@ fn counts_in_messages_agree_with_their_number() {
         "",
     );
     assert!(stdout(&output).contains("(seed 1, 1 thread)"));
+}
+
+// Issue 19, item 6: what is not a regular file is refused where a file is meant, and every
+// read is bounded by what its format allows: nothing reads until memory runs out.
+#[test]
+fn special_and_huge_files_are_refused_unread() {
+    let dir = tempfile::tempdir().unwrap();
+    // A regular file far larger than any network, weights or moves file (sparse: no disk).
+    let huge = dir.path().join("huge");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(20 << 30)
+        .unwrap();
+    let fifo = dir.path().join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let out = dir.path().join("nn.yolahnet");
+    let out = out.to_str().unwrap();
+    for special in ["/dev/zero", fifo.to_str().unwrap()] {
+        for (args, expected) in [
+            (
+                vec!["think", "minimax:eval=nn,net=SPECIAL", "-s", "1"],
+                "not a regular file",
+            ),
+            (
+                vec!["think", "minimax:weights=SPECIAL", "-s", "1"],
+                "not a regular file",
+            ),
+            (vec!["data", "stats", "SPECIAL"], "not a regular file"),
+            (vec!["replay", "SPECIAL"], "not a regular file"),
+            (
+                vec!["replay", "SPECIAL", "--game", "1"],
+                "not a regular file",
+            ),
+            (
+                vec!["train", "--data", "SPECIAL", "--out", out],
+                "not a regular file",
+            ),
+        ] {
+            let args: Vec<String> = args.iter().map(|a| a.replace("SPECIAL", special)).collect();
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let start = Instant::now();
+            let output = yolah(&args, "");
+            assert_clean_error(&output, expected);
+            assert!(start.elapsed() < Duration::from_secs(10), "{args:?}");
+        }
+    }
+    let huge = huge.to_str().unwrap();
+    let net = format!("minimax:eval=nn,net={huge}");
+    let weights = format!("minimax:weights={huge}");
+    for args in [
+        ["think", net.as_str(), "-s", "1"],
+        ["think", weights.as_str(), "-s", "1"],
+        ["replay", huge, "--position", START],
+    ] {
+        let start = Instant::now();
+        assert_clean_error(&yolah(&args, ""), "larger than");
+        assert!(start.elapsed() < Duration::from_secs(10), "{args:?}");
+    }
+}
+
+// Issue 19, item 15: piped input is echoed as everywhere else a typed text is shown back: at
+// most 40 characters of it.
+#[test]
+fn play_echoes_at_most_forty_characters_of_a_line() {
+    let line = "z".repeat(5_000_000);
+    let output = yolah(
+        &["play", "--white", "random", "-s", "1"],
+        &format!("{line}\nquit\n"),
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let longest = text.lines().map(|l| l.chars().count()).max().unwrap();
+    assert!(longest < 200, "a line of {longest} characters");
+    assert!(text.contains(&format!("{}…", "z".repeat(40))), "{text}");
 }

@@ -242,3 +242,111 @@ fn three_shards_merge_into_the_unsharded_run() {
     assert_clean_error(&output, "expected K/N");
     assert_eq!(output.status.code(), Some(2));
 }
+
+// Issue 19, item 2: each shard's data proves which shard it is.
+#[test]
+fn another_shards_data_under_a_shards_name_is_refused() {
+    let root = tempfile::tempdir().unwrap();
+    let parts: Vec<_> = (1..=3)
+        .map(|k| {
+            let part = root.path().join(format!("part{k}"));
+            let output = selfplay(&part, &["--games", "6", "--shard", &format!("{k}/3")]);
+            assert!(output.status.success(), "{}", stderr(&output));
+            part
+        })
+        .collect();
+    std::fs::copy(parts[2].join("data.bin"), parts[1].join("data.bin")).unwrap();
+    let merged = root.path().join("merged");
+    let mut args = vec!["data", "merge", merged.to_str().unwrap()];
+    args.extend(parts.iter().map(|p| p.to_str().unwrap()));
+    let output = yolah(&args, "");
+    assert_clean_error(
+        &output,
+        "holds the data of shard 3/3, but its run is shard 2/3",
+    );
+    let output = yolah(
+        &["selfplay", "--resume", "--out", parts[1].to_str().unwrap()],
+        "",
+    );
+    assert_clean_error(
+        &output,
+        "shard 3/3, but the run in its directory is shard 2/3",
+    );
+}
+
+// Issue 19, item 4: whatever a kill leaves between the config and the data, --resume takes it
+// over and ends with the data of an uninterrupted run.
+#[test]
+fn resume_takes_over_any_state_a_kill_can_leave() {
+    let root = tempfile::tempdir().unwrap();
+    let whole = root.path().join("whole");
+    assert!(selfplay(&whole, &["--games", "3"]).status.success());
+    let expected = std::fs::read(whole.join("data.bin")).unwrap();
+    // Killed after the config, before the data file: none, or part of its header.
+    for header_bytes in [None, Some(0), Some(13)] {
+        let dir = root.path().join(format!("killed{header_bytes:?}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(whole.join("selfplay.json"), dir.join("selfplay.json")).unwrap();
+        if let Some(n) = header_bytes {
+            std::fs::write(dir.join("data.bin"), &expected[..n]).unwrap();
+        }
+        // A new run there is refused (it would lose the run); --resume takes it over.
+        let output = selfplay(&dir, &["--games", "3"]);
+        assert_clean_error(&output, "holds a self-play run already");
+        let output = yolah(
+            &["selfplay", "--resume", "--out", dir.to_str().unwrap()],
+            "",
+        );
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert_eq!(std::fs::read(dir.join("data.bin")).unwrap(), expected);
+    }
+    // A data file without its config is another program's: not taken, not overwritten.
+    let stray = root.path().join("stray");
+    std::fs::create_dir_all(&stray).unwrap();
+    std::fs::write(stray.join("data.bin"), b"mine").unwrap();
+    assert_clean_error(&selfplay(&stray, &["--games", "3"]), "is not empty");
+    assert_eq!(std::fs::read(stray.join("data.bin")).unwrap(), b"mine");
+    // Nor is a tournament's directory.
+    let tournament = root.path().join("tournament");
+    let output = yolah(
+        &[
+            "tournament",
+            "random",
+            "random:seed=2",
+            "-n",
+            "2",
+            "--out",
+            tournament.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_clean_error(&selfplay(&tournament, &["--games", "3"]), "is not empty");
+    assert!(!tournament.join("data.bin").exists());
+}
+
+// Issue 19, item 5: junk after a finished run is cut, and the message says what happens.
+#[test]
+fn junk_after_a_finished_run_is_cut_and_said_so() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("run");
+    assert!(selfplay(&dir, &["--games", "2"]).status.success());
+    let data = dir.join("data.bin");
+    let clean = std::fs::read(&data).unwrap();
+    let mut junk = clean.clone();
+    junk.extend_from_slice(b"junk!");
+    std::fs::write(&data, &junk).unwrap();
+    let output = yolah(
+        &["selfplay", "--resume", "--out", dir.to_str().unwrap()],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let said = stderr(&output);
+    assert!(
+        said.contains("cut 5 bytes after the last whole game"),
+        "{said}"
+    );
+    assert!(said.contains("all 2 games are there"), "{said}");
+    assert!(!said.contains("played again"), "{said}");
+    assert_eq!(std::fs::read(&data).unwrap(), clean);
+}

@@ -131,3 +131,65 @@ fn shards_merge_into_the_whole_tournament() {
     );
     assert_clean_error(&output, "expected K/N");
 }
+
+/// Rewrites the shard of a run's settings file as a damaged or hostile file might hold it.
+fn set_shard(path: &Path, shard: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let start = text.find("\"shard\"").expect("a shard entry");
+    let end = start + text[start..].find('}').unwrap() + 1;
+    let damaged = format!("{}\"shard\": {shard}{}", &text[..start], &text[end..]);
+    std::fs::write(path, damaged).unwrap();
+}
+
+// Issue 19, item 1: a shard read from a file is checked as the command line checks it.
+#[test]
+fn a_damaged_shard_entry_is_refused_in_one_line() {
+    let root = tempfile::tempdir().unwrap();
+    let part = root.path().join("part");
+    tournament(&part, Some("1/3"));
+    let selfplay = root.path().join("selfplay");
+    let output = yolah(
+        &[
+            "selfplay",
+            "minimax:nodes=200",
+            "--games",
+            "4",
+            "--shard",
+            "1/2",
+            "--out",
+            selfplay.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let merged = root.path().join("merged");
+    for shard in [
+        r#"{"index": 0, "count": 0}"#,
+        r#"{"index": 5, "count": 3}"#,
+        r#"{"index": 1, "count": 18446744073709551615}"#,
+    ] {
+        set_shard(&part.join("tournament.json"), shard);
+        set_shard(&selfplay.join("selfplay.json"), shard);
+        for args in [
+            vec!["tournament", "--resume", "--out", part.to_str().unwrap()],
+            vec![
+                "tournament",
+                "merge",
+                merged.to_str().unwrap(),
+                part.to_str().unwrap(),
+            ],
+            vec!["selfplay", "--resume", "--out", selfplay.to_str().unwrap()],
+            vec![
+                "data",
+                "merge",
+                merged.to_str().unwrap(),
+                selfplay.to_str().unwrap(),
+            ],
+        ] {
+            let output = yolah(&args, "");
+            assert_clean_error(&output, "1 ≤ K ≤ N ≤ 10000");
+            assert_eq!(output.status.code(), Some(1), "{shard}: {args:?}");
+        }
+    }
+    assert!(!merged.exists(), "nothing written");
+}

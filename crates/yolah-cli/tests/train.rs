@@ -130,6 +130,15 @@ fn bad_arguments_are_refused_before_anything_is_written() {
         assert_clean_error(&train(&data, &out, extra), expected);
     }
     assert_clean_error(&train(&data, &out, &["--resume"]), "nothing to resume");
+    // Issue 19, item 5: a resume that cannot start leaves the disk as it found it.
+    let deep = root
+        .path()
+        .join("nx")
+        .join("a")
+        .join("b")
+        .join("net.yolahnet");
+    assert_clean_error(&train(&data, &deep, &["--resume"]), "nothing to resume");
+    assert!(!root.path().join("nx").exists(), "no folders created");
     let missing = root.path().join("missing");
     assert_clean_error(&train(&missing, &out, &[]), "missing: No such file");
     assert_clean_error(

@@ -29,19 +29,22 @@ pub const UNTIMED_CAP: Duration = Duration::from_mins(10);
 /// The longest line read from a program.
 const MAX_LINE: u64 = 64 * 1024;
 
-/// The process groups of the programs running now.
-static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+/// The process groups of the programs running now, and whether the process is ending (then
+/// no program is started any more).
+static RUNNING: Mutex<(Vec<u32>, bool)> = Mutex::new((Vec::new(), false));
 
-fn running() -> std::sync::MutexGuard<'static, Vec<u32>> {
+fn running() -> std::sync::MutexGuard<'static, (Vec<u32>, bool)> {
     RUNNING
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Ends every program still running and everything it started: for a command stopped by a
-/// signal (Ctrl-C, `kill`), before it exits.
+/// Ends every program still running and everything it started, and starts none after: for a
+/// command stopped by a signal (Ctrl-C, `kill`), before it exits.
 pub fn end_all() {
-    for &group in running().iter() {
+    let mut running = running();
+    running.1 = true;
+    for &group in &running.0 {
         kill_group(group);
     }
 }
@@ -80,10 +83,13 @@ impl Process {
         std::os::unix::process::CommandExt::process_group(&mut builder, 0);
         // Registered while the lock is held, so end_all never misses a group being born.
         let mut groups = running();
+        if groups.1 {
+            return Err("the run is ending".to_string());
+        }
         let mut child = builder
             .spawn()
             .map_err(|e| format!("cannot start {}: {e}", quote(program)))?;
-        groups.push(child.id());
+        groups.0.push(child.id());
         drop(groups);
         let input = child.stdin.take().ok_or("no input pipe")?;
         let output = child.stdout.take().ok_or("no output pipe")?;
@@ -167,7 +173,7 @@ impl Drop for Process {
         }
         kill_group(group);
         let _ = self.child.wait();
-        running().retain(|&g| g != group);
+        running().0.retain(|&g| g != group);
         // With the group gone nothing holds the pipe: the reader sees its end at once. A
         // program that left its group (setsid) could hold it still; the reader is then left
         // to end with that program rather than block the game.
