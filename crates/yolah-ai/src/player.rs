@@ -107,11 +107,14 @@ impl Report {
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.mv)?;
-        if let Some(value) = self.value {
-            write!(f, ", value {value:.3}")?;
-        }
         let ms = self.time.as_secs_f64() * 1e3;
-        if self.iterations > 0 {
+        if self.nodes.is_some() {
+            // A search that counts nodes says its depth, score and nodes in its detail.
+            write!(f, " in {ms:.1} ms")?;
+        } else if self.iterations > 0 {
+            if let Some(value) = self.value {
+                write!(f, ", expected score {value:.3}")?;
+            }
             let rate = self.iterations as f64 / self.time.as_secs_f64().max(1e-9);
             write!(
                 f,
@@ -120,6 +123,9 @@ impl fmt::Display for Report {
                 rate / 1e3
             )?;
         } else {
+            if let Some(value) = self.value {
+                write!(f, ", expected score {value:.3}")?;
+            }
             write!(f, " in {ms:.2} ms")?;
         }
         if !self.detail.is_empty() {

@@ -101,6 +101,10 @@ pub struct PlayerInfo {
 /// The per-move time of a search player given neither `time` nor `iterations`.
 pub const DEFAULT_TIME: Duration = Duration::from_millis(100);
 
+/// The player of every command, page and protocol session that is told none: the strongest
+/// (minimax with the network, at its default 100 ms a move).
+pub const DEFAULT_PLAYER: &str = "minimax:eval=nn";
+
 const SEED: OptionInfo = OptionInfo {
     name: "seed",
     kind: ValueKind::Seed,
@@ -554,11 +558,13 @@ fn split_options<'a>(info: &PlayerInfo, options: &'a str) -> Vec<&'a str> {
     let mut items = Vec::new();
     let mut rest = options;
     while !rest.is_empty() {
+        rest = rest.trim_start();
         let greedy = info.options.iter().any(|o| {
             o.kind == ValueKind::Command
                 && rest
-                    .strip_prefix(o.name)
-                    .is_some_and(|after| after.starts_with('='))
+                    .get(..o.name.len())
+                    .is_some_and(|name| name.eq_ignore_ascii_case(o.name))
+                && rest[o.name.len()..].trim_start().starts_with('=')
         });
         let (item, tail) = if greedy {
             (rest, "")
@@ -577,33 +583,45 @@ impl FromStr for Spec {
     type Err = SpecError;
 
     fn from_str(text: &str) -> Result<Spec, SpecError> {
+        // Words are trimmed and their case ignored (`Minimax: Time=1s, eval=NN`); file names
+        // and command lines keep theirs.
         let text = text.trim();
         let (name, options) = text.split_once(':').unwrap_or((text, ""));
+        let name = name.trim();
         if name.is_empty() {
             return Err(SpecError::Empty);
         }
         let info = PLAYERS
             .iter()
-            .find(|p| p.name == name)
+            .find(|p| p.name.eq_ignore_ascii_case(name))
             .ok_or_else(|| SpecError::UnknownPlayer(name.to_string()))?;
         let player = info.name;
         let mut values: Vec<(&'static str, Value)> = Vec::new();
-        let items = split_options(info, options);
-        for &item in &items {
+        let mut items: Vec<String> = Vec::new();
+        for item in split_options(info, options) {
             let (option, value) = item
                 .split_once('=')
+                .map(|(o, v)| (o.trim(), v.trim()))
                 .ok_or_else(|| SpecError::MissingValue {
                     player,
-                    option: item.to_string(),
+                    option: item.trim().to_string(),
                 })?;
             let option_info = info
                 .options
                 .iter()
-                .find(|o| o.name == option)
+                .find(|o| o.name.eq_ignore_ascii_case(option))
                 .ok_or_else(|| SpecError::UnknownOption {
                     player,
                     option: option.to_string(),
                 })?;
+            let value = match option_info.kind {
+                ValueKind::WeightsFile | ValueKind::NetworkFile | ValueKind::Command => {
+                    value.to_string()
+                }
+                _ => value.to_ascii_lowercase(),
+            };
+            let value = value.as_str();
+            items.push(format!("{}={value}", option_info.name));
             if values.iter().any(|(name, _)| *name == option_info.name) {
                 return Err(SpecError::Repeated {
                     player,
@@ -646,9 +664,9 @@ impl FromStr for Spec {
         // The canonical text: `mcts:` and `mcts` are one player, and so are `mcts:,c=1,`
         // and `mcts:c=1`.
         let text = if items.is_empty() {
-            name.to_string()
+            player.to_string()
         } else {
-            format!("{name}:{}", items.join(","))
+            format!("{player}:{}", items.join(","))
         };
         Ok(Spec { text, info, values })
     }

@@ -58,6 +58,22 @@ fn good_specs_parse_with_their_limits() {
 }
 
 #[test]
+fn words_are_trimmed_and_their_case_ignored() {
+    for (typed, canonical) in [
+        ("MCTS", "mcts"),
+        ("Minimax: Time=50MS, eval=NN", "minimax:time=50ms,eval=nn"),
+        (" minimax:time=20ms , LMR = Off ", "minimax:time=20ms,lmr=off"),
+        (
+            "engine: CMD = yolah Engine --player MCTS",
+            "engine:cmd=yolah Engine --player MCTS",
+        ),
+    ] {
+        let spec: Spec = typed.parse().unwrap_or_else(|e| panic!("{typed}: {e}"));
+        assert_eq!(spec.to_string(), canonical, "{typed}");
+    }
+}
+
+#[test]
 fn bad_specs_say_what_is_accepted() {
     assert_eq!("".parse::<Spec>().unwrap_err(), SpecError::Empty);
     let cases = [
@@ -104,7 +120,7 @@ fn bad_specs_say_what_is_accepted() {
             "random:seed=-1",
             "expected a whole number from 0 to 18446744073709551615",
         ),
-        ("MCTS", "unknown player 'MCTS'"),
+        ("MCTX", "unknown player 'MCTX'"),
         ("minimax:depth=0", "expected a depth in plies from 1 to 127"),
         ("minimax:depth=128", "expected a depth in plies"),
         ("minimax:tt=0", "expected a size in MiB from 1 to 16384"),

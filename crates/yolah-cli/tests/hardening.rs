@@ -310,13 +310,13 @@ fn missing_arguments_are_named() {
         (vec!["perft"], "missing <DEPTH>", "usage: yolah perft"),
         (
             vec!["random-games"],
-            "missing --games <GAMES>",
+            "missing --games <N>",
             "usage: yolah random-games",
         ),
-        (vec!["think"], "missing <SPEC>", "usage: yolah think"),
+        (vec!["match"], "<FIRST>, <SECOND>", "usage: yolah match"),
         (
             vec!["match", "random", "mcts"],
-            "missing --games <COUNT>",
+            "missing --games <N>",
             "usage: yolah match",
         ),
     ] {
@@ -327,7 +327,7 @@ fn missing_arguments_are_named() {
         assert_eq!(exit_code(&output), 2);
     }
     let output = yolah(&["match", "random", "mcts", "--games", "-1"], "");
-    assert_clean_error(&output, "invalid value '-1' for '--games <COUNT>'");
+    assert_clean_error(&output, "invalid value '-1' for '--games <N>'");
 }
 
 // 11. One rule for exit codes: 2 for bad arguments and specs, 1 for bad files and positions.

@@ -67,7 +67,7 @@ fn bad_player_specs_are_one_line_errors() {
     );
     assert_clean_error(
         &yolah(&["play", "--white", "nobody"], ""),
-        "bad player 'nobody' (human or a spec)",
+        "a side is human or a player spec: player 'nobody': unknown player 'nobody'",
     );
 }
 
@@ -146,7 +146,7 @@ fn a_tournament_writes_games_and_ratings() {
         "random:seed=1",
         "montecarlo:iterations=200",
         "mcts:iterations=200",
-        "-n",
+        "--games-per-pair",
         "4",
         "--seed",
         "9",
@@ -200,7 +200,7 @@ fn a_killed_tournament_resumes_without_losing_or_repeating_a_game() {
             "mcts:iterations=3000",
             "montecarlo:iterations=3000",
             "random",
-            "-n",
+            "--games-per-pair",
             "10",
             "--seed",
             "4",
@@ -339,6 +339,6 @@ fn think_prints_a_legal_move_and_its_report() {
     );
     assert_clean_error(
         &yolah(&["think", "mcts:c=-1"], ""),
-        "bad player 'mcts:c=-1'",
+        "player 'mcts:c=-1': mcts option c='-1'",
     );
 }

@@ -66,11 +66,12 @@ fn a_killed_run_resumes_to_the_same_data() {
         "",
     );
     assert!(output.status.success(), "{}", stderr(&output));
+    // The kill may come after the last game on a fast machine: then nothing is played again.
+    let said = stderr(&output);
     assert!(
-        stderr(&output).contains("cut 6 bytes after the last whole game")
-            && stderr(&output).contains("is played again"),
-        "{}",
-        stderr(&output)
+        said.contains("cut 6 bytes after the last whole game")
+            && (said.contains("is played again") || said.contains("all 24 games are there")),
+        "{said}"
     );
     assert_eq!(
         std::fs::read(&data).unwrap(),
@@ -313,7 +314,7 @@ fn resume_takes_over_any_state_a_kill_can_leave() {
             "tournament",
             "random",
             "random:seed=2",
-            "-n",
+            "--games-per-pair",
             "2",
             "--out",
             tournament.to_str().unwrap(),

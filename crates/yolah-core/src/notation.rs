@@ -165,8 +165,13 @@ impl std::error::Error for ParsePositionError {}
 impl FromStr for Position {
     type Err = ParsePositionError;
 
+    /// A position in notation, or `startpos` (any case) for the start, as the engine
+    /// protocol names it.
     fn from_str(text: &str) -> Result<Position, ParsePositionError> {
         use ParsePositionError as E;
+        if text.trim().eq_ignore_ascii_case("startpos") {
+            return Ok(Position::start());
+        }
         let fields: Vec<&str> = text.split_whitespace().collect();
         let [board, side, black, white, ply] = fields[..] else {
             return Err(E::FieldCount(fields.len()));

@@ -91,6 +91,12 @@ struct Shared {
     memory_mb: AtomicU64,
 }
 
+/// The page, proposing the default player of every command.
+fn page() -> &'static str {
+    static PAGE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    PAGE.get_or_init(|| INDEX.replace("{{DEFAULT_PLAYER}}", yolah_ai::spec::DEFAULT_PLAYER))
+}
+
 /// The server's routes: `/` the page, `/ws` a game, `/health` the games, searches and memory
 /// now.
 pub fn router(config: Config) -> Router {
@@ -102,7 +108,7 @@ pub fn router(config: Config) -> Router {
         memory_mb: AtomicU64::new(0),
     });
     Router::new()
-        .route("/", get(|| async { Html(INDEX) }))
+        .route("/", get(|| async { Html(page()) }))
         .route("/health", get(health))
         .route("/ws", get(upgrade))
         .with_state(shared)

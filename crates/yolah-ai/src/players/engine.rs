@@ -20,6 +20,9 @@ use std::time::{Duration, Instant};
 use yolah_core::text::quote;
 use yolah_core::{Move, Position};
 
+/// How a forfeit's reason starts when the program could not be started at all.
+pub const CANNOT_START: &str = "cannot start";
+
 /// How long a program may take to start and answer `yei` and `isready`.
 pub const START_TIMEOUT: Duration = Duration::from_secs(10);
 /// The margin a program has past its move time when the spec sets none.
@@ -88,7 +91,7 @@ impl Process {
         }
         let mut child = builder
             .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", quote(program)))?;
+            .map_err(|e| format!("{CANNOT_START} {}: {e}", quote(program)))?;
         groups.0.push(child.id());
         drop(groups);
         let input = child.stdin.take().ok_or("no input pipe")?;

@@ -11,7 +11,7 @@ use yolah_ai::search::bench;
 /// Deeper than this the bench runs for hours.
 const MAX_DEPTH: u32 = 14;
 
-pub fn run(out: &mut impl Write, depth: Option<u32>) -> Result<()> {
+pub fn run(out: &mut impl Write, depth: Option<u32>, json: bool) -> Result<()> {
     let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
     usage!(
         (1..=MAX_DEPTH).contains(&depth),
@@ -30,6 +30,23 @@ pub fn run(out: &mut impl Write, depth: Option<u32>) -> Result<()> {
     };
     let heuristic = bench::run(depth, Weights::tuned(), tell(""));
     let network = bench::run(depth, Network::shipped(), tell("nn "));
+    if json {
+        let part = |totals: &bench::Totals| {
+            let seconds = totals.time.as_secs_f64().max(1e-9);
+            serde_json::json!({
+                "nodes": totals.nodes,
+                "time_ms": seconds * 1e3,
+                "nodes_per_second": (totals.nodes as f64 / seconds).round(),
+            })
+        };
+        let object = serde_json::json!({
+            "depth": depth,
+            "heuristic": part(&heuristic),
+            "network": part(&network),
+        });
+        writeln!(out, "{object}")?;
+        return Ok(());
+    }
     writeln!(out, "depth {depth}")?;
     for (prefix, totals) in [("", heuristic), ("nn ", network)] {
         let seconds = totals.time.as_secs_f64().max(1e-9);

@@ -117,28 +117,25 @@ pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
 
-/// Random plies of each opening when not given.
+/// Random plies of each opening when not given, in every command.
 pub const DEFAULT_RANDOM_PLIES: u32 = 4;
+/// The seed when none is given, in every command: the same command plays the same openings.
+pub const DEFAULT_SEED: u64 = 1;
 
-/// How the games of a match or a tournament are played.
-#[derive(clap::Args, Clone, Copy, Debug, Default)]
-pub struct Pairing {
-    /// Random plies of each opening [default: 4].
-    #[arg(long, short)]
-    pub random_plies: Option<u32>,
-    /// Seed of the openings and of players without a seed (default: random).
-    #[arg(long, short)]
-    pub seed: Option<u64>,
-    /// Games played at once (default: one per core).
-    #[arg(long, short)]
-    pub threads: Option<usize>,
-}
+pub use crate::cli::Pairing;
 
 impl Pairing {
     /// The number of games played at once, checked.
     pub fn threads(&self) -> Result<usize> {
         threads(self.threads)
     }
+}
+
+/// A player spec as typed, parsed; the error names it (`player 'x': …`, exit 2).
+pub fn parse_spec(text: &str) -> Result<Spec> {
+    Ok(text
+        .parse::<Spec>()
+        .map_err(|e| ConfigError::Spec(text.to_string(), e))?)
 }
 
 /// Plays `games` with a progress bar over `total` games of which `records` are done already,
@@ -167,6 +164,46 @@ pub fn play_games(
     })?;
     bar.finish_and_clear();
     Ok(())
+}
+
+/// Tells on stderr of every player that forfeited all the games it played (an `engine:`
+/// program that cannot start, or fails at once); returns the players among them whose
+/// program never ran at all, with the reason.
+pub fn report_forfeits(specs: &[String], records: &[GameRecord]) -> Vec<(String, String)> {
+    let mut never_ran = Vec::new();
+    for spec in specs {
+        let played: Vec<&GameRecord> = records
+            .iter()
+            .filter(|r| &r.black == spec || &r.white == spec)
+            .collect();
+        let lost_by_forfeit: Vec<&GameRecord> = played
+            .iter()
+            .copied()
+            .filter(|r| {
+                let loser = match r.result.as_str() {
+                    "1-0" => &r.white,
+                    "0-1" => &r.black,
+                    _ => return false,
+                };
+                !r.forfeit.is_empty() && loser == spec
+            })
+            .collect();
+        if played.is_empty() || lost_by_forfeit.len() < played.len() {
+            continue;
+        }
+        let reason = &lost_by_forfeit[0].forfeit;
+        eprintln!(
+            "warning: {spec} forfeited all {} it played; the first: {reason}",
+            tournament::games(played.len())
+        );
+        if lost_by_forfeit
+            .iter()
+            .all(|r| r.forfeit.starts_with(yolah_ai::players::engine::CANNOT_START))
+        {
+            never_ran.push((spec.clone(), reason.clone()));
+        }
+    }
+    never_ran
 }
 
 /// Writes `text` to `path` through a temporary file and a rename: never half a file.

@@ -10,7 +10,7 @@ use yolah_core::perft;
 /// Deeper than this, perft from the start would run for days.
 const MAX_DEPTH: u32 = 20;
 
-pub fn run(out: &mut impl Write, depth: u32, position: Option<&str>) -> Result<()> {
+pub fn run(out: &mut impl Write, depth: u32, position: Option<&str>, json: bool) -> Result<()> {
     usage!(
         depth <= MAX_DEPTH,
         "depth {depth} is too deep (at most {MAX_DEPTH})"
@@ -23,6 +23,16 @@ pub fn run(out: &mut impl Write, depth: u32, position: Option<&str>) -> Result<(
         "perft({depth}) in {seconds:.3} s, {:.0} leaves/s",
         leaves as f64 / seconds.max(1e-9)
     );
-    writeln!(out, "{leaves}")?;
+    if json {
+        let object = serde_json::json!({
+            "position": position.to_string(),
+            "depth": depth,
+            "leaves": leaves,
+            "time_ms": seconds * 1e3,
+        });
+        writeln!(out, "{object}")?;
+    } else {
+        writeln!(out, "{leaves}")?;
+    }
     Ok(())
 }

@@ -25,9 +25,7 @@ impl Side {
         if text == "human" {
             return Ok(Side::Human);
         }
-        let spec: Spec = text
-            .parse()
-            .with_context(|| format!("bad player {} (human or a spec)", quote(text)))?;
+        let spec: Spec = super::parse_spec(text).context("a side is human or a player spec")?;
         Ok(Side::Machine(Box::new(spec.agent(seed))))
     }
 }
@@ -46,7 +44,7 @@ pub fn run(
     position: Option<&str>,
     seed: Option<u64>,
 ) -> Result<()> {
-    let seed = seed.unwrap_or_else(rand::random);
+    let seed = seed.unwrap_or(super::DEFAULT_SEED);
     let mut sides = [
         Side::parse(black, seed)?,
         Side::parse(white, seed.wrapping_add(1))?,
@@ -87,6 +85,14 @@ pub fn run(
                         agent.spec(),
                         color.opponent()
                     )?;
+                    anyhow::ensure!(
+                        !forfeit
+                            .reason
+                            .starts_with(yolah_ai::players::engine::CANNOT_START),
+                        "{} never ran: {forfeit}",
+                        agent.spec()
+                    );
+                    eprintln!("warning: {} forfeits: {forfeit}", agent.spec());
                     return Ok(());
                 }
             },

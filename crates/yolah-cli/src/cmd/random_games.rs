@@ -21,7 +21,7 @@ pub fn run(
         "--games must be from 1 to {MAX_GAMES}, not {games}"
     );
     let threads = super::threads(threads)?;
-    let seed = seed.unwrap_or_else(rand::random);
+    let seed = seed.unwrap_or(super::DEFAULT_SEED);
     let pool = game_pool(threads).map_err(anyhow::Error::msg)?;
     let bar = super::progress_bar(games, "games");
     let start = Instant::now();

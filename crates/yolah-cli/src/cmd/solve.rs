@@ -13,6 +13,7 @@ use yolah_ai::players::minimax::{Minimax, proven_margin};
 pub struct Options {
     pub tt: usize,
     pub threads: usize,
+    pub json: bool,
 }
 
 /// The largest table and thread count a solve accepts.
@@ -33,8 +34,9 @@ pub fn run(out: &mut impl Write, position: Option<&str>, options: &Options) -> R
     let position = position_arg(position)?;
     let us = position.side_to_move();
     let them = us.opponent();
-    let margin = if position.game_over() {
-        i32::from(position.score(us)) - i32::from(position.score(them))
+    let (margin, pv, nodes, seconds) = if position.game_over() {
+        let margin = i32::from(position.score(us)) - i32::from(position.score(them));
+        (margin, Vec::new(), 0, 0.0)
     } else {
         let mut player = Minimax::new(Weights::tuned(), options.tt, options.threads);
         let outcome = player.search_with(&position, Limits::default(), |iteration| {
@@ -47,22 +49,36 @@ pub fn run(out: &mut impl Write, position: Option<&str>, options: &Options) -> R
             );
         });
         ensure!(outcome.proven, "the search ended without a proof");
-        let seconds = outcome.time.as_secs_f64();
-        let line: Vec<String> = outcome.pv.iter().map(ToString::to_string).collect();
-        writeln!(out, "pv {}", line.join(" "))?;
-        writeln!(
-            out,
-            "nodes {} in {seconds:.3} s ({:.2} M/s)",
-            outcome.nodes,
-            outcome.nodes as f64 / seconds.max(1e-9) / 1e6
-        )?;
-        proven_margin(outcome.value).unwrap_or(0)
+        let margin = proven_margin(outcome.value).unwrap_or(0);
+        let pv: Vec<String> = outcome.pv.iter().map(ToString::to_string).collect();
+        (margin, pv, outcome.nodes, outcome.time.as_secs_f64())
     };
     let verdict = match margin {
         0 => "a draw".to_string(),
         m if m > 0 => format!("{us} wins by {m}"),
         m => format!("{them} wins by {}", -m),
     };
+    if options.json {
+        let object = serde_json::json!({
+            "position": position.to_string(),
+            "side": us.to_string(),
+            "margin": margin,
+            "verdict": verdict,
+            "pv": pv,
+            "nodes": nodes,
+            "time_ms": seconds * 1e3,
+        });
+        writeln!(out, "{object}")?;
+        return Ok(());
+    }
+    if !position.game_over() {
+        writeln!(out, "pv {}", pv.join(" "))?;
+        writeln!(
+            out,
+            "nodes {nodes} in {seconds:.3} s ({:.2} M/s)",
+            nodes as f64 / seconds.max(1e-9) / 1e6
+        )?;
+    }
     writeln!(out, "margin {margin:+} for {us} to move: {verdict}")?;
     Ok(())
 }

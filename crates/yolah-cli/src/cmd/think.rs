@@ -1,29 +1,49 @@
-//! `yolah think <spec>`: one search from a position; prints the player's report, whose first
-//! word is the move.
+//! `yolah think [SPEC]`: one search from a position; prints the player's report, whose first
+//! word is the move, or with `--json` one object with the same facts.
 
-use super::position_arg;
-use anyhow::{Context, Result, ensure};
+use super::{DEFAULT_SEED, parse_spec, position_arg};
+use anyhow::{Result, ensure};
 use std::io::Write;
-use yolah_ai::Spec;
+use yolah_ai::Report;
 
 pub fn run(
     out: &mut impl Write,
     spec: &str,
     position: Option<&str>,
     seed: Option<u64>,
+    json: bool,
 ) -> Result<()> {
     let position = position_arg(position)?;
     ensure!(
         !position.game_over(),
         "the game is over: there is no move to choose"
     );
-    let spec: Spec = spec
-        .parse()
-        .with_context(|| format!("bad player {}", super::quote(spec)))?;
+    let spec = parse_spec(spec)?;
     let report = spec
-        .agent(seed.unwrap_or_else(rand::random))
+        .agent(seed.unwrap_or(DEFAULT_SEED))
         .try_choose(&position)
         .map_err(|forfeit| anyhow::anyhow!("{spec} cannot move: {forfeit}"))?;
-    writeln!(out, "{report}")?;
+    if json {
+        writeln!(out, "{}", report_json(&spec.to_string(), &report))?;
+    } else {
+        writeln!(out, "{report}")?;
+    }
     Ok(())
+}
+
+/// A report as one JSON object: what the text says, as fields.
+pub fn report_json(player: &str, report: &Report) -> serde_json::Value {
+    serde_json::json!({
+        "player": player,
+        "move": report.mv.to_string(),
+        "value": report.value,
+        "margin": report.margin.map(|m| m.points),
+        "proved": report.margin.map(|m| m.proved),
+        "depth": report.depth,
+        "iterations": report.iterations,
+        "nodes": report.nodes,
+        "time_ms": report.time.as_secs_f64() * 1e3,
+        "pv": report.pv.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "detail": report.detail,
+    })
 }

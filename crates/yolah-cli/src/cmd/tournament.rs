@@ -89,6 +89,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
             start.elapsed().as_secs_f64()
         )?;
     }
+    super::report_forfeits(&config.specs, &records);
     let table = Crosstable::new(&config.specs, &records).map_err(anyhow::Error::msg)?;
     let fit = table.fit();
     // The files first: printing is a courtesy.
@@ -142,7 +143,7 @@ fn open(options: &Options) -> Result<Opened> {
             specs,
             games_per_pair: options.games_per_pair.unwrap_or(DEFAULT_GAMES_PER_PAIR),
             random_plies: options.games.random_plies.unwrap_or(DEFAULT_RANDOM_PLIES),
-            seed: options.games.seed.unwrap_or_else(rand::random),
+            seed: options.games.seed.unwrap_or(super::DEFAULT_SEED),
             shard: options.shard,
         };
         config.players()?;
