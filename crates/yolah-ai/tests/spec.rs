@@ -62,7 +62,10 @@ fn words_are_trimmed_and_their_case_ignored() {
     for (typed, canonical) in [
         ("MCTS", "mcts"),
         ("Minimax: Time=50MS, eval=NN", "minimax:time=50ms,eval=nn"),
-        (" minimax:time=20ms , LMR = Off ", "minimax:time=20ms,lmr=off"),
+        (
+            " minimax:time=20ms , LMR = Off ",
+            "minimax:time=20ms,lmr=off",
+        ),
         (
             "engine: CMD = yolah Engine --player MCTS",
             "engine:cmd=yolah Engine --player MCTS",

@@ -4,7 +4,6 @@
 mod cli;
 mod cmd;
 
-
 use clap::{CommandFactory, Parser};
 use cli::{Cli, Command, DataCommand, TournamentCommand};
 use std::io::{self, Write};

@@ -11,7 +11,14 @@ const PLAYERS: [&str; 3] = ["random:seed=1", "random:seed=2", "random:seed=3"];
 fn tournament(dir: &Path, shard: Option<&str>) {
     let mut args = vec!["tournament"];
     args.extend(PLAYERS);
-    args.extend(["--games-per-pair", "6", "--seed", "9", "--out", dir.to_str().unwrap()]);
+    args.extend([
+        "--games-per-pair",
+        "6",
+        "--seed",
+        "9",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
     if let Some(shard) = shard {
         args.extend(["--shard", shard]);
     }

@@ -196,10 +196,10 @@ pub fn report_forfeits(specs: &[String], records: &[GameRecord]) -> Vec<(String,
             "warning: {spec} forfeited all {} it played; the first: {reason}",
             tournament::games(played.len())
         );
-        if lost_by_forfeit
-            .iter()
-            .all(|r| r.forfeit.starts_with(yolah_ai::players::engine::CANNOT_START))
-        {
+        if lost_by_forfeit.iter().all(|r| {
+            r.forfeit
+                .starts_with(yolah_ai::players::engine::CANNOT_START)
+        }) {
             never_ran.push((spec.clone(), reason.clone()));
         }
     }

@@ -25,60 +25,101 @@ fn register_font() {
     });
 }
 
-/// Draws `series` against x into a 900×540 PNG at `path`.
+/// One panel of a plot: its y axis and its lines.
+pub struct Panel<'a> {
+    pub y_label: &'a str,
+    pub series: Vec<Series<'a>>,
+}
+
+/// Draws each panel's series against a whole-number x (epochs, generations), the panels side
+/// by side (each with its own y scale), into a PNG at `path`. The legend sits in the upper
+/// left, where rising curves leave room (`legend_low` puts it lower left, for falling ones).
 pub fn lines(
     path: &Path,
     title: &str,
     x_label: &str,
-    y_label: &str,
-    series: &[Series],
+    panels: &[Panel],
+    legend_low: bool,
 ) -> Result<()> {
     register_font();
-    let points = series.iter().flat_map(|s| s.points.iter());
-    let (mut x_max, mut y_min, mut y_max) = (1.0f64, f64::MAX, f64::MIN);
-    for &(x, y) in points {
-        x_max = x_max.max(x);
-        y_min = y_min.min(y);
-        y_max = y_max.max(y);
-    }
-    if y_min > y_max {
-        (y_min, y_max) = (0.0, 1.0);
-    }
-    let pad = ((y_max - y_min) * 0.1).max(0.01);
-    let root = BitMapBackend::new(path, (900, 540)).into_drawing_area();
+    let width = 900 * panels.len().max(1) as u32;
+    let root = BitMapBackend::new(path, (width, 540)).into_drawing_area();
     let error = |e: &dyn std::fmt::Display| anyhow!("drawing {}: {e}", path.display());
     root.fill(&WHITE).map_err(|e| error(&e))?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 24))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d(0.0..x_max, (y_min - pad)..(y_max + pad))
+    let root = root
+        .titled(title, ("sans-serif", 24))
         .map_err(|e| error(&e))?;
-    chart
-        .configure_mesh()
-        .x_desc(x_label)
-        .y_desc(y_label)
-        .draw()
-        .map_err(|e| error(&e))?;
-    for s in series {
-        let color = s.color;
+    for (area, panel) in root
+        .split_evenly((1, panels.len().max(1)))
+        .iter()
+        .zip(panels)
+    {
+        let points = panel.series.iter().flat_map(|s| s.points.iter());
+        let (mut x_min, mut x_max, mut y_min, mut y_max) = (f64::MAX, 1.0f64, f64::MAX, f64::MIN);
+        for &(x, y) in points {
+            x_min = x_min.min(x);
+            x_max = x_max.max(x);
+            y_min = y_min.min(y);
+            y_max = y_max.max(y);
+        }
+        if y_min > y_max {
+            (y_min, y_max) = (0.0, 1.0);
+        }
+        let x_min = if x_min < x_max { x_min } else { 0.0 };
+        let pad = ((y_max - y_min) * 0.1).max(1e-4);
+        let mut chart = ChartBuilder::on(area)
+            .margin(16)
+            .x_label_area_size(40)
+            .y_label_area_size(70)
+            .build_cartesian_2d(x_min..x_max, (y_min - pad)..(y_max + pad))
+            .map_err(|e| error(&e))?;
         chart
-            .draw_series(LineSeries::new(s.points.clone(), color.stroke_width(2)))
-            .map_err(|e| error(&e))?
-            .label(s.name)
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-            });
+            .configure_mesh()
+            .x_desc(x_label)
+            .y_desc(panel.y_label)
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .x_labels((x_max - x_min).min(10.0) as usize + 1)
+            .draw()
+            .map_err(|e| error(&e))?;
+        for s in &panel.series {
+            let color = s.color;
+            chart
+                .draw_series(LineSeries::new(s.points.clone(), color.stroke_width(2)))
+                .map_err(|e| error(&e))?
+                .label(s.name)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+                });
+        }
+        chart
+            .configure_series_labels()
+            .position(if legend_low {
+                SeriesLabelPosition::LowerLeft
+            } else {
+                SeriesLabelPosition::UpperLeft
+            })
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| error(&e))?;
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|e| error(&e))?;
     root.present()
         .with_context(|| format!("writing {}", path.display()))
+}
+
+/// A spec as a plot names it: a file it reads is named by its file name alone
+/// (`minimax:weights=…/weights-start.json`), so that the name fits.
+fn short_spec(spec: &str) -> String {
+    spec.split(',')
+        .map(|item| match item.split_once('=') {
+            Some((key, value)) if value.contains('/') => {
+                let file = value.rsplit('/').next().unwrap_or(value);
+                format!("{key}=…/{file}")
+            }
+            _ => item.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// Draws each player's rating as a point with its 95 % interval as a bar, best at the top,
@@ -100,17 +141,19 @@ pub fn ratings(
     };
     let pad = ((high - low) * 0.05).max(10.0);
     let height = 120 + 50 * n as u32;
-    let root = BitMapBackend::new(path, (900, height)).into_drawing_area();
     let error = |e: &dyn std::fmt::Display| anyhow!("drawing {}: {e}", path.display());
-    root.fill(&WHITE).map_err(|e| error(&e))?;
-    let label_width = players
+    let names: Vec<String> = players.iter().map(|r| short_spec(&r.spec)).collect();
+    // About 8 pixels a character at the label size, and room for the ticks.
+    let label_width = names
         .iter()
-        .map(|r| r.spec.chars().count())
+        .map(|name| name.chars().count())
         .max()
-        .unwrap_or(10)
-        .min(48) as u32
+        .unwrap_or(10) as u32
         * 8
-        + 10;
+        + 24;
+    let width = 900 + label_width;
+    let root = BitMapBackend::new(path, (width, height)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| error(&e))?;
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 22))
         .margin(12)
@@ -124,14 +167,13 @@ pub fn ratings(
             return String::new();
         }
         // Best at the top: row 0 is drawn highest.
-        players
-            .get(n - 1 - i as usize)
-            .map(|r| r.spec.chars().take(48).collect())
-            .unwrap_or_default()
+        names.get(n - 1 - i as usize).cloned().unwrap_or_default()
     };
     chart
         .configure_mesh()
         .x_desc("Elo (95 % interval), centred on the players' mean")
+        .x_label_formatter(&|x| format!("{x:+.0}"))
+        .y_label_style(("sans-serif", 14))
         .y_labels(n)
         .y_label_formatter(&name)
         .disable_y_mesh()

@@ -85,9 +85,7 @@ fn start(options: &Options) -> Result<(Config, DirLock, u64)> {
         games: options
             .games
             .ok_or_else(|| UsageError("missing --games N".to_string()))?,
-        random_plies: options
-            .random_plies
-            .unwrap_or(super::DEFAULT_RANDOM_PLIES),
+        random_plies: options.random_plies.unwrap_or(super::DEFAULT_RANDOM_PLIES),
         seed: options.seed.unwrap_or(super::DEFAULT_SEED),
         shard: options.shard,
     };

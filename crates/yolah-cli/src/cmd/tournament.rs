@@ -102,7 +102,11 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     standings::print(out, &config.specs, &table, fit.as_ref())?;
     if let (Some(store), Some(ratings)) = (&store, &ratings) {
         let png = store.dir().join("ratings.png");
-        super::plot::ratings(&png, "Ratings of the round robin", ratings)?;
+        let title = format!(
+            "Round robin: {} games a pair, {} random opening plies, seed {}",
+            config.games_per_pair, config.random_plies, config.seed
+        );
+        super::plot::ratings(&png, &title, ratings)?;
         writeln!(
             out,
             "\nwrote {} and {}",

@@ -384,27 +384,33 @@ fn draw(path: &Path, rows: &[Row]) -> Result<()> {
             .collect(),
         color,
     };
+    // Two panels: the curves of the target trained on, and the validation positions'
+    // loss against the games' results, on scales of their own (the second is far larger).
     plot::lines(
         path,
         "Training loss by epoch",
         "epoch",
-        "mean squared error of the expected result",
         &[
-            series(
-                "train (target)",
-                plotters::style::RGBColor(200, 40, 40),
-                |r| r.train_loss,
-            ),
-            series(
-                "validation (target)",
-                plotters::style::RGBColor(40, 80, 200),
-                |r| r.validation_loss,
-            ),
-            series(
-                "validation (results)",
-                plotters::style::RGBColor(40, 150, 60),
-                |r| r.validation_result_loss,
-            ),
+            plot::Panel {
+                y_label: "mean squared error against the target",
+                series: vec![
+                    series("train", plotters::style::RGBColor(200, 40, 40), |r| {
+                        r.train_loss
+                    }),
+                    series("validation", plotters::style::RGBColor(40, 80, 200), |r| {
+                        r.validation_loss
+                    }),
+                ],
+            },
+            plot::Panel {
+                y_label: "mean squared error against the results",
+                series: vec![series(
+                    "validation",
+                    plotters::style::RGBColor(40, 150, 60),
+                    |r| r.validation_result_loss,
+                )],
+            },
         ],
+        true,
     )
 }

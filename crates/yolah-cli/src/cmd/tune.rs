@@ -48,6 +48,11 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     let bar = progress_bar(total, "games");
     bar.set_position(per_generation * u64::from(run.generation));
     let started = Instant::now();
+    if run.finished() && run.generation > 0 {
+        // A finished run resumed: its files are written again (the same data; the plot as
+        // this version draws it).
+        save(dir, &run)?;
+    }
     while !run.finished() {
         run.step(threads, &|| bar.inc(1))
             .map_err(anyhow::Error::msg)?;
@@ -185,18 +190,21 @@ fn save(dir: &Path, run: &Checkpoint) -> Result<()> {
         &dir.join("log.png"),
         "Genetic algorithm: fitness against the panel",
         "generation",
-        "share of points",
-        &[
-            plot::Series {
-                name: "best (all its games)",
-                points: points(|r| r.best),
-                color: plotters::style::RGBColor(200, 40, 40),
-            },
-            plot::Series {
-                name: "generation mean",
-                points: points(|r| r.mean),
-                color: plotters::style::RGBColor(40, 80, 200),
-            },
-        ],
+        &[plot::Panel {
+            y_label: "share of points",
+            series: vec![
+                plot::Series {
+                    name: "best (all its games)",
+                    points: points(|r| r.best),
+                    color: plotters::style::RGBColor(200, 40, 40),
+                },
+                plot::Series {
+                    name: "generation mean",
+                    points: points(|r| r.mean),
+                    color: plotters::style::RGBColor(40, 80, 200),
+                },
+            ],
+        }],
+        false,
     )
 }
