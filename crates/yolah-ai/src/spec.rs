@@ -3,15 +3,10 @@
 //! options and their defaults; a spec is checked against it when parsed, so building the
 //! player cannot fail.
 
+use crate::eval::Weights;
 use crate::eval::network::Network;
-use crate::eval::{Evaluation, Weights};
 use crate::limits::Limits;
 use crate::player::Player;
-use crate::players::engine::Engine;
-use crate::players::mcts::Mcts;
-use crate::players::minimax::{DEFAULT_TT_MB, Minimax};
-use crate::players::montecarlo::MonteCarlo;
-use crate::players::random::RandomPlayer;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -95,7 +90,9 @@ pub struct PlayerInfo {
     /// Its options.
     pub options: &'static [OptionInfo],
     /// Builds the player from a spec naming it, with this seed.
-    build: fn(&Spec, u64) -> Box<dyn Player>,
+    pub(crate) build: fn(&Spec, u64) -> Box<dyn Player>,
+    /// Checks what single options cannot (options that do not go together), if anything.
+    pub(crate) check: Option<Check>,
 }
 
 /// The per-move time of a search player given neither `time` nor `iterations`.
@@ -105,201 +102,46 @@ pub const DEFAULT_TIME: Duration = Duration::from_millis(100);
 /// (minimax with the network, at its default 100 ms a move).
 pub const DEFAULT_PLAYER: &str = "minimax:eval=nn";
 
-const SEED: OptionInfo = OptionInfo {
+pub(crate) const SEED: OptionInfo = OptionInfo {
     name: "seed",
     kind: ValueKind::Seed,
     default: "given by the match (random in `play`)",
     help: "seed of the player's random numbers",
 };
-const TIME: OptionInfo = OptionInfo {
+pub(crate) const TIME: OptionInfo = OptionInfo {
     name: "time",
     kind: ValueKind::Duration,
     default: "100ms if iterations is not given, else none",
     help: "thinking time per move",
 };
-const ITERATIONS: OptionInfo = OptionInfo {
+pub(crate) const ITERATIONS: OptionInfo = OptionInfo {
     name: "iterations",
     kind: ValueKind::Count,
     default: "none",
     help: "search iterations per move (with time: whichever ends first)",
 };
-const THREADS: OptionInfo = OptionInfo {
+pub(crate) const THREADS: OptionInfo = OptionInfo {
     name: "threads",
     kind: ValueKind::Threads,
     default: "1",
     help: "search threads, each with its own tree or playouts (capped at the machine's cores)",
 };
 
-/// Every player, with its options.
+/// Every player, with its options: each family declares its own beside its code.
 pub static PLAYERS: &[PlayerInfo] = &[
-    PlayerInfo {
-        name: "random",
-        about: "plays a uniformly random legal move",
-        options: &[SEED],
-        build: |_, seed| Box::new(RandomPlayer::new(seed)),
-    },
-    PlayerInfo {
-        name: "montecarlo",
-        about: "flat Monte Carlo: random playouts after each move, the best average wins (ch. 4)",
-        options: &[TIME, ITERATIONS, THREADS, SEED],
-        build: |spec, seed| Box::new(MonteCarlo::new(spec.threads(), seed)),
-    },
-    PlayerInfo {
-        name: "mcts",
-        about: "Monte Carlo tree search with UCT, the tree kept between moves (ch. 5)",
-        options: &[
-            TIME,
-            ITERATIONS,
-            OptionInfo {
-                name: "c",
-                kind: ValueKind::Real,
-                default: "0.5",
-                help: "UCT exploration constant",
-            },
-            OptionInfo {
-                name: "tree",
-                kind: ValueKind::Megabytes,
-                default: "96",
-                help: "tree size per thread in MiB (address space, touched as the tree grows)",
-            },
-            THREADS,
-            SEED,
-        ],
-        build: |spec, seed| {
-            let c = match spec.value("c") {
-                Some(Value::Real(c)) => c,
-                _ => crate::players::mcts::DEFAULT_C,
-            };
-            let tree = spec
-                .whole("tree")
-                .map_or(crate::players::mcts::DEFAULT_TREE_MB, |n| n as usize);
-            Box::new(Mcts::with_tree_size(c, spec.threads(), seed, tree))
-        },
-    },
-    PlayerInfo {
-        name: "minimax",
-        about: "alpha-beta minimax; leaves valued by heuristics tuned by a genetic algorithm (ch. 6) or a neural network (eval=nn, ch. 7)",
-        options: &[
-            TIME,
-            OptionInfo {
-                name: "depth",
-                kind: ValueKind::Depth,
-                default: "none",
-                help: "search depth in plies (with time or nodes: whichever ends first)",
-            },
-            OptionInfo {
-                name: "nodes",
-                kind: ValueKind::Count,
-                default: "none",
-                help: "positions searched per move, counted by the first thread",
-            },
-            OptionInfo {
-                name: "tt",
-                kind: ValueKind::Megabytes,
-                default: "16",
-                help: "transposition table size in MiB (rounded down to a power of two)",
-            },
-            OptionInfo {
-                name: "eval",
-                kind: ValueKind::Evaluation,
-                default: "heuristic (nn if net is given)",
-                help: "what values the leaves: heuristic (features and weights) or nn (the network)",
-            },
-            OptionInfo {
-                name: "weights",
-                kind: ValueKind::WeightsFile,
-                default: "the tuned weights shipped in the crate",
-                help: "heuristic weights file (JSON, as `yolah tune` writes)",
-            },
-            OptionInfo {
-                name: "net",
-                kind: ValueKind::NetworkFile,
-                default: "the network shipped in the crate",
-                help: "network file for eval=nn (as `yolah train` writes)",
-            },
-            OptionInfo {
-                name: "threads",
-                kind: ValueKind::Threads,
-                default: "1",
-                help: "search threads sharing one table, lazy SMP (capped at the machine's cores)",
-            },
-            OptionInfo {
-                name: "lmr",
-                kind: ValueKind::Switch,
-                default: "on",
-                help: "late-move reductions (off: every move searched to full depth)",
-            },
-        ],
-        build: |spec, _| {
-            let evaluation = match (spec.value("weights"), spec.value("net")) {
-                (Some(Value::Weights(weights)), _) => Evaluation::Heuristic(weights),
-                (_, Some(Value::Network(network))) => Evaluation::Network(network),
-                _ if spec.whole("eval") == Some(1) => Evaluation::Network(Network::shipped()),
-                _ => Evaluation::Heuristic(Weights::tuned()),
-            };
-            let tt = spec.whole("tt").map_or(DEFAULT_TT_MB, |n| n as usize);
-            let mut player = Minimax::new(evaluation, tt, spec.threads());
-            player.reductions = spec.whole("lmr") != Some(0);
-            Box::new(player)
-        },
-    },
-    PlayerInfo {
-        name: "engine",
-        about: "another program speaking the engine protocol (docs/protocol.md), started for each game",
-        options: &[
-            OptionInfo {
-                name: "time",
-                kind: ValueKind::Duration,
-                default: "100ms if no depth, nodes or iterations",
-                help: "move time sent with each go (movetime), enforced with the margin",
-            },
-            OptionInfo {
-                name: "depth",
-                kind: ValueKind::Depth,
-                default: "none",
-                help: "depth sent with each go",
-            },
-            OptionInfo {
-                name: "nodes",
-                kind: ValueKind::Count,
-                default: "none",
-                help: "nodes sent with each go",
-            },
-            OptionInfo {
-                name: "iterations",
-                kind: ValueKind::Count,
-                default: "none",
-                help: "iterations sent with each go",
-            },
-            OptionInfo {
-                name: "margin",
-                kind: ValueKind::Duration,
-                default: "200ms",
-                help: "time allowed past the move time before the game is lost on time",
-            },
-            OptionInfo {
-                name: "cmd",
-                kind: ValueKind::Command,
-                default: "required",
-                help: "the program and its arguments: the rest of the spec, commas included",
-            },
-        ],
-        build: |spec, _| {
-            let Some(Value::Command(command)) = spec.value("cmd") else {
-                unreachable!("a spec of the engine player has its command")
-            };
-            let margin = match spec.value("margin") {
-                Some(Value::Duration(d)) => d,
-                _ => crate::players::engine::DEFAULT_MARGIN,
-            };
-            Box::new(Engine::new(command, margin))
-        },
-    },
+    crate::players::random::PLAYER,
+    crate::players::montecarlo::PLAYER,
+    crate::players::mcts::PLAYER,
+    crate::players::minimax::PLAYER,
+    crate::players::engine::PLAYER,
 ];
+
+/// A player's check of its options together: its name and the checked values.
+pub(crate) type Check = fn(&'static str, &[(&'static str, Value)]) -> Result<(), SpecError>;
 
 /// A checked option value.
 #[derive(Clone, Debug, PartialEq)]
-enum Value {
+pub(crate) enum Value {
     Duration(Duration),
     Whole(u64),
     Real(f64),
@@ -463,32 +305,6 @@ impl fmt::Display for SpecError {
 impl std::error::Error for SpecError {}
 
 /// The evaluation options agree: no network with `eval=heuristic`, no weights with a network.
-fn check_evaluation(
-    player: &'static str,
-    values: &[(&'static str, Value)],
-) -> Result<(), SpecError> {
-    let has = |name: &str| values.iter().any(|(n, _)| *n == name);
-    let eval = values.iter().find_map(|(n, v)| match (n, v) {
-        (&"eval", Value::Whole(e)) => Some(*e),
-        _ => None,
-    });
-    let conflict = |first: &str, second: &str| SpecError::Conflict {
-        player,
-        first: first.to_string(),
-        second: second.to_string(),
-    };
-    if has("net") && eval == Some(0) {
-        return Err(conflict("eval=heuristic", "net"));
-    }
-    if has("weights") && (has("net") || eval == Some(1)) {
-        return Err(conflict(
-            "weights",
-            if has("net") { "net" } else { "eval=nn" },
-        ));
-    }
-    Ok(())
-}
-
 fn parse_value(kind: ValueKind, text: &str) -> Option<Value> {
     match kind {
         ValueKind::Duration => parse_duration(text).map(Value::Duration),
@@ -651,7 +467,9 @@ impl FromStr for Spec {
             };
             values.push((option_info.name, parsed));
         }
-        check_evaluation(player, &values)?;
+        if let Some(check) = info.check {
+            check(player, &values)?;
+        }
         for option in info.options {
             if option.kind == ValueKind::Command && !values.iter().any(|(n, _)| *n == option.name) {
                 return Err(SpecError::Required {
@@ -692,14 +510,14 @@ impl Spec {
         self.info.name
     }
 
-    fn value(&self, option: &str) -> Option<Value> {
+    pub(crate) fn value(&self, option: &str) -> Option<Value> {
         self.values
             .iter()
             .find(|(name, _)| *name == option)
             .map(|(_, value)| value.clone())
     }
 
-    fn whole(&self, option: &str) -> Option<u64> {
+    pub(crate) fn whole(&self, option: &str) -> Option<u64> {
         match self.value(option) {
             Some(Value::Whole(n)) => Some(n),
             _ => None,
@@ -785,7 +603,7 @@ impl Spec {
     /// The search threads: as given (1 by default), but no more than the machine's cores.
     /// Threads beyond the cores only share them, and their start-up and switching would break
     /// the time promise.
-    fn threads(&self) -> usize {
+    pub(crate) fn threads(&self) -> usize {
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
         self.whole("threads").map_or(1, |n| n as usize).min(cores)
     }

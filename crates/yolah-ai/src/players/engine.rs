@@ -10,6 +10,7 @@
 use crate::limits::Limits;
 use crate::player::{Forfeit, Player, Report};
 use crate::protocol::info;
+use crate::spec::{OptionInfo, PlayerInfo, Value, ValueKind};
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -310,3 +311,58 @@ impl Player for Engine {
         })
     }
 }
+
+/// This player in specs: its name, options and how a spec builds it.
+pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
+    name: "engine",
+    about: "another program speaking the engine protocol (docs/protocol.md), started for each game",
+    options: &[
+        OptionInfo {
+            name: "time",
+            kind: ValueKind::Duration,
+            default: "100ms if no depth, nodes or iterations",
+            help: "move time sent with each go (movetime), enforced with the margin",
+        },
+        OptionInfo {
+            name: "depth",
+            kind: ValueKind::Depth,
+            default: "none",
+            help: "depth sent with each go",
+        },
+        OptionInfo {
+            name: "nodes",
+            kind: ValueKind::Count,
+            default: "none",
+            help: "nodes sent with each go",
+        },
+        OptionInfo {
+            name: "iterations",
+            kind: ValueKind::Count,
+            default: "none",
+            help: "iterations sent with each go",
+        },
+        OptionInfo {
+            name: "margin",
+            kind: ValueKind::Duration,
+            default: "200ms",
+            help: "time allowed past the move time before the game is lost on time",
+        },
+        OptionInfo {
+            name: "cmd",
+            kind: ValueKind::Command,
+            default: "required",
+            help: "the program and its arguments: the rest of the spec, commas included",
+        },
+    ],
+    build: |spec, _| {
+        let Some(Value::Command(command)) = spec.value("cmd") else {
+            unreachable!("a spec of the engine player has its command")
+        };
+        let margin = match spec.value("margin") {
+            Some(Value::Duration(d)) => d,
+            _ => crate::players::engine::DEFAULT_MARGIN,
+        };
+        Box::new(Engine::new(command, margin))
+    },
+    check: None,
+};

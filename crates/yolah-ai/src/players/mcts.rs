@@ -15,6 +15,7 @@
 use crate::limits::{Budget, Limits};
 use crate::player::{Player, Report};
 use crate::search::parallel::Threads;
+use crate::spec::{ITERATIONS, OptionInfo, PlayerInfo, SEED, THREADS, TIME, Value, ValueKind};
 use crossbeam_utils::CachePadded;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -364,3 +365,38 @@ impl Player for Mcts {
         }
     }
 }
+
+/// This player in specs: its name, options and how a spec builds it.
+pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
+    name: "mcts",
+    about: "Monte Carlo tree search with UCT, the tree kept between moves (ch. 5)",
+    options: &[
+        TIME,
+        ITERATIONS,
+        OptionInfo {
+            name: "c",
+            kind: ValueKind::Real,
+            default: "0.5",
+            help: "UCT exploration constant",
+        },
+        OptionInfo {
+            name: "tree",
+            kind: ValueKind::Megabytes,
+            default: "96",
+            help: "tree size per thread in MiB (address space, touched as the tree grows)",
+        },
+        THREADS,
+        SEED,
+    ],
+    build: |spec, seed| {
+        let c = match spec.value("c") {
+            Some(Value::Real(c)) => c,
+            _ => crate::players::mcts::DEFAULT_C,
+        };
+        let tree = spec
+            .whole("tree")
+            .map_or(crate::players::mcts::DEFAULT_TREE_MB, |n| n as usize);
+        Box::new(Mcts::with_tree_size(c, spec.threads(), seed, tree))
+    },
+    check: None,
+};

@@ -17,6 +17,7 @@ use crate::limits::{Budget, Limits, StopFlag};
 use crate::player::{Margin, Player, Report};
 use crate::search::parallel::Threads;
 use crate::search::tt::{Bound, PROVEN, Table};
+use crate::spec::{OptionInfo, PlayerInfo, SpecError, TIME, Value, ValueKind};
 use crossbeam_utils::CachePadded;
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -695,4 +696,104 @@ fn report(outcome: &Outcome) -> Report {
         detail,
         ..Report::new(outcome.mv, outcome.time)
     }
+}
+
+/// This player in specs: its name, options and how a spec builds it.
+pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
+    name: "minimax",
+    about: "alpha-beta minimax; leaves valued by heuristics tuned by a genetic algorithm (ch. 6) or a neural network (eval=nn, ch. 7)",
+    options: &[
+        TIME,
+        OptionInfo {
+            name: "depth",
+            kind: ValueKind::Depth,
+            default: "none",
+            help: "search depth in plies (with time or nodes: whichever ends first)",
+        },
+        OptionInfo {
+            name: "nodes",
+            kind: ValueKind::Count,
+            default: "none",
+            help: "positions searched per move, counted by the first thread",
+        },
+        OptionInfo {
+            name: "tt",
+            kind: ValueKind::Megabytes,
+            default: "16",
+            help: "transposition table size in MiB (rounded down to a power of two)",
+        },
+        OptionInfo {
+            name: "eval",
+            kind: ValueKind::Evaluation,
+            default: "heuristic (nn if net is given)",
+            help: "what values the leaves: heuristic (features and weights) or nn (the network)",
+        },
+        OptionInfo {
+            name: "weights",
+            kind: ValueKind::WeightsFile,
+            default: "the tuned weights shipped in the crate",
+            help: "heuristic weights file (JSON, as `yolah tune` writes)",
+        },
+        OptionInfo {
+            name: "net",
+            kind: ValueKind::NetworkFile,
+            default: "the network shipped in the crate",
+            help: "network file for eval=nn (as `yolah train` writes)",
+        },
+        OptionInfo {
+            name: "threads",
+            kind: ValueKind::Threads,
+            default: "1",
+            help: "search threads sharing one table, lazy SMP (capped at the machine's cores)",
+        },
+        OptionInfo {
+            name: "lmr",
+            kind: ValueKind::Switch,
+            default: "on",
+            help: "late-move reductions (off: every move searched to full depth)",
+        },
+    ],
+    build: |spec, _| {
+        let evaluation = match (spec.value("weights"), spec.value("net")) {
+            (Some(Value::Weights(weights)), _) => Evaluation::Heuristic(weights),
+            (_, Some(Value::Network(network))) => Evaluation::Network(network),
+            _ if spec.whole("eval") == Some(1) => {
+                Evaluation::Network(crate::eval::Network::shipped())
+            }
+            _ => Evaluation::Heuristic(crate::eval::Weights::tuned()),
+        };
+        let tt = spec.whole("tt").map_or(DEFAULT_TT_MB, |n| n as usize);
+        let mut player = Minimax::new(evaluation, tt, spec.threads());
+        player.reductions = spec.whole("lmr") != Some(0);
+        Box::new(player)
+    },
+    check: Some(check_evaluation),
+};
+
+/// Evaluation options that cannot go together: a network with `eval=heuristic`, weights
+/// with a network.
+fn check_evaluation(
+    player: &'static str,
+    values: &[(&'static str, Value)],
+) -> Result<(), SpecError> {
+    let has = |name: &str| values.iter().any(|(n, _)| *n == name);
+    let eval = values.iter().find_map(|(n, v)| match (n, v) {
+        (&"eval", Value::Whole(e)) => Some(*e),
+        _ => None,
+    });
+    let conflict = |first: &str, second: &str| SpecError::Conflict {
+        player,
+        first: first.to_string(),
+        second: second.to_string(),
+    };
+    if has("net") && eval == Some(0) {
+        return Err(conflict("eval=heuristic", "net"));
+    }
+    if has("weights") && (has("net") || eval == Some(1)) {
+        return Err(conflict(
+            "weights",
+            if has("net") { "net" } else { "eval=nn" },
+        ));
+    }
+    Ok(())
 }

@@ -5,6 +5,7 @@
 use crate::limits::{Budget, Limits};
 use crate::player::{Player, Report};
 use crate::search::parallel::Threads;
+use crate::spec::{ITERATIONS, PlayerInfo, SEED, THREADS, TIME};
 use crossbeam_utils::CachePadded;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -123,3 +124,12 @@ impl Player for MonteCarlo {
         }
     }
 }
+
+/// This player in specs: its name, options and how a spec builds it.
+pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
+    name: "montecarlo",
+    about: "flat Monte Carlo: random playouts after each move, the best average wins (ch. 4)",
+    options: &[TIME, ITERATIONS, THREADS, SEED],
+    build: |spec, seed| Box::new(MonteCarlo::new(spec.threads(), seed)),
+    check: None,
+};

@@ -2,6 +2,7 @@
 
 use crate::limits::Limits;
 use crate::player::{Player, Report};
+use crate::spec::{PlayerInfo, SEED};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::time::Instant;
@@ -28,3 +29,12 @@ impl Player for RandomPlayer {
         Report::new(mv, start.elapsed())
     }
 }
+
+/// This player in specs: its name, options and how a spec builds it.
+pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
+    name: "random",
+    about: "plays a uniformly random legal move",
+    options: &[SEED],
+    build: |_, seed| Box::new(RandomPlayer::new(seed)),
+    check: None,
+};
