@@ -213,7 +213,8 @@ pub enum Command {
     /// Solve a position: the exact final margin with best play, and its line.
     #[command(allow_negative_numbers = true)]
     Solve {
-        /// The position (notation; about 24 free squares or fewer, or it takes very long).
+        /// The position, in notation or `startpos` [default: startpos]; give one with about
+        /// 24 free squares or fewer (the start takes far too long).
         #[arg(long, short, value_name = "POSITION")]
         position: Option<String>,
         /// Transposition table, 1 to 16384 MiB.
