@@ -84,7 +84,8 @@ fn shared_flags_have_one_form_in_every_help() {
                 paragraph.contains(form),
                 "{command}: {flag} should read '{form}':\n{paragraph}"
             );
-            if !default.is_empty() && !(command == "solve" && flag == "--threads") {
+            let solve_threads = command == "solve" && flag == "--threads";
+            if !default.is_empty() && !solve_threads {
                 assert!(
                     paragraph.contains(default),
                     "{command}: {flag} should say '{default}':\n{paragraph}"
