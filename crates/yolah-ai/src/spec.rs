@@ -105,7 +105,7 @@ pub const DEFAULT_PLAYER: &str = "minimax:eval=nn";
 pub(crate) const SEED: OptionInfo = OptionInfo {
     name: "seed",
     kind: ValueKind::Seed,
-    default: "given by the match (random in `play`)",
+    default: "given by the command (from its --seed, 1 by default)",
     help: "seed of the player's random numbers",
 };
 pub(crate) const TIME: OptionInfo = OptionInfo {

@@ -148,7 +148,7 @@ fn replay_from_a_position_with_comments() {
 }
 
 #[test]
-fn show_draws_the_board_with_crosses() {
+fn show_draws_the_board_with_the_reachable_squares() {
     let output = yolah(&["show"], "");
     let text = stdout(&output);
     assert!(output.status.success());
@@ -157,9 +157,9 @@ fn show_draws_the_board_with_crosses() {
         moves.split_whitespace().map(|m| &m[3..]).collect();
     let board: String = text.lines().take(17).collect();
     assert_eq!(
-        board.matches('x').count(),
+        board.matches(" + |").count(),
         targets.len(),
-        "one cross per reachable square: {text}"
+        "one + per reachable square: {text}"
     );
     assert!(text.contains("black to move"));
     assert_eq!(text.lines().last(), Some(yolah_start()));

@@ -1,4 +1,4 @@
-//! A text picture of a position, as in the book's listing 27: pieces, holes, and crosses on
+//! A text picture of a position, as in the book's listing 27: pieces, holes, and `+` on
 //! marked squares (usually the legal targets of the side to move).
 
 use crate::bitboard::Bitboard;
@@ -7,7 +7,7 @@ use crate::position::{Cell, Position};
 use crate::square::Square;
 use std::fmt;
 
-/// A position drawn with `marks` shown as crosses.
+/// A position drawn with `marks` shown as `+`.
 pub struct Diagram<'a> {
     position: &'a Position,
     marks: Bitboard,
@@ -22,7 +22,7 @@ impl<'a> Diagram<'a> {
         }
     }
 
-    /// The position with crosses on the squares the side to move can reach.
+    /// The position with `+` on the squares the side to move can reach.
     pub fn with_targets(position: &'a Position) -> Diagram<'a> {
         let marks = position
             .moves()
@@ -44,7 +44,8 @@ impl fmt::Display for Diagram<'_> {
             for file in 0..8 {
                 let square = Square::from_coords(file, rank).expect("on the board");
                 let symbol = match self.position.cell(square) {
-                    _ if self.marks.contains(square) => 'x',
+                    // Not `x`: in the notation `x` is a hole.
+                    _ if self.marks.contains(square) => '+',
                     Cell::Empty => '.',
                     Cell::Piece(Color::Black) => '●',
                     Cell::Piece(Color::White) => '○',
@@ -56,7 +57,7 @@ impl fmt::Display for Diagram<'_> {
             writeln!(f, "{separator}")?;
         }
         writeln!(f, "    a   b   c   d   e   f   g   h")?;
-        writeln!(f, "● black  ○ white  ■ hole  x reachable")?;
+        writeln!(f, "● black  ○ white  ■ hole  + reachable")?;
         let (black, white) = (
             self.position.score(Color::Black),
             self.position.score(Color::White),

@@ -17,7 +17,7 @@ use crate::limits::{Budget, Limits, StopFlag};
 use crate::player::{Margin, Player, Report};
 use crate::search::parallel::Threads;
 use crate::search::tt::{Bound, PROVEN, Table};
-use crate::spec::{OptionInfo, PlayerInfo, SpecError, TIME, Value, ValueKind};
+use crate::spec::{OptionInfo, PlayerInfo, SpecError, Value, ValueKind};
 use crossbeam_utils::CachePadded;
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -703,7 +703,12 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
     name: "minimax",
     about: "alpha-beta minimax; leaves valued by heuristics tuned by a genetic algorithm (ch. 6) or a neural network (eval=nn, ch. 7)",
     options: &[
-        TIME,
+        OptionInfo {
+            name: "time",
+            kind: ValueKind::Duration,
+            default: "100ms if neither depth nor nodes is given, else none",
+            help: "thinking time per move (with depth or nodes: whichever ends first)",
+        },
         OptionInfo {
             name: "depth",
             kind: ValueKind::Depth,
