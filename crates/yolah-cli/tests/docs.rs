@@ -1,0 +1,125 @@
+//! The examples of the README and the guide print what the program prints today. Every
+//! ```console block is run: each `$ yolah …` line is a command (run from the workspace root),
+//! the lines under it its standard output. In an expected line `…` stands for any text (a
+//! time, a rate); a line that is only `…` stands for any number of lines; a line with a
+//! `  # stderr` comment shows what goes to stderr and is not compared. Examples whose output varies from
+//! run to run (time-limited searches) are in ```sh blocks, and say so.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// One command of a console block and the lines it should print.
+struct Example {
+    file: &'static str,
+    line: usize,
+    args: Vec<String>,
+    expected: Vec<String>,
+}
+
+fn examples(file: &'static str) -> Vec<Example> {
+    let text = std::fs::read_to_string(root().join(file)).unwrap();
+    let mut examples = Vec::new();
+    let mut in_console = false;
+    for (number, line) in text.lines().enumerate() {
+        if line.starts_with("```") {
+            in_console = line.trim() == "```console";
+            continue;
+        }
+        if !in_console {
+            continue;
+        }
+        if let Some(command) = line.strip_prefix("$ yolah ") {
+            examples.push(Example {
+                file,
+                line: number + 1,
+                args: shell_words::split(command).unwrap(),
+                expected: Vec::new(),
+            });
+        } else if let Some(example) = examples.last_mut()
+            && !line.contains("  # stderr")
+        {
+            example.expected.push(line.to_string());
+        }
+    }
+    examples
+}
+
+/// Whether `actual` is `expected` with each `…` standing for any text.
+fn line_matches(expected: &str, actual: &str) -> bool {
+    let mut parts = expected.split('…');
+    let first = parts.next().unwrap_or("");
+    let Some(mut rest) = actual.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    for (i, part) in parts.iter().enumerate() {
+        if i + 1 == parts.len() {
+            return rest.ends_with(part);
+        }
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.is_empty()
+}
+
+/// Whether the lines `actual` are `expected`, a line `…` standing for any number of lines.
+fn lines_match(expected: &[String], actual: &[&str]) -> bool {
+    match expected.split_first() {
+        None => actual.is_empty(),
+        Some((first, rest)) if first == "…" => {
+            (0..=actual.len()).any(|skip| lines_match(rest, &actual[skip..]))
+        }
+        Some((first, rest)) => actual
+            .split_first()
+            .is_some_and(|(line, others)| line_matches(first, line) && lines_match(rest, others)),
+    }
+}
+
+#[test]
+fn the_documented_outputs_are_what_the_program_prints() {
+    let mut checked = 0;
+    for file in ["README.md", "docs/guide.md"] {
+        for example in examples(file) {
+            let output = Command::new(env!("CARGO_BIN_EXE_yolah"))
+                .args(&example.args)
+                .current_dir(root())
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8(output.stdout).unwrap();
+            let actual: Vec<&str> = stdout.lines().collect();
+            let mut expected = example.expected.clone();
+            while expected.last().is_some_and(|l| l.trim().is_empty()) {
+                expected.pop();
+            }
+            assert!(
+                lines_match(&expected, &actual),
+                "{}:{}: yolah {}\n--- documented\n{}\n--- printed\n{stdout}{}",
+                example.file,
+                example.line,
+                example.args.join(" "),
+                expected.join("\n"),
+                String::from_utf8_lossy(&output.stderr)
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "{checked} examples checked");
+}
+
+#[test]
+fn the_wildcards_match_what_they_should() {
+    assert!(line_matches("perft(5) in … s", "perft(5) in 0.072 s"));
+    assert!(!line_matches("perft(5) in … s", "perft(4) in 0.072 s"));
+    assert!(line_matches("a … b … c", "a 1 b 2 c"));
+    assert!(!line_matches("a … b", "a 1 c"));
+    let lines = ["one", "two", "three"];
+    assert!(lines_match(&["one".into(), "…".into()], &lines));
+    assert!(lines_match(&["…".into(), "three".into()], &lines));
+    assert!(!lines_match(&["one".into(), "three".into()], &lines));
+}
