@@ -271,7 +271,7 @@ fn another_shards_data_under_a_shards_name_is_refused() {
     );
     assert_clean_error(
         &output,
-        "shard 3/3, but the run in its directory is shard 2/3",
+        "holds the data of shard 3/3, but its run is shard 2/3",
     );
 }
 

@@ -183,19 +183,7 @@ fn check_data(path: &Path, config: &Config) -> Result<u64> {
         }
         _ => {}
     }
-    let file = data::read_file(path).map_err(anyhow::Error::msg)?;
-    ensure!(
-        file.header.fingerprint == config.fingerprint(),
-        "{}: written by another self-play run (its config fingerprint differs)",
-        path.display()
-    );
-    ensure!(
-        file.header.shard == config.shard,
-        "{}: {}, but the run in its directory is {}",
-        path.display(),
-        shard_text(file.header.shard),
-        shard_text(config.shard)
-    );
+    let file = read_data(path, config)?;
     let done = file.blocks.len() as u64;
     let total = config.numbers().len() as u64;
     ensure!(
@@ -221,6 +209,24 @@ fn check_data(path: &Path, config: &Config) -> Result<u64> {
         );
     }
     Ok(done)
+}
+
+/// A run's data file, read and checked to be this run's: its fingerprint and its shard.
+fn read_data(path: &Path, config: &Config) -> Result<data::DataFile> {
+    let file = data::read_file(path).map_err(anyhow::Error::msg)?;
+    ensure!(
+        file.header.fingerprint == config.fingerprint(),
+        "{}: written by another self-play run (its config fingerprint differs)",
+        path.display()
+    );
+    ensure!(
+        file.header.shard == config.shard,
+        "{}: holds the data of {}, but its run is {}",
+        path.display(),
+        shard_text(file.header.shard),
+        shard_text(config.shard)
+    );
+    Ok(file)
 }
 
 fn shard_text(shard: Option<Shard>) -> String {
@@ -312,20 +318,7 @@ pub fn merge(out: &mut impl Write, dir: &Path, parts: &[PathBuf]) -> Result<()> 
 fn finished_part(part: &Path) -> Result<(Config, data::DataFile)> {
     ensure!(part.is_dir(), "'{}': not a self-play run", part.display());
     let config = read_config(part)?;
-    let path = part.join(DATA);
-    let file = data::read_file(&path).map_err(anyhow::Error::msg)?;
-    ensure!(
-        file.header.fingerprint == config.fingerprint(),
-        "{}: its data belongs to another run",
-        part.display()
-    );
-    ensure!(
-        file.header.shard == config.shard,
-        "{}: holds the data of {}, but its run is {}",
-        path.display(),
-        shard_text(file.header.shard),
-        shard_text(config.shard)
-    );
+    let file = read_data(&part.join(DATA), &config)?;
     ensure!(
         file.damaged.is_none() && file.blocks.len() == config.numbers().len(),
         "'{}' is unfinished ({} of {} games): finish it with --resume first",
