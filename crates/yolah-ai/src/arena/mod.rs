@@ -6,4 +6,5 @@ pub mod opening;
 pub mod ratings;
 pub mod record;
 pub mod shard;
+pub mod sprt;
 pub mod tournament;
