@@ -133,9 +133,13 @@ pub enum Command {
         /// The second player, like `mcts:time=100ms`.
         #[arg(value_name = "SECOND")]
         second: String,
-        /// Games, 1 to 1000000.
-        #[arg(long, short, value_name = "N")]
-        games: u32,
+        /// Games, 1 to 1000000 (with --sprt: the most to play) [default with --sprt: 20000].
+        #[arg(long, short, value_name = "N", required_unless_present = "sprt")]
+        games: Option<u32>,
+        /// Play game pairs until a sequential probability ratio test decides between Elo E0
+        /// (H0) and E1 (H1) for the first player: `elo0=E0,elo1=E1[,alpha=0.05,beta=0.05]`.
+        #[arg(long, value_name = "TEST", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<yolah_ai::arena::sprt::Sprt>()))]
+        sprt: Option<yolah_ai::arena::sprt::Sprt>,
         #[command(flatten)]
         pairing: Pairing,
         /// Write every game to this new CSV file (`yolah replay FILE --game N` reads it).

@@ -342,3 +342,59 @@ fn think_prints_a_legal_move_and_its_report() {
         "player 'mcts:c=-1': mcts option c='-1'",
     );
 }
+
+// Issue 15: a match decided by a sequential test stops as soon as the test decides.
+#[test]
+fn a_match_under_sprt_stops_when_the_test_decides() {
+    let output = yolah(
+        &[
+            "match",
+            "minimax:depth=3",
+            "random",
+            "--sprt",
+            "elo0=0,elo1=100",
+            "-t",
+            "2",
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert_eq!(text.lines().last(), Some("H1 accepted"), "{text}");
+    assert!(
+        text.contains("pentanomial [0, 1/4, 1/2, 3/4, 1]: [0, 0, 0, 0, "),
+        "{text}"
+    );
+    let games: u32 = text
+        .split(": ")
+        .nth(2)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(games < 100, "decided in {games} games: {text}");
+    // Two equal players within a small budget: no verdict, said so.
+    let output = yolah(
+        &[
+            "match",
+            "random",
+            "random:seed=5",
+            "--sprt",
+            "elo0=0,elo1=100",
+            "-g",
+            "10",
+            "--json",
+        ],
+        "",
+    );
+    let summary: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(summary["verdict"], "inconclusive", "{summary}");
+    assert_eq!(summary["games"], 10);
+    for bad in ["elo0=5,elo1=0", "elo1=5", "elo0=0,elo1=5,alpha=0.7"] {
+        let output = yolah(&["match", "random", "mcts", "--sprt", bad], "");
+        assert_clean_error(&output, "expected elo0=E0,elo1=E1");
+        assert_eq!(output.status.code(), Some(2));
+    }
+}

@@ -4,28 +4,36 @@
 use super::{
     DEFAULT_RANDOM_PLIES, DEFAULT_SEED, Pairing, canonical_specs, play_games, standings, usage,
 };
-use anyhow::{Result, bail};
-use std::io::Write;
+use anyhow::{Context, Result, bail};
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use yolah_ai::arena::record::RecordWriter;
-use yolah_ai::arena::tournament::{Config, Crosstable};
+use yolah_ai::arena::record::{GameRecord, RecordWriter};
+use yolah_ai::arena::sprt::{Pentanomial, Sprt, Verdict};
+use yolah_ai::arena::tournament::{Config, Crosstable, game_pool, run_games};
+use yolah_core::Color;
 
 /// `yolah match`'s options, as given.
 pub struct Options {
     pub first: String,
     pub second: String,
-    pub games: u32,
+    pub games: Option<u32>,
+    pub sprt: Option<Sprt>,
     pub pairing: Pairing,
     pub out: Option<PathBuf>,
     pub json: bool,
 }
 
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
-    usage!(options.games > 0, "--games must be at least 1");
+    let games = options.games.unwrap_or(if options.sprt.is_some() {
+        SPRT_MAX_GAMES
+    } else {
+        0
+    });
+    usage!(games > 0, "--games must be at least 1");
     let threads = options.pairing.threads()?;
     let config = Config {
         specs: canonical_specs(&[options.first.clone(), options.second.clone()])?,
-        games_per_pair: options.games,
+        games_per_pair: games,
         random_plies: options.pairing.random_plies.unwrap_or(DEFAULT_RANDOM_PLIES),
         seed: options.pairing.seed.unwrap_or(DEFAULT_SEED),
         shard: None,
@@ -35,6 +43,9 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     let writer = options.out.as_deref().map(create_record_file).transpose()?;
     let schedule = config.schedule();
     let mut records = Vec::new();
+    if let Some(sprt) = options.sprt {
+        return sequential(out, options, &config, &specs, sprt, threads, writer);
+    }
     play_games(
         &config,
         &specs,
@@ -77,6 +88,182 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     }
     Ok(())
 }
+
+/// The most games of a match decided by a test, when `--games` does not say.
+pub const SPRT_MAX_GAMES: u32 = 20_000;
+
+/// Why a sequential match stops playing: the test has decided.
+#[derive(Debug)]
+struct Decided;
+
+/// A match decided by a sequential probability ratio test: game pairs (the schedule's games
+/// 2k and 2k + 1 share an opening, colours swapped) until the LLR crosses a bound, or the
+/// most games are played (inconclusive). A line after each pair on stderr (a bar's message on
+/// a terminal); the verdict, the LLR and its bounds, the pentanomial counts and the Elo at the
+/// end.
+fn sequential(
+    out: &mut impl Write,
+    options: &Options,
+    config: &Config,
+    specs: &[yolah_ai::Spec],
+    sprt: Sprt,
+    threads: usize,
+    mut writer: Option<RecordWriter>,
+) -> Result<()> {
+    use std::collections::HashMap;
+    let schedule = config.schedule();
+    let pool = game_pool(threads).map_err(anyhow::Error::msg)?;
+    let bar = super::progress_bar(schedule.len() as u64, "games");
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{pos} games, {msg}")
+            .expect("the template is valid"),
+    );
+    let terminal = std::io::stderr().is_terminal();
+    let (lower, upper) = sprt.bounds();
+    let mut pairs = Pentanomial::default();
+    let mut waiting: HashMap<u64, u32> = HashMap::new();
+    let mut records: Vec<GameRecord> = Vec::new();
+    let mut verdict = None;
+    let started = std::time::Instant::now();
+    let result = run_games(config, specs, &schedule, &pool, |record| {
+        if let Some(writer) = writer.as_mut() {
+            writer
+                .write(&record)
+                .context("writing the games file (the games so far are kept)")?;
+        }
+        let first_is_black = record.black == config.specs[0];
+        let half = record.outcome().map_or(1, |o| {
+            o.half_points(if first_is_black {
+                Color::Black
+            } else {
+                Color::White
+            })
+        });
+        records.push(record);
+        bar.inc(1);
+        let game = records.last().expect("just pushed").game;
+        if let Some(other) = waiting.remove(&(game / 2)) {
+            pairs.add((other + half) as usize);
+            let (elo, low, high) = pairs.elo();
+            let line = format!(
+                "{} pairs [{}], score {:.1} %, Elo {elo:+.1} [{low:+.1}, {high:+.1}], LOS {:.1} %, LLR {:.2} ({lower:.2}, {upper:.2})",
+                pairs.pairs(),
+                pentanomial_text(&pairs),
+                100.0 * pairs.score(),
+                100.0 * pairs.los(),
+                sprt.llr(&pairs),
+            );
+            if terminal {
+                bar.set_message(line);
+            } else if pairs.pairs() % 10 == 0 {
+                eprintln!("{} games, {line}", records.len());
+            }
+            verdict = sprt.verdict(&pairs);
+            if verdict.is_some() {
+                return Err(anyhow::Error::new(Decided));
+            }
+        } else {
+            waiting.insert(game / 2, half);
+        }
+        anyhow::Ok(())
+    });
+    if let Err(error) = result
+        && !error.is::<Decided>()
+    {
+        return Err(error);
+    }
+    bar.finish_and_clear();
+    let run = Decision {
+        sprt,
+        pairs,
+        verdict,
+        games: records.len(),
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    run.print(out, &config.specs, options.json)?;
+    super::report_forfeits(&config.specs, &records);
+    Ok(())
+}
+
+/// What a sequential match came to.
+struct Decision {
+    sprt: Sprt,
+    pairs: Pentanomial,
+    verdict: Option<Verdict>,
+    games: usize,
+    seconds: f64,
+}
+
+impl Decision {
+    /// The summary: the verdict, the LLR and its bounds, the pentanomial counts, the Elo.
+    fn print(&self, out: &mut impl Write, specs: &[String], json: bool) -> Result<()> {
+        let Decision {
+            sprt,
+            pairs,
+            verdict,
+            games,
+            seconds,
+        } = self;
+        let (lower, upper) = sprt.bounds();
+        let (elo, low, high) = pairs.elo();
+        let llr = sprt.llr(pairs);
+        let decision = verdict.map_or_else(|| "inconclusive".to_string(), |v| v.to_string());
+        if json {
+            let object = serde_json::json!({
+                "first": specs[0],
+                "second": specs[1],
+                "sprt": sprt.to_string(),
+                "verdict": decision,
+                "llr": llr,
+                "lower": lower,
+                "upper": upper,
+                "games": games,
+                "pairs": pairs.0,
+                "score": pairs.score(),
+                "elo": elo,
+                "elo_low": low,
+                "elo_high": high,
+                "los": pairs.los(),
+                "seconds": seconds,
+            });
+            writeln!(out, "{object}")?;
+            return Ok(());
+        }
+        writeln!(
+            out,
+            "{} vs {}: SPRT {sprt}: {games} games ({} pairs) in {seconds:.1} s",
+            specs[0],
+            specs[1],
+            pairs.pairs(),
+        )?;
+        writeln!(
+            out,
+            "pentanomial [0, 1/4, 1/2, 3/4, 1]: [{}]",
+            pentanomial_text(pairs)
+        )?;
+        writeln!(
+            out,
+            "score {:.1} %, Elo {elo:+.1} [{low:+.1}, {high:+.1}], LOS {:.1} %",
+            100.0 * pairs.score(),
+            100.0 * pairs.los()
+        )?;
+        writeln!(out, "LLR {llr:.2} ({lower:.2}, {upper:.2})")?;
+        writeln!(out, "{decision}")?;
+        Ok(())
+    }
+}
+
+fn pentanomial_text(pairs: &Pentanomial) -> String {
+    pairs.0.map(|c| c.to_string()).join(", ")
+}
+
+impl std::fmt::Display for Decided {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the test has decided")
+    }
+}
+
+impl std::error::Error for Decided {}
 
 /// Creates a record file that does not exist yet, with errors that say which part of the path
 /// is wrong.
