@@ -357,3 +357,39 @@ fn no_move_is_accepted_after_the_end_of_a_game() {
     let output = yolah(&["replay", "-p", over], "a1:a1");
     assert_clean_error(&output, "the game is already over");
 }
+
+// Issue 20: a program that cannot start is an error the user sees, not a quiet 0-2.
+#[test]
+fn a_program_that_never_ran_is_reported() {
+    let missing = "engine:time=20ms,cmd=target/release/yolh engine";
+    let output = yolah(&["match", "random", missing, "--games", "2"], "");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let err = stderr(&output);
+    assert!(err.contains("forfeited all 2 games it played"), "{err}");
+    assert!(
+        err.contains("never ran: cannot start 'target/release/yolh'"),
+        "{err}"
+    );
+    // A tournament goes on, and names the player on stderr.
+    let output = yolah(
+        &[
+            "tournament",
+            "random",
+            "random:seed=2",
+            missing,
+            "--games-per-pair",
+            "2",
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("forfeited all 4 games it played"),
+        "{}",
+        stderr(&output)
+    );
+    // In the terminal, the game ends with the reason and a non-zero exit.
+    let output = yolah(&["play", "--black", missing, "--white", "random"], "");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("never ran"), "{}", stderr(&output));
+}

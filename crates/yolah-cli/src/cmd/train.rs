@@ -270,8 +270,14 @@ fn train_epochs(
     let first = rows.len() as u32;
     let per_epoch = dataset.train.len() as u64;
     let bar = ProgressBar::new(u64::from(run.settings.epochs) * per_epoch).with_style(
-        ProgressStyle::with_template("{bar:40} epoch {msg} {percent}%, {per_sec}, eta {eta}")
-            .expect("the template is valid"),
+        ProgressStyle::with_template("{bar:40} epoch {msg} {percent}%, {rate}, eta {eta}")
+            .expect("the template is valid")
+            .with_key(
+                "rate",
+                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0} positions/s", state.per_sec());
+                },
+            ),
     );
     bar.set_position(u64::from(first) * per_epoch);
     for epoch in first..run.settings.epochs {
