@@ -16,6 +16,8 @@ fn config(games_per_pair: u32) -> Config {
         random_plies: 4,
         seed: 11,
         shard: None,
+        openings: None,
+        shuffle_openings: false,
     }
 }
 
@@ -285,4 +287,70 @@ fn counts_have_limits_checked_before_anything_is_written() {
         .to_string();
     assert!(error.contains("too many"), "{error}");
     assert!(!out.exists(), "nothing is written for a refused config");
+}
+
+// Issue 15: a suite's openings, each played twice with colours swapped, the start recorded,
+// and the records checked against the suite on resume.
+#[test]
+fn a_suite_gives_each_opening_to_both_colours() {
+    let suite = vec![
+        "startpos moves a1:c3 h1:h4".to_string(),
+        "xxbxxxxx/wxxxxxxx/xxxxx1xb/1x1xx1x1/x1xxxbx1/bx1xxxwx/1xwx1w1x/x1xx2xx b 21 21 42"
+            .to_string(),
+    ];
+    let suited = Config {
+        openings: Some(suite.clone()),
+        ..config(4)
+    };
+    let specs = suited.players().unwrap();
+    let schedule = suited.schedule();
+    let records: Vec<GameRecord> = schedule
+        .iter()
+        .map(|&g| play_scheduled(&suited, &specs, g))
+        .collect();
+    for pair in records.chunks(2).take(3) {
+        // The same opening, colours swapped.
+        assert_eq!(pair[0].black, pair[1].white);
+        assert_eq!(pair[0].start, pair[1].start);
+        assert_eq!(
+            pair[0].moves.split(' ').take(2).collect::<Vec<_>>(),
+            ["a1:c3", "h1:h4"]
+        );
+        assert!(
+            pair[0].start.is_empty(),
+            "from the start: no start recorded"
+        );
+    }
+    // Round 1 plays the second line: a position, recorded as the games' start.
+    let round_1: Vec<&GameRecord> = records.iter().filter(|r| !r.start.is_empty()).collect();
+    assert_eq!(round_1.len(), 6, "each pair of the round, both colours");
+    assert!(
+        round_1
+            .iter()
+            .all(|r| r.start == suite[1] && r.opening_plies == 0)
+    );
+    for record in &records {
+        record.check().unwrap();
+    }
+    tournament_check(&suited, &records);
+    // A record of a game from another opening is refused.
+    let mut other = records.clone();
+    other[0].moves = records[2].moves.clone();
+    other[0].start = suite[1].clone();
+    let error = yolah_ai::arena::tournament::check_against_schedule(&suited, &other, true);
+    assert!(error.is_err());
+    // A bad line is refused before any game.
+    let bad = Config {
+        openings: Some(vec!["startpos moves a1:a1".to_string()]),
+        ..config(2)
+    };
+    let error = bad.players().unwrap_err().to_string();
+    assert!(
+        error.contains("opening suite: line 1: move 1 a1:a1"),
+        "{error}"
+    );
+}
+
+fn tournament_check(config: &Config, records: &[GameRecord]) {
+    yolah_ai::arena::tournament::check_against_schedule(config, records, true).unwrap();
 }

@@ -41,8 +41,15 @@ pub struct PositionArg {
 }
 
 /// How the games of a match or a tournament are played.
-#[derive(clap::Args, Clone, Copy, Debug, Default)]
+#[derive(clap::Args, Clone, Debug, Default)]
 pub struct Pairing {
+    /// Openings from this suite file (one a line: a position, or `startpos moves m1 m2 …`),
+    /// in file order, each played twice with colours swapped, instead of random plies.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Use the suite's openings in an order shuffled by the seed.
+    #[arg(long, requires = "openings")]
+    pub shuffle_openings: bool,
     /// Random plies of each opening, 0 to 40 [default: 4].
     #[arg(long, short, value_name = "K")]
     pub random_plies: Option<u32>,
@@ -148,6 +155,26 @@ pub enum Command {
         /// Print one JSON object (the score, Elo and interval, the games).
         #[arg(long)]
         json: bool,
+    },
+    /// Write a suite of balanced openings for `--openings`.
+    ///
+    /// Distinct positions after K random plies (none the same as another up to the board's
+    /// eight symmetries) whose depth-5 search value is within ±M points, one `startpos moves
+    /// …` line each, on stdout.
+    #[command(allow_negative_numbers = true)]
+    Openings {
+        /// Openings, 1 to 100000.
+        #[arg(long, value_name = "N")]
+        count: u32,
+        /// Random plies of each, 1 to 40.
+        #[arg(long, value_name = "K", default_value_t = 8)]
+        plies: u32,
+        /// The largest search value kept, in points either way.
+        #[arg(long, value_name = "M", default_value_t = 1.5)]
+        max_margin: f64,
+        /// Seed of the random plies [default: 1].
+        #[arg(long, short, value_name = "SEED")]
+        seed: Option<u64>,
     },
     /// A round robin: crosstable and ratings, resumable.
     ///

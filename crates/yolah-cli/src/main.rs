@@ -245,6 +245,18 @@ fn run(out: &mut impl Write, command: Command) -> anyhow::Result<()> {
             position,
             seed,
         } => cmd::play::run(out, &black, &white, position.position.as_deref(), seed),
+        Command::Openings {
+            count,
+            plies,
+            max_margin,
+            seed,
+        } => cmd::openings::run(
+            out,
+            count,
+            plies,
+            max_margin,
+            seed.unwrap_or(cmd::DEFAULT_SEED),
+        ),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "yolah", out);
             Ok(())

@@ -398,3 +398,111 @@ fn a_match_under_sprt_stops_when_the_test_decides() {
         assert_eq!(output.status.code(), Some(2));
     }
 }
+
+// Issue 15: opening suites. The shipped suite is what the generator writes; each opening is
+// played twice with colours swapped; a suite's position is recorded as the game's start; a
+// bad line is refused with its number before any game.
+#[test]
+fn opening_suites_are_generated_and_played_in_pairs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let shipped = root.join("crates/yolah-ai/data/openings-8ply.txt");
+    let output = yolah(&["openings", "--count", "200"], "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        std::fs::read_to_string(&shipped).unwrap(),
+        "the shipped suite is the generator's"
+    );
+    assert_clean_error(
+        &yolah(&["openings", "--count", "0"], ""),
+        "--count must be from 1",
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("games.csv");
+    let output = yolah(
+        &[
+            "match",
+            "random",
+            "random:seed=2",
+            "--openings",
+            shipped.to_str().unwrap(),
+            "-g",
+            "4",
+            "-o",
+            record.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let suite: Vec<String> = std::fs::read_to_string(&shipped)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(String::from)
+        .collect();
+    let mut reader = csv::Reader::from_path(&record).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    let column = |name: &str| headers.iter().position(|h| h == name).unwrap();
+    let mut rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    rows.sort_by_key(|r| r[column("game")].parse::<u64>().unwrap());
+    for (k, pair) in rows.chunks(2).enumerate() {
+        let opening = suite[k].strip_prefix("startpos moves ").unwrap();
+        for row in pair {
+            assert!(
+                row[column("moves")].starts_with(opening),
+                "game {}",
+                &row[column("game")]
+            );
+            assert_eq!(&row[column("opening_plies")], "8");
+            assert_eq!(&row[column("start")], "");
+        }
+        assert_eq!(pair[0][column("black")], pair[1][column("white")]);
+    }
+
+    // A position as an opening: recorded as the start of both games of its pair.
+    let position =
+        "xxbxxxxx/wxxxxxxx/xxxxx1xb/1x1xx1x1/x1xxxbx1/bx1xxxwx/1xwx1w1x/x1xx2xx b 21 21 42";
+    let small = dir.path().join("suite.txt");
+    std::fs::write(&small, format!("# one position\n{position}\n")).unwrap();
+    let record = dir.path().join("positions.csv");
+    let output = yolah(
+        &[
+            "match",
+            "random",
+            "random:seed=2",
+            "--openings",
+            small.to_str().unwrap(),
+            "-g",
+            "2",
+            "-o",
+            record.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(text.matches(position).count(), 2, "{text}");
+    let replay = yolah(&["replay", record.to_str().unwrap(), "--game", "1"], "");
+    assert!(replay.status.success(), "{}", stderr(&replay));
+
+    // A bad line: refused with its number, nothing written.
+    std::fs::write(&small, "startpos moves a1:c3\n\nstartpos moves a1:a1\n").unwrap();
+    let record = dir.path().join("never.csv");
+    let output = yolah(
+        &[
+            "match",
+            "random",
+            "mcts",
+            "--openings",
+            small.to_str().unwrap(),
+            "-g",
+            "2",
+            "-o",
+            record.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_clean_error(&output, "line 3: move 1 a1:a1");
+    assert!(!record.exists());
+}

@@ -1,6 +1,7 @@
 //! One game between two agents from an opening.
 
 use crate::agent::Agent;
+use crate::arena::opening::Opening;
 use crate::player::Report;
 use std::time::Duration;
 use yolah_core::{Color, Move, Outcome, Position};
@@ -8,7 +9,9 @@ use yolah_core::{Color, Move, Outcome, Position};
 /// A finished game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Game {
-    /// Every move from the start, the opening's included.
+    /// The position the game started from (the start, or a suite's position).
+    pub start: Position,
+    /// Every move from `start`, the opening's included.
     pub moves: Vec<Move>,
     /// How many of the moves were the opening's.
     pub opening_plies: usize,
@@ -36,11 +39,25 @@ pub fn play_game(
     black: &mut Agent,
     white: &mut Agent,
     opening: &[Move],
+    on_move: impl FnMut(&Position, &Report),
+) -> Game {
+    let opening = Opening {
+        start: Position::start(),
+        moves: opening.to_vec(),
+    };
+    play_opening(black, white, &opening, on_move)
+}
+
+/// [`play_game`] from an opening that may start elsewhere than the start (a suite's position).
+pub fn play_opening(
+    black: &mut Agent,
+    white: &mut Agent,
+    opening: &Opening,
     mut on_move: impl FnMut(&Position, &Report),
 ) -> Game {
-    let mut position = Position::start();
+    let mut position = opening.start;
     let mut moves = Vec::with_capacity(128);
-    for &m in opening {
+    for &m in &opening.moves {
         assert_eq!(position.check_move(m), Ok(()), "opening move {m}");
         position.play(m);
         moves.push(m);
@@ -79,8 +96,9 @@ pub fn play_game(
         None => position.outcome().expect("the game is over"),
     };
     Game {
+        start: opening.start,
         moves,
-        opening_plies: opening.len(),
+        opening_plies: opening.moves.len(),
         outcome,
         scores: [position.score(Color::Black), position.score(Color::White)],
         thinking,

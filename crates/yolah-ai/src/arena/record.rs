@@ -41,8 +41,12 @@ pub struct GameRecord {
     pub black_score: u8,
     /// White's final score.
     pub white_score: u8,
-    /// How many of the moves were the random opening's.
+    /// How many of the moves were the opening's.
     pub opening_plies: u32,
+    /// The position the game started from, in notation; empty for the start (and in files
+    /// written before it was recorded).
+    #[serde(default)]
+    pub start: String,
     /// Black's total thinking time, ms.
     pub black_ms: f64,
     /// White's total thinking time, ms.
@@ -83,6 +87,11 @@ impl GameRecord {
             black_score: game.scores[0],
             white_score: game.scores[1],
             opening_plies: game.opening_plies as u32,
+            start: if game.start == Position::start() {
+                String::new()
+            } else {
+                game.start.to_string()
+            },
             black_ms: ms(game.thinking[0]),
             white_ms: ms(game.thinking[1]),
             black_max_ms: ms(game.longest[0]),
@@ -102,11 +111,22 @@ impl GameRecord {
         .find(|&outcome| result_text(outcome) == self.result)
     }
 
+    /// The position the game started from.
+    pub fn start_position(&self) -> Result<Position, String> {
+        if self.start.is_empty() {
+            Ok(Position::start())
+        } else {
+            self.start
+                .parse()
+                .map_err(|e| format!("bad start position: {e}"))
+        }
+    }
+
     /// Replays the moves and checks that they are legal, that the game is over at the end
     /// (or, for a forfeit, not over, and lost by the side to move), and that scores and
     /// result agree with it.
     pub fn check(&self) -> Result<(), String> {
-        let mut position = Position::start();
+        let mut position = self.start_position()?;
         let mut plies = 0;
         for (number, token) in (1..).zip(self.moves.split_whitespace()) {
             let m: Move = token.parse().map_err(|e| format!("move {number}: {e}"))?;
@@ -159,7 +179,7 @@ fn one_line(reason: &str) -> String {
 }
 
 /// The header of a record file, column by column.
-pub const COLUMNS: [&str; 14] = [
+pub const COLUMNS: [&str; 15] = [
     "game",
     "config",
     "black",
@@ -169,6 +189,7 @@ pub const COLUMNS: [&str; 14] = [
     "black_score",
     "white_score",
     "opening_plies",
+    "start",
     "black_ms",
     "white_ms",
     "black_max_ms",
@@ -178,7 +199,7 @@ pub const COLUMNS: [&str; 14] = [
 
 /// Columns added since the first files; files without them are still read (their values are
 /// empty), but not added to.
-const ADDED_COLUMNS: [&str; 2] = ["config", "forfeit"];
+const ADDED_COLUMNS: [&str; 3] = ["config", "forfeit", "start"];
 
 /// Whether `header` is [`COLUMNS`], or [`COLUMNS`] without some of the columns added since.
 fn known_header(header: &csv::StringRecord) -> bool {
@@ -402,7 +423,7 @@ impl RecordWriter {
     pub fn append(path: &Path, read: &RecordFile) -> io::Result<RecordWriter> {
         if read.older_format {
             return Err(io::Error::other(
-                "it was written by an older yolah (without the forfeit column): its games can \
+                "it was written by an older yolah (without the forfeit or start column): its games can \
                  be read and replayed, but new ones cannot be added",
             ));
         }

@@ -8,9 +8,9 @@
 //! A tournament directory holds `tournament.json` (the config), `games.csv` (one
 //! [`GameRecord`] per finished game, flushed as each ends) and, at the end, `ratings.json`.
 
-use crate::arena::game::play_game;
+use crate::arena::game::play_opening;
 use crate::arena::lock::DirLock;
-use crate::arena::opening::random_opening;
+use crate::arena::opening::{Opening, random_opening};
 use crate::arena::ratings::{self, Fit, GameResult};
 use crate::arena::record::{GameRecord, RecordFile, RecordWriter, Tail};
 use crate::arena::shard::Shard;
@@ -50,6 +50,13 @@ pub struct Config {
     /// The part of the schedule this run plays, when the work is split (`--shard K/N`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// The opening suite's lines (`--openings FILE`), used in order (round r plays line
+    /// r modulo their number) instead of random plies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings: Option<Vec<String>>,
+    /// Whether the suite is used in an order shuffled by the seed (`--shuffle-openings`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shuffle_openings: bool,
 }
 
 /// One game of the schedule.
@@ -63,6 +70,8 @@ pub struct Scheduled {
     pub white: usize,
     /// Seed of its opening (shared by the two games of a pair).
     pub opening_seed: u64,
+    /// Its round: the pair's games share it, and with a suite it picks the opening.
+    pub round: u64,
 }
 
 /// A config whose players cannot be built.
@@ -80,6 +89,8 @@ pub enum ConfigError {
     TooManyGames(u64),
     /// More random plies than [`MAX_RANDOM_PLIES`].
     TooManyRandomPlies(u32),
+    /// An opening suite with a bad line, or none.
+    Openings(String),
 }
 
 impl fmt::Display for ConfigError {
@@ -99,6 +110,7 @@ impl fmt::Display for ConfigError {
                 f,
                 "{games} games is too many: at most {MAX_GAMES} in one match or tournament"
             ),
+            ConfigError::Openings(why) => write!(f, "opening suite: {why}"),
             ConfigError::TooManyRandomPlies(plies) => write!(
                 f,
                 "{plies} random opening plies is too many: at most {MAX_RANDOM_PLIES}"
@@ -143,6 +155,10 @@ impl Config {
         if self.random_plies > MAX_RANDOM_PLIES {
             return Err(ConfigError::TooManyRandomPlies(self.random_plies));
         }
+        if let Some(lines) = &self.openings {
+            let text = lines.join("\n");
+            crate::arena::opening::parse_suite(&text).map_err(ConfigError::Openings)?;
+        }
         let mut specs: Vec<Spec> = Vec::new();
         for text in &self.specs {
             let spec: Spec = text
@@ -185,6 +201,7 @@ impl Config {
                         black,
                         white,
                         opening_seed,
+                        round,
                     });
                 }
             }
@@ -193,14 +210,45 @@ impl Config {
     }
 }
 
+impl Config {
+    /// The opening of a scheduled game: the suite's line of its round (in the seed's shuffled
+    /// order with `shuffle_openings`), or random plies from the start.
+    pub fn opening(&self, scheduled: &Scheduled) -> Result<Opening, String> {
+        let Some(lines) = &self.openings else {
+            return Ok(Opening {
+                start: yolah_core::Position::start(),
+                moves: random_opening(self.random_plies, scheduled.opening_seed),
+            });
+        };
+        if lines.is_empty() {
+            return Err("the opening suite is empty".to_string());
+        }
+        let n = lines.len() as u64;
+        let mut index = scheduled.round % n;
+        if self.shuffle_openings {
+            // A permutation of the suite drawn from the seed, the same for every game.
+            let mut order: Vec<u64> = (0..n).collect();
+            let mut state = self.seed;
+            for i in (1..order.len()).rev() {
+                state = splitmix64(state);
+                order.swap(i, (state % (i as u64 + 1)) as usize);
+            }
+            index = order[index as usize];
+        }
+        Opening::parse(&lines[index as usize]).map_err(|e| format!("opening {}: {e}", index + 1))
+    }
+}
+
 /// Plays one scheduled game. Players whose spec sets no seed get one from the game.
 pub fn play_scheduled(config: &Config, specs: &[Spec], scheduled: Scheduled) -> GameRecord {
-    let opening = random_opening(config.random_plies, scheduled.opening_seed);
+    let opening = config
+        .opening(&scheduled)
+        .expect("the suite was checked before the games");
     let seed =
         |color: Color| splitmix64(config.seed ^ (scheduled.game << 1 | color.index() as u64));
     let mut black = specs[scheduled.black].agent(seed(Color::Black));
     let mut white = specs[scheduled.white].agent(seed(Color::White));
-    let game = play_game(&mut black, &mut white, &opening, |_, _| {});
+    let game = play_opening(&mut black, &mut white, &opening, |_, _| {});
     GameRecord::new(
         scheduled.game,
         &config.fingerprint(),
@@ -572,19 +620,15 @@ pub fn check_against_schedule(
                 record.black, record.white
             ));
         }
-        let opening: Vec<String> = random_opening(config.random_plies, scheduled.opening_seed)
-            .iter()
-            .map(ToString::to_string)
-            .collect();
-        let played: Vec<&str> = record
-            .moves
-            .split_whitespace()
-            .take(opening.len())
-            .collect();
-        if record.opening_plies as usize != opening.len() || played != opening {
+        let opening = config.opening(scheduled)?;
+        let moves: Vec<String> = opening.moves.iter().map(ToString::to_string).collect();
+        let played: Vec<&str> = record.moves.split_whitespace().take(moves.len()).collect();
+        let start = record.start_position()?;
+        if start != opening.start || record.opening_plies as usize != moves.len() || played != moves
+        {
             return Err(format!(
                 "game {n} does not start with its scheduled opening ({})",
-                opening.join(" ")
+                opening.to_line()
             ));
         }
         if !seen.insert(n) {

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod data;
 pub mod engine;
 pub mod moves;
+pub mod openings;
 pub mod perft;
 pub mod play;
 pub mod players;
@@ -128,6 +129,24 @@ impl Pairing {
     /// The number of games played at once, checked.
     pub fn threads(&self) -> Result<usize> {
         threads(self.threads)
+    }
+
+    /// The opening suite's lines, read and checked (a bad line is an error with its number,
+    /// before any game), as the config stores them.
+    pub fn openings(&self) -> Result<Option<Vec<String>>> {
+        let Some(path) = &self.openings else {
+            return Ok(None);
+        };
+        let text = yolah_ai::files::read_text_bounded(path, 64 << 20)
+            .with_context(|| format!("cannot read the openings '{}'", path.display()))?;
+        let suite = yolah_ai::arena::opening::parse_suite(&text)
+            .map_err(|e| anyhow::anyhow!("openings '{}': {e}", path.display()))?;
+        Ok(Some(
+            suite
+                .iter()
+                .map(yolah_ai::arena::opening::Opening::to_line)
+                .collect(),
+        ))
     }
 }
 

@@ -38,6 +38,8 @@ pub fn run(
                 "game {number}: {} (black) vs {} (white), {} {}-{}",
                 record.black, record.white, record.result, record.black_score, record.white_score
             )?;
+            // Checked when the file was read: a bad start is not kept.
+            position = record.start_position().map_err(anyhow::Error::msg)?;
             record.moves
         }
     } else {

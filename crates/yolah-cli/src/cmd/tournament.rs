@@ -149,6 +149,8 @@ fn open(options: &Options) -> Result<Opened> {
             random_plies: options.games.random_plies.unwrap_or(DEFAULT_RANDOM_PLIES),
             seed: options.games.seed.unwrap_or(super::DEFAULT_SEED),
             shard: options.shard,
+            openings: options.games.openings()?,
+            shuffle_openings: options.games.shuffle_openings,
         };
         config.players()?;
         match options.out.as_deref() {

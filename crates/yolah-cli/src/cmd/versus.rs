@@ -37,6 +37,8 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         random_plies: options.pairing.random_plies.unwrap_or(DEFAULT_RANDOM_PLIES),
         seed: options.pairing.seed.unwrap_or(DEFAULT_SEED),
         shard: None,
+        openings: options.pairing.openings()?,
+        shuffle_openings: options.pairing.shuffle_openings,
     };
     let specs = config.players()?;
     // The record file is new (never overwritten), so no other run writes to it.
