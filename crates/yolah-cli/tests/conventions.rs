@@ -6,12 +6,13 @@ mod common;
 
 use common::{assert_clean_error, stderr, stdout, yolah};
 
-const COMMANDS: [&str; 20] = [
+const COMMANDS: [&str; 21] = [
     "serve",
     "play",
     "think",
     "players",
     "match",
+    "openings",
     "tournament",
     "engine",
     "moves",
