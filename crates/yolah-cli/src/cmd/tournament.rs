@@ -58,11 +58,11 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     } else {
         writeln!(
             out,
-            "{} players, {} games ({} to play), {} random opening plies, seed {}, {}",
+            "{} players, {} games ({} to play), {}, seed {}, {}",
             specs.len(),
             schedule.len(),
             todo.len(),
-            config.random_plies,
+            openings_text(&config),
             config.seed,
             if threads == 1 {
                 "1 game at a time".to_string()
@@ -103,8 +103,10 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     if let (Some(store), Some(ratings)) = (&store, &ratings) {
         let png = store.dir().join("ratings.png");
         let title = format!(
-            "Round robin: {} games a pair, {} random opening plies, seed {}",
-            config.games_per_pair, config.random_plies, config.seed
+            "Round robin: {} games a pair, {}, seed {}",
+            config.games_per_pair,
+            openings_text(&config),
+            config.seed
         );
         super::plot::ratings(&png, &title, ratings)?;
         writeln!(
@@ -161,6 +163,22 @@ fn open(options: &Options) -> Result<Opened> {
             None => (None, config, Vec::new(), None),
         }
     })
+}
+
+/// Where the games start, in words: the suite's size, or the random plies.
+fn openings_text(config: &Config) -> String {
+    match &config.openings {
+        Some(lines) => format!(
+            "{} openings from a suite{}",
+            lines.len(),
+            if config.shuffle_openings {
+                " (shuffled)"
+            } else {
+                ""
+            }
+        ),
+        None => format!("{} random opening plies", config.random_plies),
+    }
 }
 
 pub fn games(n: usize) -> String {
