@@ -360,7 +360,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
         };
         let margin = match spec.value("margin") {
             Some(Value::Duration(d)) => d,
-            _ => crate::players::engine::DEFAULT_MARGIN,
+            _ => DEFAULT_MARGIN,
         };
         Box::new(Engine::new(command, margin))
     },

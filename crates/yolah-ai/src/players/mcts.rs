@@ -391,11 +391,9 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
     build: |spec, seed| {
         let c = match spec.value("c") {
             Some(Value::Real(c)) => c,
-            _ => crate::players::mcts::DEFAULT_C,
+            _ => DEFAULT_C,
         };
-        let tree = spec
-            .whole("tree")
-            .map_or(crate::players::mcts::DEFAULT_TREE_MB, |n| n as usize);
+        let tree = spec.whole("tree").map_or(DEFAULT_TREE_MB, |n| n as usize);
         Box::new(Mcts::with_tree_size(c, spec.threads(), seed, tree))
     },
     check: None,
