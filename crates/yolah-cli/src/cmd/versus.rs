@@ -1,9 +1,7 @@
 //! `yolah match A B`: two players over paired openings, a summary line with the Elo difference
 //! (or, with `--json`, one object with the same facts).
 
-use super::{
-    DEFAULT_RANDOM_PLIES, DEFAULT_SEED, Pairing, canonical_specs, play_games, standings, usage,
-};
+use super::{DEFAULT_RANDOM_PLIES, DEFAULT_SEED, Pairing, canonical_specs, standings, usage};
 use anyhow::{Context, Result, bail};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -43,20 +41,20 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     let specs = config.players()?;
     // The record file is new (never overwritten), so no other run writes to it.
     let writer = options.out.as_deref().map(create_record_file).transpose()?;
-    let schedule = config.schedule();
-    let mut records = Vec::new();
+    let played = play_pairs(&config, &specs, options.sprt, threads, writer)?;
     if let Some(sprt) = options.sprt {
-        return sequential(out, options, &config, &specs, sprt, threads, writer);
+        let decision = Decision {
+            sprt,
+            pairs: played.pairs,
+            verdict: played.verdict,
+            games: played.records.len(),
+            seconds: played.seconds,
+        };
+        decision.print(out, &config.specs, options.json)?;
+        super::report_forfeits(&config.specs, &played.records);
+        return Ok(());
     }
-    play_games(
-        &config,
-        &specs,
-        &schedule,
-        threads,
-        writer,
-        &mut records,
-        schedule.len(),
-    )?;
+    let records = played.records;
     let table = Crosstable::new(&config.specs, &records).map_err(anyhow::Error::msg)?;
     let fit = table.fit();
     if options.json {
@@ -98,31 +96,37 @@ pub const SPRT_MAX_GAMES: u32 = 20_000;
 #[derive(Debug)]
 struct Decided;
 
-/// A match decided by a sequential probability ratio test: game pairs (the schedule's games
-/// 2k and 2k + 1 share an opening, colours swapped) until the LLR crosses a bound, or the
-/// most games are played (inconclusive). A line after each pair on stderr (a bar's message on
-/// a terminal); the verdict, the LLR and its bounds, the pentanomial counts and the Elo at the
-/// end.
-fn sequential(
-    out: &mut impl Write,
-    options: &Options,
+/// What the games of a match came to.
+struct Played {
+    records: Vec<GameRecord>,
+    pairs: Pentanomial,
+    verdict: Option<Verdict>,
+    seconds: f64,
+}
+
+/// Plays the match's games, two at a time from one opening with colours swapped (the
+/// schedule's games 2k and 2k + 1), showing after each pair the first player's wins, draws and
+/// losses, score, Elo with its interval and LOS (a bar's message on a terminal, a line every
+/// ten pairs on a pipe). With a test, the LLR and its bounds too, and the games stop as soon as
+/// it decides.
+fn play_pairs(
     config: &Config,
     specs: &[yolah_ai::Spec],
-    sprt: Sprt,
+    sprt: Option<Sprt>,
     threads: usize,
     mut writer: Option<RecordWriter>,
-) -> Result<()> {
+) -> Result<Played> {
     use std::collections::HashMap;
     let schedule = config.schedule();
     let pool = game_pool(threads).map_err(anyhow::Error::msg)?;
     let bar = super::progress_bar(schedule.len() as u64, "games");
     bar.set_style(
-        indicatif::ProgressStyle::with_template("{pos} games, {msg}")
+        indicatif::ProgressStyle::with_template("{pos}/{len} games, {msg}")
             .expect("the template is valid"),
     );
     let terminal = std::io::stderr().is_terminal();
-    let (lower, upper) = sprt.bounds();
     let mut pairs = Pentanomial::default();
+    let mut wdl = [0u32; 3];
     let mut waiting: HashMap<u64, u32> = HashMap::new();
     let mut records: Vec<GameRecord> = Vec::new();
     let mut verdict = None;
@@ -141,31 +145,40 @@ fn sequential(
                 Color::White
             })
         });
+        wdl[2 - half as usize] += 1;
+        let game = record.game;
         records.push(record);
         bar.inc(1);
-        let game = records.last().expect("just pushed").game;
-        if let Some(other) = waiting.remove(&(game / 2)) {
-            pairs.add((other + half) as usize);
-            let (elo, low, high) = pairs.elo();
-            let line = format!(
-                "{} pairs [{}], score {:.1} %, Elo {elo:+.1} [{low:+.1}, {high:+.1}], LOS {:.1} %, LLR {:.2} ({lower:.2}, {upper:.2})",
-                pairs.pairs(),
-                pentanomial_text(&pairs),
-                100.0 * pairs.score(),
-                100.0 * pairs.los(),
-                sprt.llr(&pairs),
-            );
-            if terminal {
-                bar.set_message(line);
-            } else if pairs.pairs() % 10 == 0 {
-                eprintln!("{} games, {line}", records.len());
-            }
-            verdict = sprt.verdict(&pairs);
-            if verdict.is_some() {
-                return Err(anyhow::Error::new(Decided));
-            }
-        } else {
+        let Some(other) = waiting.remove(&(game / 2)) else {
             waiting.insert(game / 2, half);
+            return anyhow::Ok(());
+        };
+        pairs.add((other + half) as usize);
+        let (elo, low, high) = pairs.elo();
+        let mut line = format!(
+            "+{} ={} -{}, score {:.1} %, Elo {elo:+.1} [{low:+.1}, {high:+.1}], LOS {:.1} %, pairs [{}]",
+            wdl[0],
+            wdl[1],
+            wdl[2],
+            100.0 * pairs.score(),
+            100.0 * pairs.los(),
+            pentanomial_text(&pairs),
+        );
+        if let Some(sprt) = sprt {
+            let (lower, upper) = sprt.bounds();
+            let _ = std::fmt::Write::write_fmt(
+                &mut line,
+                format_args!(", LLR {:.2} ({lower:.2}, {upper:.2})", sprt.llr(&pairs)),
+            );
+        }
+        if terminal {
+            bar.set_message(line);
+        } else if pairs.pairs() % 10 == 0 {
+            eprintln!("{} games, {line}", records.len());
+        }
+        verdict = sprt.and_then(|sprt| sprt.verdict(&pairs));
+        if verdict.is_some() {
+            return Err(anyhow::Error::new(Decided));
         }
         anyhow::Ok(())
     });
@@ -175,16 +188,12 @@ fn sequential(
         return Err(error);
     }
     bar.finish_and_clear();
-    let run = Decision {
-        sprt,
+    Ok(Played {
+        records,
         pairs,
         verdict,
-        games: records.len(),
         seconds: started.elapsed().as_secs_f64(),
-    };
-    run.print(out, &config.specs, options.json)?;
-    super::report_forfeits(&config.specs, &records);
-    Ok(())
+    })
 }
 
 /// What a sequential match came to.
