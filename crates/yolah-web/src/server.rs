@@ -176,8 +176,9 @@ pub fn check_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(), Strin
         if !(literal || name == "localhost" || named) {
             return Err(format!(
                 "host {} is not served: open the page at an address or localhost, or start the \
-                 server with --allow-origin http://{host}",
-                yolah_core::text::quote(host)
+                 server with --allow-origin http://{}",
+                yolah_core::text::quote(host),
+                yolah_core::text::clip(host)
             ));
         }
     }

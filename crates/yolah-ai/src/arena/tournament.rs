@@ -226,17 +226,24 @@ impl Config {
         let n = lines.len() as u64;
         let mut index = scheduled.round % n;
         if self.shuffle_openings {
-            // A permutation of the suite drawn from the seed, the same for every game.
-            let mut order: Vec<u64> = (0..n).collect();
-            let mut state = self.seed;
-            for i in (1..order.len()).rev() {
-                state = splitmix64(state);
-                order.swap(i, (state % (i as u64 + 1)) as usize);
-            }
-            index = order[index as usize];
+            index = shuffled(index, n, self.seed);
         }
         Opening::parse(&lines[index as usize]).map_err(|e| format!("opening {}: {e}", index + 1))
     }
+}
+
+/// Position `i` of an order of `0..n` drawn from `seed`: `(a·i + b) mod n` with `a` coprime
+/// to `n`, a permutation computed for one index at a time (no table per game).
+fn shuffled(i: u64, n: u64, seed: u64) -> u64 {
+    fn gcd(a: u64, b: u64) -> u64 {
+        if b == 0 { a } else { gcd(b, a % b) }
+    }
+    let mut a = splitmix64(seed) % n;
+    while gcd(a, n) != 1 {
+        a = (a + 1) % n;
+    }
+    let b = splitmix64(seed ^ 0x5EED) % n;
+    ((u128::from(a) * u128::from(i) + u128::from(b)) % u128::from(n)) as u64
 }
 
 /// Plays one scheduled game. Players whose spec sets no seed get one from the game.
@@ -636,4 +643,22 @@ pub fn check_against_schedule(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shuffled_suite_is_a_permutation_drawn_from_the_seed() {
+        for n in [1, 2, 7, 200, 1024] {
+            let mut seen: Vec<u64> = (0..n).map(|i| shuffled(i, n, 9)).collect();
+            seen.sort_unstable();
+            assert_eq!(seen, (0..n).collect::<Vec<_>>(), "{n}");
+        }
+        let order = |seed| (0..200).map(|i| shuffled(i, 200, seed)).collect::<Vec<_>>();
+        assert_eq!(order(1), order(1));
+        assert_ne!(order(1), order(2));
+        assert_ne!(order(1), (0..200).collect::<Vec<_>>());
+    }
 }
