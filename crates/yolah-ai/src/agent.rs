@@ -1,5 +1,6 @@
 //! [`Agent`]: a player together with the spec it was built from and the limits that spec sets.
 
+use crate::clock::Clock;
 use crate::limits::Limits;
 use crate::player::{Forfeit, Player, Report};
 use crate::spec::Spec;
@@ -32,6 +33,25 @@ impl Agent {
     /// Chooses a move within the spec's limits, or forfeits (see [`Player::try_choose`]).
     pub fn try_choose(&mut self, position: &Position) -> Result<Report, Forfeit> {
         self.player.try_choose(position, self.limits)
+    }
+
+    /// [`Agent::try_choose`] on a game clock: the move takes its share of the time left (see
+    /// [`Clock::allotment`]), within the spec's own time if it sets one.
+    pub fn try_choose_on(
+        &mut self,
+        position: &Position,
+        clock: Option<Clock>,
+    ) -> Result<Report, Forfeit> {
+        let limits = match clock {
+            Some(clock) => self.limits.on_clock(
+                clock,
+                position,
+                self.spec.explicit_time(),
+                self.spec.pace(),
+            ),
+            None => self.limits,
+        };
+        self.player.try_choose(position, limits)
     }
 
     /// The spec this agent was built from.

@@ -24,6 +24,7 @@
 
 pub mod agent;
 pub mod arena;
+pub mod clock;
 pub mod eval;
 pub mod files;
 pub mod learn;
@@ -37,6 +38,7 @@ pub mod spec;
 pub use agent::Agent;
 pub use arena::game::{Game, play_game};
 pub use arena::record::GameRecord;
+pub use clock::{Clock, TimeControl};
 pub use limits::{Budget, Limits};
 pub use player::{Forfeit, Margin, Player, Report};
 pub use spec::{PLAYERS, Spec, SpecError};

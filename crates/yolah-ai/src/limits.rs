@@ -1,8 +1,10 @@
 //! How long a player may think: [`Limits`] as asked for, [`Budget`] as a search checks it.
 
+use crate::clock::Clock;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+use yolah_core::Position;
 
 /// What a player may spend on one move. With several set, the first one reached stops the
 /// search; with none, a search player falls back to its spec's default. A player honours only
@@ -20,6 +22,29 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// A flag another thread raises to end the search now (the engine protocol's `stop`).
     pub stop: Option<StopFlag>,
+    /// The game clock, when the game has one. Players in this process are given their move's
+    /// share of it as `time` ([`Limits::on_clock`]); the `engine` player sends it on.
+    pub clock: Option<Clock>,
+}
+
+impl Limits {
+    /// These limits for a move on `clock` in `position`: the clock's allotment becomes the
+    /// move's time (or caps a time `explicit` in the spec), shared over `pace` moves when the
+    /// spec sets it.
+    pub fn on_clock(
+        self,
+        clock: Clock,
+        position: &Position,
+        explicit: Option<Duration>,
+        pace: Option<u32>,
+    ) -> Limits {
+        let allotment = clock.allotment(position, pace);
+        Limits {
+            time: Some(explicit.map_or(allotment, |t| t.min(allotment))),
+            clock: Some(clock),
+            ..self
+        }
+    }
 }
 
 /// A flag that ends a search when raised, shared with the thread that raises it. It lives as

@@ -120,6 +120,12 @@ pub(crate) const ITERATIONS: OptionInfo = OptionInfo {
     default: "none",
     help: "search iterations per move (with time: whichever ends first)",
 };
+pub(crate) const PACE: OptionInfo = OptionInfo {
+    name: "pace",
+    kind: ValueKind::Count,
+    default: "half the free squares (the moves the side can still expect)",
+    help: "under a game clock: the moves its time left is shared over",
+};
 pub(crate) const THREADS: OptionInfo = OptionInfo {
     name: "threads",
     kind: ValueKind::Threads,
@@ -592,7 +598,22 @@ impl Spec {
             depth,
             nodes,
             stop: None,
+            clock: None,
         }
+    }
+
+    /// The time the spec itself sets (`time=`), not its default.
+    pub fn explicit_time(&self) -> Option<Duration> {
+        match self.value("time") {
+            Some(Value::Duration(d)) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The moves a game clock is shared over (`pace=`), if the spec sets it.
+    pub fn pace(&self) -> Option<u32> {
+        self.whole("pace")
+            .map(|n| u32::try_from(n).unwrap_or(u32::MAX))
     }
 
     /// Builds the player this spec describes with this seed (the spec's own seed wins).

@@ -35,7 +35,7 @@ fn a_program_and_its_helpers_end_with_each_game() {
     };
     // One game first, so that lazily made threads of the process exist before counting.
     let warm_up = |forfeit: bool| {
-        let mut engine = Engine::new(command.clone(), Duration::from_millis(500));
+        let mut engine = Engine::new(command.clone(), Duration::from_millis(500), true);
         let position = if forfeit {
             // After a1:c3 black's move in this position is not a1:c3: a forfeit, and a restart.
             let mut p = Position::start();

@@ -59,6 +59,11 @@ pub struct Pairing {
     /// Games played at once, 1 to 1024 [default: one per core].
     #[arg(long, short, value_name = "N")]
     pub threads: Option<usize>,
+    /// A game clock for each side: BASE+INC, like 10s+100ms or 1min (base 1ms to 1h,
+    /// increment up to 1min). A side whose clock runs out loses on time. Players share their
+    /// time left over the moves to come; their spec's own time, if set, caps each move.
+    #[arg(long, value_name = "BASE+INC")]
+    pub tc: Option<String>,
 }
 
 #[derive(Subcommand)]

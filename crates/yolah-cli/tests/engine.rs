@@ -292,6 +292,20 @@ impl Session {
         }
     }
 
+    /// Every line up to and with the next `bestmove`.
+    fn search(&mut self) -> Vec<String> {
+        use std::io::BufRead;
+        let mut lines = Vec::new();
+        loop {
+            let mut line = String::new();
+            self.output.read_line(&mut line).unwrap();
+            lines.push(line.trim_end().to_string());
+            if line.starts_with("bestmove") || line.is_empty() {
+                return lines;
+            }
+        }
+    }
+
     /// The most memory the process has held so far, MiB (its peak resident set).
     fn peak_mb(&self) -> u64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
@@ -392,4 +406,32 @@ fn a_program_that_never_ran_is_reported() {
     let output = yolah(&["play", "--black", missing, "--white", "random"], "");
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("never ran"), "{}", stderr(&output));
+}
+
+// Issue 15: `go wtime btime winc binc movestogo` (UCI's words): the side to move's time
+// becomes its allotment (its time left over the moves to come), answered within it.
+#[test]
+fn a_clock_in_go_becomes_the_move_time() {
+    let mut engine = Session::start();
+    let time = |lines: &[String]| -> u64 {
+        let last_info = lines.iter().rev().find(|l| l.contains(" time ")).unwrap();
+        let rest = last_info.split(" time ").nth(1).unwrap();
+        rest.split(' ').next().unwrap().parse().unwrap()
+    };
+    // 2800 ms over black's 28 expected moves (half the 56 free squares): 100 ms.
+    engine.send(b"position startpos\ngo wtime 60000 btime 2800 winc 0 binc 0\n");
+    let lines = engine.search();
+    assert!((50..=105).contains(&time(&lines)), "{lines:?}");
+    // movestogo 2: half of 300 ms, plus three quarters of the increment.
+    engine.send(b"go btime 300 binc 40 movestogo 2 wtime 1\n");
+    let lines = engine.search();
+    assert!((75..=185).contains(&time(&lines)), "{lines:?}");
+    engine.send(b"go wtime 5000\n");
+    let lines = engine.search();
+    assert_eq!(
+        lines[0],
+        "info string go has no btime for black, the side to move: no clock"
+    );
+    assert!(lines.last().unwrap().starts_with("bestmove"), "{lines:?}");
+    engine.quit();
 }

@@ -3,7 +3,8 @@
 use crate::agent::Agent;
 use crate::arena::opening::Opening;
 use crate::player::Report;
-use std::time::Duration;
+use crate::clock::{GameClocks, TimeControl};
+use std::time::{Duration, Instant};
 use yolah_core::{Color, Move, Outcome, Position};
 
 /// A finished game.
@@ -23,9 +24,11 @@ pub struct Game {
     pub thinking: [Duration; 2],
     /// Longest single move of black and of white.
     pub longest: [Duration; 2],
-    /// Why the side to move at the end lost without moving (an external program that failed);
-    /// `None` for a game played to its end.
+    /// Why the side to move at the end lost without moving (an external program that
+    /// failed, or a clock that ran out); `None` for a game played to its end.
     pub forfeit: Option<String>,
+    /// With a game clock, the time black and white had left at the end.
+    pub clock_left: Option<[Duration; 2]>,
 }
 
 /// Plays `opening` from the start, then lets `black` and `white` move in turn until the game
@@ -45,16 +48,21 @@ pub fn play_game(
         start: Position::start(),
         moves: opening.to_vec(),
     };
-    play_opening(black, white, &opening, on_move)
+    play_opening(black, white, &opening, None, on_move)
 }
 
-/// [`play_game`] from an opening that may start elsewhere than the start (a suite's position).
+/// [`play_game`] from an opening that may start elsewhere than the start (a suite's
+/// position), on a game clock if `control` sets one: each side's thinking (timed here, around
+/// the player's call) is taken off its clock, and a side that thinks longer than it has left
+/// loses on time, as a forfeit whose reason says so.
 pub fn play_opening(
     black: &mut Agent,
     white: &mut Agent,
     opening: &Opening,
+    control: Option<TimeControl>,
     mut on_move: impl FnMut(&Position, &Report),
 ) -> Game {
+    let mut clocks = control.map(GameClocks::new);
     let mut position = opening.start;
     let mut moves = Vec::with_capacity(128);
     for &m in &opening.moves {
@@ -71,9 +79,21 @@ pub fn play_opening(
             Color::Black => &mut *black,
             Color::White => &mut *white,
         };
-        let report = match agent.try_choose(&position) {
-            Ok(report) => report,
-            Err(reason) => {
+        let started = Instant::now();
+        let chosen = agent.try_choose_on(&position, clocks.map(|c| c.view(side)));
+        let used = started.elapsed();
+        let on_time = clocks
+            .as_mut()
+            .map_or(Ok(()), |clocks| clocks.charge(side, used));
+        thinking[side.index()] += used;
+        longest[side.index()] = longest[side.index()].max(used);
+        let report = match (chosen, on_time) {
+            (_, Err(flag)) => {
+                forfeit = Some(flag.to_string());
+                break;
+            }
+            (Ok(report), Ok(())) => report,
+            (Err(reason), Ok(())) => {
                 forfeit = Some(reason.reason);
                 break;
             }
@@ -86,8 +106,6 @@ pub fn play_opening(
             );
         }
         on_move(&position, &report);
-        thinking[side.index()] += report.time;
-        longest[side.index()] = longest[side.index()].max(report.time);
         position.play(report.mv);
         moves.push(report.mv);
     }
@@ -104,5 +122,6 @@ pub fn play_opening(
         thinking,
         longest,
         forfeit,
+        clock_left: clocks.map(|c| c.left()),
     }
 }

@@ -47,7 +47,7 @@ pub struct GameRecord {
     /// written before it was recorded).
     #[serde(default)]
     pub start: String,
-    /// Black's total thinking time, ms.
+    /// Black's total thinking time, ms (timed by the arbiter around each move).
     pub black_ms: f64,
     /// White's total thinking time, ms.
     pub white_ms: f64,
@@ -55,6 +55,13 @@ pub struct GameRecord {
     pub black_max_ms: f64,
     /// White's longest move, ms.
     pub white_max_ms: f64,
+    /// With a game clock, the time black had left at the end, ms; empty without one (and in
+    /// files written before clocks).
+    #[serde(default)]
+    pub black_left_ms: Option<f64>,
+    /// With a game clock, the time white had left at the end, ms.
+    #[serde(default)]
+    pub white_left_ms: Option<f64>,
     /// Every move from the start, space-separated.
     pub moves: String,
 }
@@ -96,6 +103,8 @@ impl GameRecord {
             white_ms: ms(game.thinking[1]),
             black_max_ms: ms(game.longest[0]),
             white_max_ms: ms(game.longest[1]),
+            black_left_ms: game.clock_left.map(|left| ms(left[0])),
+            white_left_ms: game.clock_left.map(|left| ms(left[1])),
             moves: moves.join(" "),
         }
     }
@@ -179,7 +188,7 @@ fn one_line(reason: &str) -> String {
 }
 
 /// The header of a record file, column by column.
-pub const COLUMNS: [&str; 15] = [
+pub const COLUMNS: [&str; 17] = [
     "game",
     "config",
     "black",
@@ -194,12 +203,20 @@ pub const COLUMNS: [&str; 15] = [
     "white_ms",
     "black_max_ms",
     "white_max_ms",
+    "black_left_ms",
+    "white_left_ms",
     "moves",
 ];
 
 /// Columns added since the first files; files without them are still read (their values are
 /// empty), but not added to.
-const ADDED_COLUMNS: [&str; 3] = ["config", "forfeit", "start"];
+const ADDED_COLUMNS: [&str; 5] = [
+    "config",
+    "forfeit",
+    "start",
+    "black_left_ms",
+    "white_left_ms",
+];
 
 /// Whether `header` is [`COLUMNS`], or [`COLUMNS`] without some of the columns added since.
 fn known_header(header: &csv::StringRecord) -> bool {
@@ -270,8 +287,12 @@ pub struct RecordFile {
     pub records: Vec<GameRecord>,
     /// How the file ends.
     pub tail: Tail,
-    /// Whether the header lacks columns added since (rows can be read, not added).
+    /// Whether the header lacks a column new rows cannot do without (`config`, `forfeit`,
+    /// `start`): rows can be read, not added.
     pub older_format: bool,
+    /// The columns of its header ([`COLUMNS`] for an empty file): new rows are written with
+    /// these, so a file from before the clock columns still takes rows without a clock.
+    pub header: Vec<String>,
     /// Whether the header has the `config` column: then every row must carry its run's
     /// fingerprint (an empty one is not a row of this format).
     pub fingerprinted: bool,
@@ -304,6 +325,7 @@ impl RecordFile {
                 records,
                 tail,
                 older_format: false,
+                header: COLUMNS.map(String::from).to_vec(),
                 fingerprinted: true,
             });
         };
@@ -329,6 +351,7 @@ impl RecordFile {
                         records,
                         tail,
                         older_format: false,
+                        header: COLUMNS.map(String::from).to_vec(),
                         fingerprinted: true,
                     });
                 }
@@ -371,12 +394,15 @@ impl RecordFile {
                 Err(reason) => return Err(row_error(line, reason)),
             }
         }
-        let older_format = !header.iter().eq(COLUMNS);
+        let older_format = ["config", "forfeit", "start"]
+            .iter()
+            .any(|column| !header.iter().any(|name| name == *column));
         let fingerprinted = header.iter().any(|name| name == "config");
         Ok(RecordFile {
             records,
             tail,
             older_format,
+            header: header.iter().map(String::from).collect(),
             fingerprinted,
         })
     }
@@ -406,13 +432,19 @@ fn last_byte(file: &mut File) -> io::Result<Option<u8>> {
 pub struct RecordWriter {
     file: File,
     len: u64,
+    /// The file's columns, as indices into [`COLUMNS`].
+    columns: Vec<usize>,
 }
 
 impl RecordWriter {
     /// Creates `path` (it must not exist: records are never overwritten) with its header.
     pub fn create(path: &Path) -> io::Result<RecordWriter> {
         let file = OpenOptions::new().write(true).create_new(true).open(path)?;
-        let mut writer = RecordWriter { file, len: 0 };
+        let mut writer = RecordWriter {
+            file,
+            len: 0,
+            columns: (0..COLUMNS.len()).collect(),
+        };
         writer.write_bytes(format!("{}\n", COLUMNS.join(",")).as_bytes())?;
         Ok(writer)
     }
@@ -432,7 +464,12 @@ impl RecordWriter {
             file.set_len(offset)?;
         }
         let len = file.metadata()?.len();
-        let mut writer = RecordWriter { file, len };
+        let columns = read
+            .header
+            .iter()
+            .filter_map(|name| COLUMNS.iter().position(|c| c == name))
+            .collect();
+        let mut writer = RecordWriter { file, len, columns };
         if len == 0 {
             writer.write_bytes(format!("{}\n", COLUMNS.join(",")).as_bytes())?;
         } else if read.tail == Tail::MissingNewline {
@@ -441,12 +478,40 @@ impl RecordWriter {
         Ok(writer)
     }
 
-    /// Writes one record.
+    /// Writes one record, in the file's columns. A value for a column the file lacks (a
+    /// clock's, in a file from before clocks) is refused rather than dropped.
     pub fn write(&mut self, record: &GameRecord) -> io::Result<()> {
+        let mut whole = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::new());
+        whole.serialize(record).map_err(io::Error::other)?;
+        let whole = whole
+            .into_inner()
+            .map_err(|e| io::Error::other(e.to_string()))?;
+        if self.columns.len() == COLUMNS.len() {
+            return self.write_bytes(&whole);
+        }
+        let fields = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(whole.as_slice())
+            .records()
+            .next()
+            .transpose()
+            .map_err(io::Error::other)?
+            .unwrap_or_default();
+        for (i, field) in fields.iter().enumerate() {
+            if !field.is_empty() && !self.columns.contains(&i) {
+                return Err(io::Error::other(format!(
+                    "the file has no {} column (it was written by an older yolah)",
+                    COLUMNS[i]
+                )));
+            }
+        }
         let mut row = csv::WriterBuilder::new()
             .has_headers(false)
             .from_writer(Vec::new());
-        row.serialize(record).map_err(io::Error::other)?;
+        row.write_record(self.columns.iter().map(|&i| &fields[i]))
+            .map_err(io::Error::other)?;
         let row = row
             .into_inner()
             .map_err(|e| io::Error::other(e.to_string()))?;

@@ -14,6 +14,7 @@ use crate::arena::opening::{Opening, random_opening};
 use crate::arena::ratings::{self, Fit, GameResult};
 use crate::arena::record::{GameRecord, RecordFile, RecordWriter, Tail};
 use crate::arena::shard::Shard;
+use crate::clock::TimeControl;
 use crate::spec::{Spec, SpecError};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -57,6 +58,9 @@ pub struct Config {
     /// Whether the suite is used in an order shuffled by the seed (`--shuffle-openings`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub shuffle_openings: bool,
+    /// The game clock (`--tc`), if the games have one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_control: Option<TimeControl>,
 }
 
 /// One game of the schedule.
@@ -255,7 +259,13 @@ pub fn play_scheduled(config: &Config, specs: &[Spec], scheduled: Scheduled) -> 
         |color: Color| splitmix64(config.seed ^ (scheduled.game << 1 | color.index() as u64));
     let mut black = specs[scheduled.black].agent(seed(Color::Black));
     let mut white = specs[scheduled.white].agent(seed(Color::White));
-    let game = play_opening(&mut black, &mut white, &opening, |_, _| {});
+    let game = play_opening(
+        &mut black,
+        &mut white,
+        &opening,
+        config.time_control,
+        |_, _| {},
+    );
     GameRecord::new(
         scheduled.game,
         &config.fingerprint(),

@@ -19,7 +19,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use yolah_core::text::quote;
-use yolah_core::{Move, Position};
+use yolah_core::{Color, Move, Position};
 
 /// How a forfeit's reason starts when the program could not be started at all.
 pub const CANNOT_START: &str = "cannot start";
@@ -205,15 +205,19 @@ impl Drop for Process {
 pub struct Engine {
     command: Vec<String>,
     margin: Duration,
+    send_clock: bool,
     process: Option<Process>,
 }
 
 impl Engine {
     /// The program `command` (program and arguments), given `margin` past each move time.
-    pub fn new(command: Vec<String>, margin: Duration) -> Engine {
+    /// On a game clock, it is sent the clock (`go wtime … btime …`) when `send_clock`, else
+    /// its move's share of it as a `movetime`.
+    pub fn new(command: Vec<String>, margin: Duration, send_clock: bool) -> Engine {
         Engine {
             command,
             margin,
+            send_clock,
             process: None,
         }
     }
@@ -235,10 +239,29 @@ impl Engine {
 
     fn play(&mut self, position: &Position, limits: Limits) -> Result<Report, String> {
         let margin = self.margin;
+        let clock = limits.clock.filter(|_| self.send_clock);
         let process = self.ready()?;
         process.send(&format!("position fen {position}"))?;
         let mut go = String::from("go");
-        if let Some(time) = limits.time {
+        if let Some(clock) = clock {
+            let ms = |d: Duration| d.as_millis();
+            let (black, white) = match position.side_to_move() {
+                Color::Black => (clock.left, clock.opponent_left),
+                Color::White => (clock.opponent_left, clock.left),
+            };
+            let (binc, winc) = match position.side_to_move() {
+                Color::Black => (clock.increment, clock.opponent_increment),
+                Color::White => (clock.opponent_increment, clock.increment),
+            };
+            let _ = write!(
+                go,
+                " wtime {} btime {} winc {} binc {}",
+                ms(white),
+                ms(black),
+                ms(winc),
+                ms(binc)
+            );
+        } else if let Some(time) = limits.time {
             let _ = write!(go, " movetime {}", time.as_millis().max(1));
         }
         if let Some(depth) = limits.depth {
@@ -252,15 +275,25 @@ impl Engine {
         }
         let start = Instant::now();
         process.send(&go)?;
-        let allowed = limits.time.map_or(UNTIMED_CAP, |t| t + margin);
+        // On a clock the program may take all it has left (the arbiter judges); else its
+        // move time and the margin.
+        let allowed = match (clock, limits.time) {
+            (Some(clock), _) => clock.left + margin,
+            (None, Some(time)) => time + margin,
+            (None, None) => UNTIMED_CAP,
+        };
         let deadline = start + allowed;
         let mut report = Report::new(Move::PASS, Duration::ZERO);
         loop {
             let Some(line) = process.line(deadline)? else {
                 let _ = process.send("stop");
-                return Err(match limits.time {
-                    Some(time) => format!("no move within {time:?} + {margin:?} margin"),
-                    None => format!("no move within {allowed:?}"),
+                return Err(match (clock, limits.time) {
+                    (Some(clock), _) => format!(
+                        "lost on time: no move within its {:.3} s left + {margin:?} margin",
+                        clock.left.as_secs_f64()
+                    ),
+                    (None, Some(time)) => format!("no move within {time:?} + {margin:?} margin"),
+                    (None, None) => format!("no move within {allowed:?}"),
                 });
             };
             let words: Vec<&str> = line.split_whitespace().collect();
@@ -342,6 +375,13 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             help: "iterations sent with each go",
         },
         OptionInfo {
+            name: "clock",
+            kind: ValueKind::Switch,
+            default: "on",
+            help: "on a game clock: send it (go wtime btime winc binc); off: send the move's \
+                   share of it as movetime",
+        },
+        OptionInfo {
             name: "margin",
             kind: ValueKind::Duration,
             default: "200ms",
@@ -362,7 +402,8 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             Some(Value::Duration(d)) => d,
             _ => DEFAULT_MARGIN,
         };
-        Box::new(Engine::new(command, margin))
+        let send_clock = spec.whole("clock") != Some(0);
+        Box::new(Engine::new(command, margin, send_clock))
     },
     check: None,
 };

@@ -15,7 +15,9 @@
 use crate::limits::{Budget, Limits};
 use crate::player::{Player, Report};
 use crate::search::parallel::Threads;
-use crate::spec::{ITERATIONS, OptionInfo, PlayerInfo, SEED, THREADS, TIME, Value, ValueKind};
+use crate::spec::{
+    ITERATIONS, OptionInfo, PACE, PlayerInfo, SEED, THREADS, TIME, Value, ValueKind,
+};
 use crossbeam_utils::CachePadded;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -372,6 +374,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
     about: "Monte Carlo tree search with UCT, the tree kept between moves (ch. 5)",
     options: &[
         TIME,
+        PACE,
         ITERATIONS,
         OptionInfo {
             name: "c",

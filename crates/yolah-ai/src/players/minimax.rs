@@ -709,6 +709,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             default: "100ms if neither depth nor nodes is given, else none",
             help: "thinking time per move (with depth or nodes: whichever ends first)",
         },
+        crate::spec::PACE,
         OptionInfo {
             name: "depth",
             kind: ValueKind::Depth,

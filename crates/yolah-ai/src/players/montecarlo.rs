@@ -5,7 +5,7 @@
 use crate::limits::{Budget, Limits};
 use crate::player::{Player, Report};
 use crate::search::parallel::Threads;
-use crate::spec::{ITERATIONS, PlayerInfo, SEED, THREADS, TIME};
+use crate::spec::{ITERATIONS, PACE, PlayerInfo, SEED, THREADS, TIME};
 use crossbeam_utils::CachePadded;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -129,7 +129,7 @@ impl Player for MonteCarlo {
 pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
     name: "montecarlo",
     about: "flat Monte Carlo: random playouts after each move, the best average wins (ch. 4)",
-    options: &[TIME, ITERATIONS, THREADS, SEED],
+    options: &[TIME, PACE, ITERATIONS, THREADS, SEED],
     build: |spec, seed| Box::new(MonteCarlo::new(spec.threads(), seed)),
     check: None,
 };

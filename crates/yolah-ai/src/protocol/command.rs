@@ -2,7 +2,8 @@
 
 use std::time::Duration;
 use yolah_core::text::quote;
-use yolah_core::{Move, Position};
+use crate::clock::Clock;
+use yolah_core::{Color, Move, Position};
 
 /// The longest `go movetime`, in milliseconds: an hour, as for a spec's `time`.
 pub const MAX_MOVETIME_MS: u64 = 3_600_000;
@@ -48,7 +49,39 @@ pub struct Go {
     pub iterations: Option<u64>,
     /// `infinite`: until `stop`.
     pub infinite: bool,
+    /// `wtime`: white's time left.
+    pub wtime: Option<Duration>,
+    /// `btime`: black's time left.
+    pub btime: Option<Duration>,
+    /// `winc`: white's increment.
+    pub winc: Option<Duration>,
+    /// `binc`: black's increment.
+    pub binc: Option<Duration>,
+    /// `movestogo`: moves until the next time control.
+    pub movestogo: Option<u32>,
 }
+
+impl Go {
+    /// The clock of `side` (the side to move), if the `go` gives its time left.
+    pub fn clock(&self, side: Color) -> Option<Clock> {
+        let (own, increment, other, other_increment) = match side {
+            Color::Black => (self.btime, self.binc, self.wtime, self.winc),
+            Color::White => (self.wtime, self.winc, self.btime, self.binc),
+        };
+        own.map(|left| Clock {
+            left,
+            increment: increment.unwrap_or_default(),
+            opponent_left: other.unwrap_or(left),
+            opponent_increment: other_increment.unwrap_or_default(),
+            moves_to_go: self.movestogo,
+        })
+    }
+}
+
+/// The most time left a `go wtime`/`btime` may give, in milliseconds: a day.
+pub const MAX_CLOCK_MS: u64 = 86_400_000;
+/// The largest `go movestogo`.
+pub const MAX_MOVES_TO_GO: u64 = 1000;
 
 /// Reads one line. An empty line is `Ok(None)`; an error says why, in one line.
 pub fn parse(line: &str) -> Result<Option<Command>, String> {
@@ -166,11 +199,29 @@ fn go(words: &[&str]) -> Result<Go, String> {
             "depth" => {
                 go.depth = Some(number(value(&mut words)?, 1, u64::from(MAX_DEPTH))? as u32);
             }
+            "wtime" | "btime" | "winc" | "binc" => {
+                let high = if word.ends_with("inc") {
+                    MAX_MOVETIME_MS
+                } else {
+                    MAX_CLOCK_MS
+                };
+                let time = Some(Duration::from_millis(number(value(&mut words)?, 0, high)?));
+                match word {
+                    "wtime" => go.wtime = time,
+                    "btime" => go.btime = time,
+                    "winc" => go.winc = time,
+                    _ => go.binc = time,
+                }
+            }
+            "movestogo" => {
+                go.movestogo = Some(number(value(&mut words)?, 1, MAX_MOVES_TO_GO)? as u32);
+            }
             "nodes" => go.nodes = Some(number(value(&mut words)?, 1, u64::MAX)?),
             "iterations" => go.iterations = Some(number(value(&mut words)?, 1, u64::MAX)?),
             _ => {
                 return Err(format!(
-                    "go has no {}; it takes movetime, depth, nodes, iterations, infinite",
+                    "go has no {}; it takes wtime, btime, winc, binc, movestogo, movetime, depth, \
+                     nodes, iterations, infinite",
                     quote(word)
                 ));
             }
@@ -224,6 +275,24 @@ mod tests {
             })
         );
         assert_eq!(ok("go"), Command::Go(Go::default()));
+        assert_eq!(
+            ok("go wtime 9000 btime 8000 winc 100 binc 50 movestogo 20"),
+            Command::Go(Go {
+                wtime: Some(Duration::from_millis(9000)),
+                btime: Some(Duration::from_millis(8000)),
+                winc: Some(Duration::from_millis(100)),
+                binc: Some(Duration::from_millis(50)),
+                movestogo: Some(20),
+                ..Go::default()
+            })
+        );
+        assert_eq!(
+            ok("go btime 0"),
+            Command::Go(Go {
+                btime: Some(Duration::ZERO),
+                ..Go::default()
+            })
+        );
     }
 
     #[test]
@@ -244,6 +313,10 @@ mod tests {
             ("go movetime", "needs a number"),
             ("go movetime 0", "from 1 to 3600000"),
             ("go movetime -5", "expected a whole number"),
+            ("go wtime", "needs a number"),
+            ("go btime 86400001", "from 0 to 86400000"),
+            ("go winc -1", "expected a whole number"),
+            ("go movestogo 0", "from 1 to 1000"),
             ("go depth 200", "from 1 to 127"),
             ("go nodes x", "expected a whole number"),
             ("go wtime 100", "go has no 'wtime'"),

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use yolah_core::Position;
+use yolah_core::{Color, Position};
 
 /// The longest line read; longer ones are refused (and skipped to their end).
 pub const MAX_LINE: usize = 64 * 1024;
@@ -218,14 +218,29 @@ impl Session {
         }
     }
 
-    /// The limits of a `go`: those the player honours, else its spec's defaults.
+    /// The limits of a `go`: those the player honours, else its spec's defaults. A clock
+    /// (`wtime`/`btime` of the side to move) becomes the move's time by the player's
+    /// allotment, capped by a `movetime` or the spec's own time.
     fn limits(&self, go: Go) -> Limits {
         let mut limits = Limits {
             stop: Some(self.stop),
             ..Limits::default()
         };
+        let side = self.position.side_to_move();
+        let clock = go.clock(side);
+        if clock.is_none() && (go.wtime.is_some() || go.btime.is_some()) {
+            let word = match side {
+                Color::Black => "btime",
+                Color::White => "wtime",
+            };
+            say(
+                &self.output,
+                &format!("info string go has no {word} for {side}, the side to move: no clock"),
+            );
+        }
         let asked = [
             ("time", "movetime", go.movetime.is_some()),
+            ("time", "wtime/btime", clock.is_some()),
             ("depth", "depth", go.depth.is_some()),
             ("nodes", "nodes", go.nodes.is_some()),
             ("iterations", "iterations", go.iterations.is_some()),
@@ -243,17 +258,26 @@ impl Session {
         limits.depth = go.depth.filter(|_| honoured("depth"));
         limits.nodes = go.nodes.filter(|_| honoured("nodes"));
         limits.iterations = go.iterations.filter(|_| honoured("iterations"));
+        let clock = clock.filter(|_| honoured("time") && !go.infinite);
         let none = limits.time.is_none()
             && limits.depth.is_none()
             && limits.nodes.is_none()
-            && limits.iterations.is_none();
+            && limits.iterations.is_none()
+            && clock.is_none();
         if none && !go.infinite {
-            Limits {
+            return Limits {
                 stop: Some(self.stop),
                 ..self.spec.limits()
-            }
-        } else {
-            limits
+            };
+        }
+        match clock {
+            Some(clock) => limits.on_clock(
+                clock,
+                &self.position,
+                limits.time.or(self.spec.explicit_time()),
+                self.spec.pace(),
+            ),
+            None => limits,
         }
     }
 

@@ -25,7 +25,7 @@ pub mod versus;
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt;
-use yolah_ai::Spec;
+use yolah_ai::{Spec, TimeControl};
 use yolah_ai::arena::record::{GameRecord, RecordWriter};
 use yolah_ai::arena::tournament::{
     Config, ConfigError, MAX_THREADS, Scheduled, game_pool, run_games,
@@ -80,6 +80,15 @@ pub fn threads(given: Option<usize>) -> Result<usize> {
     Ok(given.unwrap_or_else(cores))
 }
 
+/// A game clock as typed after `--tc`, checked (a usage error, exit 2).
+pub fn time_control(text: Option<&str>) -> Result<Option<TimeControl>> {
+    text.map(|text| {
+        text.parse::<TimeControl>()
+            .map_err(|e| UsageError(format!("--tc {e}")).into())
+    })
+    .transpose()
+}
+
 /// The position given with `--position`, or the start.
 pub fn position_arg(text: Option<&str>) -> Result<Position> {
     match text {
@@ -129,6 +138,11 @@ impl Pairing {
     /// The number of games played at once, checked.
     pub fn threads(&self) -> Result<usize> {
         threads(self.threads)
+    }
+
+    /// The game clock given with `--tc`, checked.
+    pub fn time_control(&self) -> Result<Option<TimeControl>> {
+        time_control(self.tc.as_deref())
     }
 
     /// The opening suite's lines, read and checked (a bad line is an error with its number,

@@ -153,6 +153,7 @@ fn open(options: &Options) -> Result<Opened> {
             shard: options.shard,
             openings: options.games.openings()?,
             shuffle_openings: options.games.shuffle_openings,
+            time_control: options.games.time_control()?,
         };
         config.players()?;
         match options.out.as_deref() {
@@ -233,6 +234,15 @@ fn check_same(options: &Options, config: &Config) -> Result<()> {
             .into());
         }
     }
+    let given = options.games.time_control()?;
+    usage!(
+        given.is_none() || given == config.time_control,
+        "--resume: --tc {} differs from the tournament's {}",
+        options.games.tc.as_deref().unwrap_or_default(),
+        config
+            .time_control
+            .map_or_else(|| "none".to_string(), |tc| tc.to_string())
+    );
     Ok(())
 }
 

@@ -37,6 +37,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         shard: None,
         openings: options.pairing.openings()?,
         shuffle_openings: options.pairing.shuffle_openings,
+        time_control: options.pairing.time_control()?,
     };
     let specs = config.players()?;
     // The record file is new (never overwritten), so no other run writes to it.
