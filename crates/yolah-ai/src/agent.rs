@@ -43,12 +43,10 @@ impl Agent {
         clock: Option<Clock>,
     ) -> Result<Report, Forfeit> {
         let limits = match clock {
-            Some(clock) => self.limits.on_clock(
-                clock,
-                position,
-                self.spec.explicit_time(),
-                self.spec.pace(),
-            ),
+            Some(clock) => {
+                self.limits
+                    .on_clock(clock, position, self.spec.explicit_time(), self.spec.pace())
+            }
             None => self.limits,
         };
         self.player.try_choose(position, limits)

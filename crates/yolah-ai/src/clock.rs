@@ -36,8 +36,8 @@ impl FromStr for TimeControl {
         let expected = "a time control is BASE[+INC], durations with units, like 10s+100ms or 1min";
         let text = text.trim();
         let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
-        let base = parse_duration(base.trim())
-            .ok_or_else(|| format!("{}: {expected}", quote(text)))?;
+        let base =
+            parse_duration(base.trim()).ok_or_else(|| format!("{}: {expected}", quote(text)))?;
         let increment = match increment.trim() {
             "0" => Duration::ZERO,
             inc => parse_duration(inc).ok_or_else(|| format!("{}: {expected}", quote(text)))?,

@@ -157,6 +157,11 @@ pub enum Command {
         /// Write every game to this new CSV file (`yolah replay FILE --game N` reads it).
         #[arg(long, short, value_name = "FILE")]
         out: Option<PathBuf>,
+        /// Continue the match recorded in --out after an interruption: give the command that
+        /// started it, plus --resume. The games played are kept (and a test goes on from
+        /// them); the others are played.
+        #[arg(long, requires = "out")]
+        resume: bool,
         /// Print one JSON object (the score, Elo and interval, the games).
         #[arg(long)]
         json: bool,

@@ -164,6 +164,7 @@ fn run(out: &mut impl Write, command: Command) -> anyhow::Result<()> {
             sprt,
             pairing,
             out: file,
+            resume,
             json,
         } => cmd::versus::run(
             out,
@@ -174,6 +175,7 @@ fn run(out: &mut impl Write, command: Command) -> anyhow::Result<()> {
                 sprt,
                 pairing,
                 out: file,
+                resume,
                 json,
             },
         ),

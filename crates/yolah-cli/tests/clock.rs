@@ -56,7 +56,10 @@ fn a_program_that_ignores_its_clock_loses_on_time() {
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(stdout(&output).contains("+0 =0 -2"), "{}", stdout(&output));
     for row in rows(&record) {
-        assert!(row["forfeit"].starts_with("lost on time: thought"), "{row:?}");
+        assert!(
+            row["forfeit"].starts_with("lost on time: thought"),
+            "{row:?}"
+        );
         let side = if row["black"].starts_with("engine") {
             "black"
         } else {
@@ -92,7 +95,10 @@ fn an_engine_player_is_sent_the_clock() {
     assert!(output.status.success(), "{}", stderr(&output));
     let lines = std::fs::read_to_string(&log).unwrap();
     let goes: Vec<&str> = lines.lines().filter(|l| l.starts_with("go")).collect();
-    assert_eq!(goes[0], "go wtime 2000 btime 2000 winc 25 binc 25", "{lines}");
+    assert_eq!(
+        goes[0], "go wtime 2000 btime 2000 winc 25 binc 25",
+        "{lines}"
+    );
     // Its own time goes down by what it thought and up by the increment; random's by ~0.
     let second: Vec<u64> = goes[1]
         .split(' ')
@@ -107,7 +113,10 @@ fn an_engine_player_is_sent_the_clock() {
     // `clock=off`: the program gets its share as a movetime instead.
     let log = dir.join("off.log");
     let spec = relay(&log, "log").replace("engine:", "engine:clock=off,");
-    let output = yolah(&["match", &spec, "random", "--tc", "2s+25ms", "-g", "1"], "");
+    let output = yolah(
+        &["match", &spec, "random", "--tc", "2s+25ms", "-g", "1"],
+        "",
+    );
     assert!(output.status.success(), "{}", stderr(&output));
     let lines = std::fs::read_to_string(&log).unwrap();
     let first = lines.lines().find(|l| l.starts_with("go")).unwrap();

@@ -159,6 +159,16 @@ fn a_tournament_writes_games_and_ratings() {
     for expected in ["95 % interval", "gap ", "player", "ratings.json"] {
         assert!(text.contains(expected), "{expected}: {text}");
     }
+    // On a pipe, the live standings every ten games: the leader, and its results against
+    // the runner-up (issue 15).
+    let live = stderr(&output);
+    let line = live
+        .lines()
+        .find(|l| l.starts_with("10 games, leader "))
+        .unwrap_or_else(|| panic!("{live}"));
+    for part in ["% of ", "; vs ", "score ", "Elo ", "LOS ", "pairs ["] {
+        assert!(line.contains(part), "{part}: {line}");
+    }
     assert_eq!(game_numbers(&out.join("games.csv")).len(), 12);
     let ratings = std::fs::read_to_string(out.join("ratings.json")).unwrap();
     for field in [
@@ -397,6 +407,89 @@ fn a_match_under_sprt_stops_when_the_test_decides() {
         assert_clean_error(&output, "expected elo0=E0,elo1=E1");
         assert_eq!(output.status.code(), Some(2));
     }
+}
+
+// Issue 15: a sequential match is resumable: its test's state is a function of the games.
+// With deterministic players on one thread, a match killed and resumed ends exactly as one
+// that ran through: the same games, the same LLR, the same verdict.
+#[test]
+fn a_killed_sprt_match_resumes_to_the_same_decision() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = |out: &Path| -> Vec<String> {
+        [
+            "match",
+            "mcts:iterations=300",
+            "montecarlo:iterations=300",
+            "--sprt",
+            "elo0=0,elo1=40",
+            "-t",
+            "1",
+            "--json",
+            "-o",
+            out.to_str().unwrap(),
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let through = dir.path().join("through.csv");
+    let output = yolah(
+        &args(&through)
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let whole: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let killed = dir.path().join("killed.csv");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_yolah"))
+        .args(args(&killed))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while std::fs::read_to_string(&killed).map_or(0, |t| t.lines().count()) < 6 {
+        assert!(
+            start.elapsed() < Duration::from_secs(100),
+            "no games written"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = game_numbers(&killed);
+    assert!(before.len() < whole["games"].as_u64().unwrap() as usize);
+    let mut resume = args(&killed);
+    resume.push("--resume".to_string());
+    let output = yolah(&resume.iter().map(String::as_str).collect::<Vec<_>>(), "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stderr(&output).contains(&format!("resuming: {} of 20000", before.len())));
+    let resumed: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    for key in ["verdict", "games", "pairs", "llr"] {
+        assert_eq!(resumed[key], whole[key], "{key}: {resumed} vs {whole}");
+    }
+    assert_eq!(game_numbers(&killed), game_numbers(&through));
+    // A finished match resumed plays nothing and says the same.
+    let output = yolah(&resume.iter().map(String::as_str).collect::<Vec<_>>(), "");
+    let again: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(again["llr"], whole["llr"]);
+    // Another config is refused, the file untouched; so is a new run over it.
+    let mut other = resume.clone();
+    other[2] = "montecarlo:iterations=301".to_string();
+    let rows = std::fs::read_to_string(&killed).unwrap();
+    assert_clean_error(
+        &yolah(&other.iter().map(String::as_str).collect::<Vec<_>>(), ""),
+        "belongs to another run",
+    );
+    assert_clean_error(
+        &yolah(
+            &args(&killed).iter().map(String::as_str).collect::<Vec<_>>(),
+            "",
+        ),
+        "continue it with --resume",
+    );
+    assert_eq!(std::fs::read_to_string(&killed).unwrap(), rows);
 }
 
 // Issue 15: opening suites. The shipped suite is what the generator writes; each opening is

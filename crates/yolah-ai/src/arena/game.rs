@@ -2,8 +2,8 @@
 
 use crate::agent::Agent;
 use crate::arena::opening::Opening;
-use crate::player::Report;
 use crate::clock::{GameClocks, TimeControl};
+use crate::player::Report;
 use std::time::{Duration, Instant};
 use yolah_core::{Color, Move, Outcome, Position};
 

@@ -7,4 +7,5 @@ pub mod ratings;
 pub mod record;
 pub mod shard;
 pub mod sprt;
+pub mod tally;
 pub mod tournament;

@@ -478,6 +478,16 @@ impl RecordWriter {
         Ok(writer)
     }
 
+    /// Takes the file for this run alone (an advisory lock, released by the system when the
+    /// process ends): a second run writing to it is refused.
+    pub fn try_lock(&self) -> Result<(), String> {
+        match self.file.try_lock() {
+            Ok(()) => Ok(()),
+            Err(std::fs::TryLockError::WouldBlock) => Err("is in use by another run".to_string()),
+            Err(std::fs::TryLockError::Error(e)) => Err(format!("cannot lock it: {e}")),
+        }
+    }
+
     /// Writes one record, in the file's columns. A value for a column the file lacks (a
     /// clock's, in a file from before clocks) is refused rather than dropped.
     pub fn write(&mut self, record: &GameRecord) -> io::Result<()> {

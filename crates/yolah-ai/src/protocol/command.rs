@@ -1,8 +1,8 @@
 //! The GUI's side of the protocol: one line to one [`Command`], a pure function.
 
+use crate::clock::Clock;
 use std::time::Duration;
 use yolah_core::text::quote;
-use crate::clock::Clock;
 use yolah_core::{Color, Move, Position};
 
 /// The longest `go movetime`, in milliseconds: an hour, as for a spec's `time`.

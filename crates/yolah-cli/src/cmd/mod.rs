@@ -25,11 +25,9 @@ pub mod versus;
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt;
+use yolah_ai::arena::record::GameRecord;
+use yolah_ai::arena::tournament::{ConfigError, MAX_THREADS};
 use yolah_ai::{Spec, TimeControl};
-use yolah_ai::arena::record::{GameRecord, RecordWriter};
-use yolah_ai::arena::tournament::{
-    Config, ConfigError, MAX_THREADS, Scheduled, game_pool, run_games,
-};
 use yolah_core::Position;
 pub use yolah_core::text::quote;
 
@@ -169,34 +167,6 @@ pub fn parse_spec(text: &str) -> Result<Spec> {
     Ok(text
         .parse::<Spec>()
         .map_err(|e| ConfigError::Spec(text.to_string(), e))?)
-}
-
-/// Plays `games` with a progress bar over `total` games of which `records` are done already,
-/// writing each record as its game ends when there is a writer, and adding it to `records`.
-pub fn play_games(
-    config: &Config,
-    specs: &[Spec],
-    games: &[Scheduled],
-    threads: usize,
-    mut writer: Option<RecordWriter>,
-    records: &mut Vec<GameRecord>,
-    total: usize,
-) -> Result<()> {
-    let pool = game_pool(threads).map_err(anyhow::Error::msg)?;
-    let bar = progress_bar(total as u64, "games");
-    bar.set_position(records.len() as u64);
-    run_games(config, specs, games, &pool, |record| {
-        if let Some(writer) = writer.as_mut() {
-            writer
-                .write(&record)
-                .context("writing the games file (the games so far are kept)")?;
-        }
-        records.push(record);
-        bar.inc(1);
-        anyhow::Ok(())
-    })?;
-    bar.finish_and_clear();
-    Ok(())
 }
 
 /// Tells on stderr of every player that forfeited all the games it played (an `engine:`

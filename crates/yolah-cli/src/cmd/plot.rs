@@ -109,7 +109,7 @@ pub fn lines(
 
 /// A spec as a plot names it: a file it reads is named by its file name alone
 /// (`minimax:weights=…/weights-start.json`), so that the name fits.
-fn short_spec(spec: &str) -> String {
+pub fn short_spec(spec: &str) -> String {
     spec.split(',')
         .map(|item| match item.split_once('=') {
             Some((key, value)) if value.contains('/') => {

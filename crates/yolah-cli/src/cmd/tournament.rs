@@ -1,15 +1,18 @@
 //! `yolah tournament`: a round robin with paired openings, resumable, with a crosstable and
 //! Bradley–Terry ratings at the end.
 
-use super::{
-    DEFAULT_RANDOM_PLIES, Pairing, UsageError, canonical_specs, play_games, standings, usage,
-};
-use anyhow::Result;
-use std::io::Write;
+use super::{DEFAULT_RANDOM_PLIES, Pairing, UsageError, canonical_specs, standings, usage};
+use anyhow::{Context, Result};
+use std::io::{IsTerminal, Write};
 use std::time::Instant;
+use yolah_ai::Spec;
 use yolah_ai::arena::record::{GameRecord, RecordWriter, Tail};
 use yolah_ai::arena::shard::Shard;
-use yolah_ai::arena::tournament::{Config, Crosstable, Ratings, Store};
+use yolah_ai::arena::tally::Tally;
+use yolah_ai::arena::tournament::{
+    Config, Crosstable, Ratings, Scheduled, Store, game_pool, run_games,
+};
+use yolah_core::Color;
 
 /// The players of `yolah tournament` without specs: the built-in players at a short time per
 /// move, so that the whole run takes about two minutes on two cores.
@@ -117,6 +120,118 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// Plays `games` with a progress bar over `total` games of which `records` are done already,
+/// writing each record as its game ends when there is a writer, and adding it to `records`.
+/// The bar's message (a line every ten games on a pipe) is the live standings.
+fn play_games(
+    config: &Config,
+    specs: &[Spec],
+    games: &[Scheduled],
+    threads: usize,
+    mut writer: Option<RecordWriter>,
+    records: &mut Vec<GameRecord>,
+    total: usize,
+) -> Result<()> {
+    let pool = game_pool(threads).map_err(anyhow::Error::msg)?;
+    let bar = super::progress_bar(total as u64, "games");
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{pos}/{len} games, {msg}")
+            .expect("the template is valid"),
+    );
+    bar.set_position(records.len() as u64);
+    let terminal = std::io::stderr().is_terminal();
+    let schedule = config.schedule();
+    let mut live = Live::new(config.specs.len());
+    for record in records.iter() {
+        live.add(record, &schedule);
+    }
+    run_games(config, specs, games, &pool, |record| {
+        if let Some(writer) = writer.as_mut() {
+            writer
+                .write(&record)
+                .context("writing the games file (the games so far are kept)")?;
+        }
+        live.add(&record, &schedule);
+        records.push(record);
+        bar.inc(1);
+        let line = live.line(&config.specs);
+        if terminal {
+            bar.set_message(line);
+        } else if records.len() % 10 == 0 {
+            eprintln!("{} games, {line}", records.len());
+        }
+        anyhow::Ok(())
+    })?;
+    bar.finish_and_clear();
+    Ok(())
+}
+
+/// The standings while a tournament runs: each player's points and games, and the tally of
+/// every pair (from the first-listed player's point of view; a pair's games share a round).
+struct Live {
+    half_points: Vec<u32>,
+    games: Vec<u32>,
+    pairs: std::collections::HashMap<(usize, usize), Tally>,
+}
+
+impl Live {
+    fn new(players: usize) -> Live {
+        Live {
+            half_points: vec![0; players],
+            games: vec![0; players],
+            pairs: std::collections::HashMap::new(),
+        }
+    }
+
+    fn add(&mut self, record: &GameRecord, schedule: &[Scheduled]) {
+        let Some(game) = usize::try_from(record.game)
+            .ok()
+            .and_then(|i| schedule.get(i))
+        else {
+            return;
+        };
+        let half = record.outcome().map_or(1, |o| o.half_points(Color::Black));
+        self.half_points[game.black] += half;
+        self.half_points[game.white] += 2 - half;
+        self.games[game.black] += 1;
+        self.games[game.white] += 1;
+        let (i, j) = (game.black.min(game.white), game.black.max(game.white));
+        let first_half = if i == game.black { half } else { 2 - half };
+        self.pairs
+            .entry((i, j))
+            .or_default()
+            .add(game.round, first_half);
+    }
+
+    /// `leader A 62.5 % of 24; A vs B: +W =D -L, score, Elo [..], LOS, pairs`: the leader
+    /// by score and its results against the runner-up.
+    fn line(&self, specs: &[String]) -> String {
+        let score = |i: usize| f64::from(self.half_points[i]) / f64::from(2 * self.games[i].max(1));
+        let mut order: Vec<usize> = (0..specs.len()).filter(|&i| self.games[i] > 0).collect();
+        order.sort_by(|&a, &b| score(b).total_cmp(&score(a)));
+        let [leader, second, ..] = order[..] else {
+            return String::new();
+        };
+        let name = |i: usize| super::plot::short_spec(&specs[i]);
+        let mut line = format!(
+            "leader {} {:.1} % of {}",
+            name(leader),
+            100.0 * score(leader),
+            self.games[leader]
+        );
+        let key = (leader.min(second), leader.max(second));
+        if let Some(tally) = self.pairs.get(&key) {
+            let tally = if key.0 == leader {
+                tally.clone()
+            } else {
+                tally.flipped()
+            };
+            line += &format!("; vs {}: {}", name(second), tally.line(None));
+        }
+        line
+    }
 }
 
 /// Resumes the tournament in `--out`, or starts one (in `--out` if given).

@@ -5,9 +5,12 @@ use super::{DEFAULT_RANDOM_PLIES, DEFAULT_SEED, Pairing, canonical_specs, standi
 use anyhow::{Context, Result, bail};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use yolah_ai::arena::record::{GameRecord, RecordWriter};
+use yolah_ai::arena::record::{GameRecord, RecordFile, RecordWriter, Tail};
 use yolah_ai::arena::sprt::{Pentanomial, Sprt, Verdict};
-use yolah_ai::arena::tournament::{Config, Crosstable, game_pool, run_games};
+use yolah_ai::arena::tally::Tally;
+use yolah_ai::arena::tournament::{
+    Config, Crosstable, check_against_schedule, game_pool, run_games,
+};
 use yolah_core::Color;
 
 /// `yolah match`'s options, as given.
@@ -18,6 +21,7 @@ pub struct Options {
     pub sprt: Option<Sprt>,
     pub pairing: Pairing,
     pub out: Option<PathBuf>,
+    pub resume: bool,
     pub json: bool,
 }
 
@@ -40,9 +44,16 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         time_control: options.pairing.time_control()?,
     };
     let specs = config.players()?;
-    // The record file is new (never overwritten), so no other run writes to it.
-    let writer = options.out.as_deref().map(create_record_file).transpose()?;
-    let played = play_pairs(&config, &specs, options.sprt, threads, writer)?;
+    let (writer, done) = match (options.out.as_deref(), options.resume) {
+        // `--resume` requires `--out` (the command line says so).
+        (None, _) => (None, Vec::new()),
+        (Some(path), false) => (Some(create_record_file(path)?), Vec::new()),
+        (Some(path), true) => {
+            let (writer, done) = resume_record_file(path, &config)?;
+            (Some(writer), done)
+        }
+    };
+    let played = play_pairs(&config, &specs, options.sprt, threads, writer, done)?;
     if let Some(sprt) = options.sprt {
         let decision = Decision {
             sprt,
@@ -116,73 +127,68 @@ fn play_pairs(
     sprt: Option<Sprt>,
     threads: usize,
     mut writer: Option<RecordWriter>,
+    done: Vec<GameRecord>,
 ) -> Result<Played> {
-    use std::collections::HashMap;
-    let schedule = config.schedule();
+    let recorded: std::collections::HashSet<u64> = done.iter().map(|r| r.game).collect();
+    let schedule: Vec<_> = config
+        .schedule()
+        .into_iter()
+        .filter(|g| !recorded.contains(&g.game))
+        .collect();
     let pool = game_pool(threads).map_err(anyhow::Error::msg)?;
-    let bar = super::progress_bar(schedule.len() as u64, "games");
+    let bar = super::progress_bar((schedule.len() + done.len()) as u64, "games");
     bar.set_style(
         indicatif::ProgressStyle::with_template("{pos}/{len} games, {msg}")
             .expect("the template is valid"),
     );
+    bar.set_position(done.len() as u64);
     let terminal = std::io::stderr().is_terminal();
-    let mut pairs = Pentanomial::default();
-    let mut wdl = [0u32; 3];
-    let mut waiting: HashMap<u64, u32> = HashMap::new();
-    let mut records: Vec<GameRecord> = Vec::new();
-    let mut verdict = None;
-    let started = std::time::Instant::now();
-    let result = run_games(config, specs, &schedule, &pool, |record| {
-        if let Some(writer) = writer.as_mut() {
-            writer
-                .write(&record)
-                .context("writing the games file (the games so far are kept)")?;
-        }
-        let first_is_black = record.black == config.specs[0];
+    let first = &config.specs[0];
+    let mut tally = Tally::default();
+    let count = |tally: &mut Tally, record: &GameRecord| {
         let half = record.outcome().map_or(1, |o| {
-            o.half_points(if first_is_black {
+            o.half_points(if record.black == *first {
                 Color::Black
             } else {
                 Color::White
             })
         });
-        wdl[2 - half as usize] += 1;
-        let game = record.game;
-        records.push(record);
-        bar.inc(1);
-        let Some(other) = waiting.remove(&(game / 2)) else {
-            waiting.insert(game / 2, half);
-            return anyhow::Ok(());
-        };
-        pairs.add((other + half) as usize);
-        let (elo, low, high) = pairs.elo();
-        let mut line = format!(
-            "+{} ={} -{}, score {:.1} %, Elo {elo:+.1} [{low:+.1}, {high:+.1}], LOS {:.1} %, pairs [{}]",
-            wdl[0],
-            wdl[1],
-            wdl[2],
-            100.0 * pairs.score(),
-            100.0 * pairs.los(),
-            pentanomial_text(&pairs),
-        );
-        if let Some(sprt) = sprt {
-            let (lower, upper) = sprt.bounds();
-            let _ = std::fmt::Write::write_fmt(
-                &mut line,
-                format_args!(", LLR {:.2} ({lower:.2}, {upper:.2})", sprt.llr(&pairs)),
-            );
-        }
-        if terminal {
-            bar.set_message(line);
-        } else if pairs.pairs() % 10 == 0 {
-            eprintln!("{} games, {line}", records.len());
-        }
-        verdict = sprt.and_then(|sprt| sprt.verdict(&pairs));
-        if verdict.is_some() {
-            return Err(anyhow::Error::new(Decided));
-        }
-        anyhow::Ok(())
-    });
+        tally.add(record.game / 2, half)
+    };
+    for record in &done {
+        count(&mut tally, record);
+    }
+    let mut records = done;
+    let mut verdict = sprt.and_then(|sprt| sprt.verdict(&tally.pairs));
+    let started = std::time::Instant::now();
+    let result = if verdict.is_some() {
+        Ok(())
+    } else {
+        run_games(config, specs, &schedule, &pool, |record| {
+            if let Some(writer) = writer.as_mut() {
+                writer
+                    .write(&record)
+                    .context("writing the games file (the games so far are kept)")?;
+            }
+            let paired = count(&mut tally, &record);
+            records.push(record);
+            bar.inc(1);
+            if !paired {
+                return anyhow::Ok(());
+            }
+            let line = tally.line(sprt);
+            if terminal {
+                bar.set_message(line);
+            } else if tally.pairs.pairs() % 10 == 0 {
+                eprintln!("{} games, {line}", records.len());
+            }
+            verdict = sprt.and_then(|sprt| sprt.verdict(&tally.pairs));
+            if verdict.is_some() {
+                return Err(anyhow::Error::new(Decided));
+            }
+            anyhow::Ok(())
+        })
+    };
     if let Err(error) = result
         && !error.is::<Decided>()
     {
@@ -191,7 +197,7 @@ fn play_pairs(
     bar.finish_and_clear();
     Ok(Played {
         records,
-        pairs,
+        pairs: tally.pairs,
         verdict,
         seconds: started.elapsed().as_secs_f64(),
     })
@@ -293,10 +299,47 @@ fn create_record_file(path: &Path) -> Result<RecordWriter> {
     }
     if path.exists() {
         bail!(
-            "--out '{}' exists: a record file is never overwritten; choose another name",
+            "--out '{}' exists: a record file is never overwritten; continue it with --resume, \
+             or choose another name",
             path.display()
         );
     }
-    RecordWriter::create(path)
-        .map_err(|e| anyhow::anyhow!("--out '{}': cannot create it: {e}", path.display()))
+    let writer = RecordWriter::create(path)
+        .map_err(|e| anyhow::anyhow!("--out '{}': cannot create it: {e}", path.display()))?;
+    writer
+        .try_lock()
+        .map_err(|e| anyhow::anyhow!("--out '{}': {e}", path.display()))?;
+    Ok(writer)
+}
+
+/// Opens the record file of an interrupted match to continue it: every game in it must be
+/// one this match schedules (same players, colours, openings and config fingerprint); a last
+/// row cut short is cut off and its game played again.
+fn resume_record_file(path: &Path, config: &Config) -> Result<(RecordWriter, Vec<GameRecord>)> {
+    let read = RecordFile::read(path).map_err(|e| anyhow::anyhow!("--resume: {e}"))?;
+    check_against_schedule(config, &read.records, read.fingerprinted).map_err(|e| {
+        anyhow::anyhow!(
+            "--resume '{}': {e}; give the command that started it",
+            path.display()
+        )
+    })?;
+    let writer = RecordWriter::append(path, &read)
+        .map_err(|e| anyhow::anyhow!("--resume '{}': {e}", path.display()))?;
+    writer
+        .try_lock()
+        .map_err(|e| anyhow::anyhow!("--resume '{}': {e}", path.display()))?;
+    match &read.tail {
+        Tail::Clean => {}
+        Tail::MissingNewline => eprintln!("ended the last row of the games file"),
+        Tail::Damaged { line, reason, .. } => eprintln!(
+            "cut the damaged last row of the games file (line {line}: {reason}); its game is \
+             played again"
+        ),
+    }
+    eprintln!(
+        "resuming: {} of {} games already played",
+        read.records.len(),
+        config.schedule().len()
+    );
+    Ok((writer, read.records))
 }
