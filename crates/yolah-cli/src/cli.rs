@@ -95,6 +95,10 @@ pub enum Command {
         /// `http://example.com:8080`); repeat for several.
         #[arg(long = "allow-origin", value_name = "URL")]
         allow_origins: Vec<String>,
+        /// The game clock of games whose page sets none: BASE+INC like 5min+3s. The page can
+        /// choose another, or none.
+        #[arg(long, value_name = "BASE+INC")]
+        tc: Option<String>,
     },
     /// Play in the terminal (moves like e4:g2; help, moves, undo, quit).
     #[command(allow_negative_numbers = true)]
@@ -110,6 +114,10 @@ pub enum Command {
         /// Seed of machine players without a seed [default: 1].
         #[arg(long, short, value_name = "SEED")]
         seed: Option<u64>,
+        /// A game clock for each side, BASE+INC like 5min+3s: it runs while the side thinks
+        /// (you too), and a side whose clock runs out loses on time.
+        #[arg(long, value_name = "BASE+INC")]
+        tc: Option<String>,
     },
     /// Ask a player for a move and print its report.
     ///

@@ -145,6 +145,7 @@ fn run(out: &mut impl Write, command: Command) -> anyhow::Result<()> {
             max_memory,
             idle_timeout,
             allow_origins,
+            tc,
         } => cmd::serve::run(
             out,
             &cmd::serve::Options {
@@ -155,6 +156,7 @@ fn run(out: &mut impl Write, command: Command) -> anyhow::Result<()> {
                 max_memory,
                 idle_timeout,
                 allow_origins,
+                tc,
             },
         ),
         Command::Match {
@@ -246,7 +248,15 @@ fn run(out: &mut impl Write, command: Command) -> anyhow::Result<()> {
             white,
             position,
             seed,
-        } => cmd::play::run(out, &black, &white, position.position.as_deref(), seed),
+            tc,
+        } => cmd::play::run(
+            out,
+            &black,
+            &white,
+            position.position.as_deref(),
+            seed,
+            tc.as_deref(),
+        ),
         Command::Openings {
             count,
             plies,

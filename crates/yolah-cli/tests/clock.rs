@@ -174,3 +174,27 @@ fn the_default_player_never_flags_in_100_games_at_1s_plus_10ms() {
         .fold(f64::INFINITY, f64::min);
     eprintln!("least time left at the end of a game: {least} ms");
 }
+
+#[test]
+fn in_play_a_person_has_a_clock_too() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_yolah"))
+        .args(["play", "--white", "random", "--tc", "1s+0"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(b"moves\n").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1200));
+    input.write_all(b"e4:e3\n").unwrap();
+    drop(input);
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("clock: black 0:01.0, white 0:01.0"), "{text}");
+    assert!(text.contains("black lost on time: thought 1."), "{text}");
+    assert!(text.ends_with("game over: white wins on time\n"), "{text}");
+}

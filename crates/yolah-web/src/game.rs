@@ -1,9 +1,10 @@
 //! One browser game: its sides, its moves, and the rules of what a page may ask. Pure: the
 //! server does the searching and the talking.
 
-use crate::message::State;
-use std::time::Duration;
-use yolah_ai::Spec;
+use crate::message::{Clocks, State};
+use std::time::{Duration, Instant};
+use yolah_ai::clock::GameClocks;
+use yolah_ai::{Limits, Spec, TimeControl};
 use yolah_core::text::quote;
 use yolah_core::{Color, Move, Outcome, Position};
 
@@ -83,11 +84,22 @@ pub struct Table {
     moves: Vec<Move>,
     positions: Vec<Position>,
     sides: [Side; 2],
+    /// With a time control: the clocks as they stood at each position (undo takes them back).
+    clocks: Vec<Option<GameClocks>>,
+    /// When the side to move's clock started running.
+    turn_started: Instant,
+    /// The side whose clock ran out, and how.
+    flagged: Option<(Color, String)>,
 }
 
 impl Table {
-    /// A new game from `position` (the start if empty).
-    pub fn new(black: &str, white: &str, position: Option<&str>) -> Result<Table, String> {
+    /// A new game from `position` (the start if empty), with a clock if `tc` sets one.
+    pub fn new(
+        black: &str,
+        white: &str,
+        position: Option<&str>,
+        tc: Option<TimeControl>,
+    ) -> Result<Table, String> {
         let start = match position.map(str::trim).filter(|p| !p.is_empty()) {
             Some(text) => text
                 .parse::<Position>()
@@ -99,9 +111,61 @@ impl Table {
             moves: Vec::new(),
             positions: vec![start],
             sides: [Side::parse(black)?, Side::parse(white)?],
+            clocks: vec![tc.map(GameClocks::new)],
+            turn_started: Instant::now(),
+            flagged: None,
         };
         table.pass_for_human();
         Ok(table)
+    }
+
+    /// Whether the game is over: played out, or lost on time.
+    pub fn over(&self) -> bool {
+        self.flagged.is_some() || self.position().game_over()
+    }
+
+    /// The clocks now (as they stood when the side to move's turn began).
+    fn clocks(&self) -> Option<GameClocks> {
+        *self
+            .clocks
+            .last()
+            .expect("a game has a clock entry per position")
+    }
+
+    /// When the side to move runs out of time, if the game has a clock and is not over.
+    pub fn deadline(&self) -> Option<Instant> {
+        if self.over() {
+            return None;
+        }
+        let clocks = self.clocks()?;
+        let side = self.position().side_to_move();
+        Some(self.turn_started + clocks.left()[side.index()])
+    }
+
+    /// The side to move loses on time if its clock has run out by now; whether it has.
+    pub fn check_flag(&mut self) -> bool {
+        if self.deadline().is_some_and(|d| Instant::now() >= d) {
+            let side = self.position().side_to_move();
+            let mut clocks = self.clocks().expect("a deadline comes from a clock");
+            if let Err(flag) = clocks.charge(side, self.turn_started.elapsed()) {
+                *self.clocks.last_mut().expect("a clock entry") = Some(clocks);
+                self.flagged = Some((side, flag.to_string()));
+            }
+        }
+        self.flagged.is_some()
+    }
+
+    /// The limits of the machine to move: its spec's, and on a clock its share of the time
+    /// left (measured from the start of its turn).
+    pub fn machine_limits(&self, spec: &Spec) -> Limits {
+        let limits = spec.limits();
+        let Some(clocks) = self.clocks() else {
+            return limits;
+        };
+        let position = self.position();
+        let mut clock = clocks.view(position.side_to_move());
+        clock.left = clock.left.saturating_sub(self.turn_started.elapsed());
+        limits.on_clock(clock, &position, spec.explicit_time(), spec.pace())
     }
 
     /// The memory its machine players may hold, MiB ([`Spec::memory_mb`]).
@@ -128,7 +192,7 @@ impl Table {
     /// The spec of the machine to move, if a machine is to move in a game not over.
     pub fn machine_to_move(&self) -> Option<&Spec> {
         let position = self.position();
-        if position.game_over() {
+        if self.over() {
             return None;
         }
         match &self.sides[position.side_to_move().index()] {
@@ -137,11 +201,24 @@ impl Table {
         }
     }
 
+    /// Plays `mv`, taking its time off the mover's clock; a move made after the clock ran
+    /// out is not played: the mover has lost on time.
     fn push(&mut self, mv: Move) {
-        let mut next = self.position();
+        let position = self.position();
+        let mut clocks = self.clocks();
+        if let Some(clocks) = clocks.as_mut()
+            && let Err(flag) = clocks.charge(position.side_to_move(), self.turn_started.elapsed())
+        {
+            *self.clocks.last_mut().expect("a clock entry") = Some(*clocks);
+            self.flagged = Some((position.side_to_move(), flag.to_string()));
+            return;
+        }
+        let mut next = position;
         next.play(mv);
         self.moves.push(mv);
         self.positions.push(next);
+        self.clocks.push(clocks);
+        self.turn_started = Instant::now();
     }
 
     /// A human with no move passes at once, as in `yolah play`.
@@ -149,7 +226,7 @@ impl Table {
         loop {
             let position = self.position();
             let human = matches!(self.sides[position.side_to_move().index()], Side::Human);
-            if position.game_over() || !human || position.moves().as_slice() != [Move::PASS] {
+            if self.over() || !human || position.moves().as_slice() != [Move::PASS] {
                 return;
             }
             self.push(Move::PASS);
@@ -159,8 +236,12 @@ impl Table {
     /// The human's move, checked: it must be a human's turn and the move legal.
     pub fn human_move(&mut self, text: &str) -> Result<(), String> {
         let position = self.position();
-        if position.game_over() {
+        if self.over() {
             return Err("the game is over".to_string());
+        }
+        if self.check_flag() {
+            // Too late: the mover has lost on time, as the state it is sent says.
+            return Ok(());
         }
         if self.machine_to_move().is_some() {
             return Err("it is the machine's turn".to_string());
@@ -193,7 +274,10 @@ impl Table {
             return Err("nothing to undo".to_string());
         };
         self.positions.truncate(k + 1);
+        self.clocks.truncate(k + 1);
         self.moves.truncate(k);
+        self.flagged = None;
+        self.turn_started = Instant::now();
         Ok(())
     }
 
@@ -201,15 +285,29 @@ impl Table {
     pub fn state(&self, thinking: bool) -> State {
         let position = self.position();
         let scores = [position.score(Color::Black), position.score(Color::White)];
-        let result = position.outcome().map(|outcome| {
-            let who = match outcome {
-                Outcome::Win(Color::Black) => "black wins",
-                Outcome::Win(Color::White) => "white wins",
-                Outcome::Draw => "draw",
-            };
-            format!("{who} {}-{}", scores[0], scores[1])
+        let result = match &self.flagged {
+            Some((side, _)) => Some(format!("{} wins on time", side.opponent())),
+            None => position.outcome().map(|outcome| {
+                let who = match outcome {
+                    Outcome::Win(Color::Black) => "black wins",
+                    Outcome::Win(Color::White) => "white wins",
+                    Outcome::Draw => "draw",
+                };
+                format!("{who} {}-{}", scores[0], scores[1])
+            }),
+        };
+        let clocks = self.clocks().map(|clocks| {
+            let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+            let [black, white] = clocks.left();
+            Clocks {
+                control: clocks.control().to_string(),
+                black_ms: ms(black),
+                white_ms: ms(white),
+                running: (!self.over()).then(|| position.side_to_move().to_string()),
+                since_ms: ms(self.turn_started.elapsed()),
+            }
         });
-        let legal = if position.game_over() {
+        let legal = if self.over() {
             Vec::new()
         } else {
             position.moves().iter().map(ToString::to_string).collect()
@@ -224,6 +322,7 @@ impl Table {
             side: position.side_to_move().to_string(),
             thinking,
             result,
+            clocks,
         }
     }
 }
@@ -263,7 +362,7 @@ mod tests {
 
     #[test]
     fn a_game_follows_the_rules_and_undoes_to_the_humans_turn() {
-        let mut table = Table::new("human", "random", None).unwrap();
+        let mut table = Table::new("human", "random", None, None).unwrap();
         assert!(table.machine_to_move().is_none());
         assert!(table.human_move("a1:a1").unwrap_err().contains("illegal"));
         assert!(table.human_move("e4").is_err());
@@ -281,22 +380,47 @@ mod tests {
         assert!(state.moves.is_empty());
         assert_eq!(state.position, Position::start().to_string());
         assert_eq!(table.undo().unwrap_err(), "nothing to undo");
-        assert!(Table::new("human", "human", Some("8/8 b 0 0 0")).is_err());
+        assert!(Table::new("human", "human", Some("8/8 b 0 0 0"), None).is_err());
     }
 
     #[test]
     fn a_human_without_a_move_passes_and_a_finished_game_has_a_result() {
         let walled = "bbx5/bbx5/xxx5/8/8/8/8/wwww4 b 2 3 6";
-        let table = Table::new("human", "human", Some(walled)).unwrap();
+        let table = Table::new("human", "human", Some(walled), None).unwrap();
         let state = table.state(false);
         assert_eq!(state.moves, ["a1:a1"]);
         assert_eq!(state.side, "white");
         let over =
             "xxbxxbxx/wxxxwxxx/xxxxxxxw/xxxxxxxx/xbxxxxxx/xxxxxxxb/xxwxxxxx/xxxxxxxx b 24 32 64";
-        let state = Table::new("human", "mcts", Some(over))
+        let state = Table::new("human", "mcts", Some(over), None)
             .unwrap()
             .state(false);
         assert_eq!(state.result.as_deref(), Some("white wins 24-32"));
         assert!(state.legal.is_empty());
+    }
+
+    #[test]
+    fn a_clock_runs_for_the_side_to_move_and_flags_it() {
+        let tc: TimeControl = "60ms+0".parse().unwrap();
+        let mut table = Table::new("human", "human", None, Some(tc)).unwrap();
+        let clocks = table.state(false).clocks.unwrap();
+        assert_eq!((clocks.black_ms, clocks.white_ms), (60, 60));
+        assert_eq!(clocks.running.as_deref(), Some("black"));
+        assert_eq!(clocks.control, "60ms+0");
+        table.human_move("a1:c3").unwrap();
+        let clocks = table.state(false).clocks.unwrap();
+        assert!(clocks.black_ms < 60 && clocks.white_ms == 60, "{clocks:?}");
+        assert!(!table.check_flag());
+        std::thread::sleep(Duration::from_millis(70));
+        assert!(table.check_flag());
+        let state = table.state(false);
+        assert_eq!(state.result.as_deref(), Some("black wins on time"));
+        assert!(state.legal.is_empty());
+        assert_eq!(table.human_move("h8:h7").unwrap_err(), "the game is over");
+        assert!(table.deadline().is_none());
+        // Undo takes the clocks back with the moves.
+        table.undo().unwrap();
+        assert!(table.state(false).result.is_none());
+        assert_eq!(table.state(false).clocks.unwrap().black_ms, 60);
     }
 }

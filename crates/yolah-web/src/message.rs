@@ -25,6 +25,10 @@ pub struct NewGame {
     /// The position to start from; the start if absent or empty.
     #[serde(default)]
     pub position: Option<String>,
+    /// A time control, `BASE+INC` like `5min+3s`; `none` for no clock; absent: the server's
+    /// (`yolah serve --tc`, none by default).
+    #[serde(default)]
+    pub tc: Option<String>,
 }
 
 /// The human's move, like `e4:g2`.
@@ -80,6 +84,23 @@ pub struct State {
     pub side: String,
     /// Whether a machine is thinking.
     pub thinking: bool,
-    /// The result once the game is over, like `white wins 31-28`.
+    /// The result once the game is over, like `white wins 31-28` or `black wins on time`.
     pub result: Option<String>,
+    /// The clocks, in a game with a time control.
+    pub clocks: Option<Clocks>,
+}
+
+/// Both clocks as they stood when the side to move's turn began.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Clocks {
+    /// The time control, like `5min+3s`.
+    pub control: String,
+    /// Black's time left, ms.
+    pub black_ms: u64,
+    /// White's time left, ms.
+    pub white_ms: u64,
+    /// The side whose clock runs (`black` or `white`); none once the game is over.
+    pub running: Option<String>,
+    /// How long it has been running, ms.
+    pub since_ms: u64,
 }

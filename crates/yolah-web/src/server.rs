@@ -65,6 +65,8 @@ pub struct Config {
     pub idle_timeout: Duration,
     /// Origins besides the page's own that may open games, like `http://example.com:8080`.
     pub allowed_origins: Vec<String>,
+    /// The time control of games whose page asks for none (`yolah serve --tc`).
+    pub time_control: Option<yolah_ai::TimeControl>,
 }
 
 impl Default for Config {
@@ -76,6 +78,7 @@ impl Default for Config {
             max_memory_mb: DEFAULT_MAX_MEMORY_MB,
             idle_timeout: DEFAULT_IDLE_TIMEOUT,
             allowed_origins: Vec::new(),
+            time_control: None,
         }
     }
 }
@@ -83,6 +86,8 @@ impl Default for Config {
 /// What all connections share.
 struct Shared {
     config: Config,
+    /// The page, made once.
+    page: String,
     /// The slots of watched games' searches.
     watch_searches: Arc<Semaphore>,
     games: AtomicUsize,
@@ -91,16 +96,22 @@ struct Shared {
     memory_mb: AtomicU64,
 }
 
-/// The page, proposing the default player of every command.
-fn page() -> &'static str {
-    static PAGE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    PAGE.get_or_init(|| INDEX.replace("{{DEFAULT_PLAYER}}", yolah_ai::spec::DEFAULT_PLAYER))
+/// The page, proposing the default player of every command and the server's time control.
+fn page(config: &Config) -> String {
+    let clock = config.time_control.map_or_else(
+        || "none (or a time control like 5min+3s)".to_string(),
+        |tc| format!("{tc} (the server's; none, or another)"),
+    );
+    INDEX
+        .replace("{{DEFAULT_PLAYER}}", yolah_ai::spec::DEFAULT_PLAYER)
+        .replace("{{TIME_CONTROL}}", &clock)
 }
 
 /// The server's routes: `/` the page, `/ws` a game, `/health` the games, searches and memory
 /// now.
 pub fn router(config: Config) -> Router {
     let shared = Arc::new(Shared {
+        page: page(&config),
         watch_searches: Arc::new(Semaphore::new(config.max_searches.max(1))),
         config,
         games: AtomicUsize::new(0),
@@ -108,7 +119,10 @@ pub fn router(config: Config) -> Router {
         memory_mb: AtomicU64::new(0),
     });
     Router::new()
-        .route("/", get(|| async { Html(page()) }))
+        .route(
+            "/",
+            get(|Extract(shared): Extract<Arc<Shared>>| async move { Html(shared.page.clone()) }),
+        )
         .route("/health", get(health))
         .route("/ws", get(upgrade))
         .with_state(shared)
@@ -302,8 +316,14 @@ impl Connection {
                 black,
                 white,
                 position,
+                tc,
             }) => {
-                let table = Table::new(&black, &white, position.as_deref())?;
+                let tc = match tc.as_deref().map(str::trim) {
+                    None | Some("") => self.shared.config.time_control,
+                    Some("none") => None,
+                    Some(text) => Some(text.parse().map_err(|e| format!("tc {e}"))?),
+                };
+                let table = Table::new(&black, &white, position.as_deref(), tc)?;
                 self.abandon();
                 // The old game's players and memory go before the new game's are reserved.
                 self.players = [None, None];
@@ -338,6 +358,7 @@ impl Connection {
         };
         let position = table.position();
         let side = position.side_to_move();
+        let limits = table.machine_limits(&spec);
         let player = self.players[side.index()]
             .take()
             .unwrap_or_else(|| spec.player(rand::random()));
@@ -359,7 +380,7 @@ impl Connection {
             };
             let limits = yolah_ai::Limits {
                 stop: Some(stop),
-                ..spec.limits()
+                ..limits
             };
             let _ = tokio::task::spawn_blocking(move || {
                 shared.searching.fetch_add(1, Ordering::Relaxed);
@@ -477,7 +498,20 @@ async fn play(mut socket: WebSocket, shared: Arc<Shared>) {
     let mut last_activity = Instant::now();
     loop {
         let idle_at = last_activity + idle_timeout;
+        let flag_at = connection
+            .table
+            .as_ref()
+            .and_then(Table::deadline)
+            .map(Instant::from_std);
         let outgoing = tokio::select! {
+            () = tokio::time::sleep_until(flag_at.unwrap_or(idle_at)), if flag_at.is_some() => {
+                last_activity = Instant::now();
+                let flagged = connection.table.as_mut().is_some_and(Table::check_flag);
+                if flagged {
+                    connection.abandon();
+                }
+                connection.state().into_iter().filter(|_| flagged).collect()
+            }
             () = tokio::time::sleep_until(idle_at), if connection.running.is_none() => {
                 let reason = format!("idle for {} s: the game is closed", idle_timeout.as_secs());
                 close(&mut socket, CLOSE_IDLE, &reason).await;

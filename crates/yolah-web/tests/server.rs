@@ -481,3 +481,75 @@ async fn idle_full_and_busy_servers_stay_fair() {
     assert!(reason.contains("idle"), "{reason}");
     drop(watchers);
 }
+
+// Issue 15: games with a clock. A person who lets their time run out loses on time, told by
+// the server without a message from the page; machines share their clock and finish a game
+// on it; the server's time control serves games that ask for none; a bad one is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clocks_run_and_a_side_loses_on_time() {
+    let address = server(yolah_web::Config {
+        time_control: Some("2s+100ms".parse().unwrap()),
+        ..yolah_web::Config::default()
+    })
+    .await;
+    let mut page = connect(address).await;
+    send(
+        &mut page,
+        &json!({"type": "new", "black": "human", "white": "random", "tc": "400ms+0"}),
+    )
+    .await;
+    let state = next(&mut page, "state").await;
+    assert_eq!(state["clocks"]["control"], "400ms+0");
+    assert_eq!(state["clocks"]["black_ms"], 400);
+    assert_eq!(state["clocks"]["running"], "black");
+    let started = Instant::now();
+    let state = next(&mut page, "state").await;
+    assert_eq!(state["result"], "white wins on time", "{state}");
+    assert!(started.elapsed() >= Duration::from_millis(380));
+    assert_eq!(state["clocks"]["black_ms"], 0);
+    assert_eq!(state["clocks"]["running"], Value::Null);
+    send(&mut page, &json!({"type": "play", "move": "a1:a2"})).await;
+    assert_eq!(
+        next(&mut page, "error").await["message"],
+        "the game is over"
+    );
+    // Machines on the server's clock: every move charged, nobody flags, the game ends.
+    send(
+        &mut page,
+        &json!({"type": "new", "black": "minimax:eval=nn", "white": "mcts"}),
+    )
+    .await;
+    let mut state = next(&mut page, "state").await;
+    assert_eq!(state["clocks"]["control"], "2s+100ms");
+    while state["result"].is_null() {
+        state = next(&mut page, "state").await;
+    }
+    check(&state);
+    assert!(
+        !state["result"].as_str().unwrap().contains("on time"),
+        "{state}"
+    );
+    let clocks = &state["clocks"];
+    assert!(clocks["black_ms"].as_u64().unwrap() > 0, "{state}");
+    assert!(clocks["white_ms"].as_u64().unwrap() > 0, "{state}");
+    // `none` turns the server's clock off; a bad one is refused and changes nothing.
+    send(
+        &mut page,
+        &json!({"type": "new", "black": "human", "white": "random", "tc": "none"}),
+    )
+    .await;
+    assert_eq!(next(&mut page, "state").await["clocks"], Value::Null);
+    send(
+        &mut page,
+        &json!({"type": "new", "black": "human", "white": "random", "tc": "5"}),
+    )
+    .await;
+    let error = next(&mut page, "error").await;
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("tc '5': a time control is BASE[+INC]"),
+        "{error}"
+    );
+}

@@ -4,6 +4,8 @@
 use super::{position_arg, quote};
 use anyhow::{Context, Result};
 use std::io::{BufRead, IsTerminal, Write};
+use std::time::Instant;
+use yolah_ai::clock::GameClocks;
 use yolah_ai::{Agent, Spec};
 use yolah_core::{Color, Diagram, Move, Outcome, Position};
 
@@ -43,19 +45,22 @@ pub fn run(
     white: &str,
     position: Option<&str>,
     seed: Option<u64>,
+    tc: Option<&str>,
 ) -> Result<()> {
     let seed = seed.unwrap_or(super::DEFAULT_SEED);
+    let clocks = super::time_control(tc)?.map(GameClocks::new);
     let mut sides = [
         Side::parse(black, seed)?,
         Side::parse(white, seed.wrapping_add(1))?,
     ];
-    let mut history = vec![position_arg(position)?];
+    // Each position with the clocks as they stood there (undo takes both back).
+    let mut history = vec![(position_arg(position)?, clocks)];
     let mut input = std::io::stdin().lock();
     if sides.iter().any(|s| matches!(s, Side::Human)) {
         writeln!(out, "Type a move like e4:g2, or help.")?;
     }
     loop {
-        let position = *history.last().expect("the history starts with a position");
+        let (position, clocks) = *history.last().expect("the history starts with a position");
         if let Some(outcome) = position.outcome() {
             writeln!(out, "{}", Diagram::new(&position))?;
             let result = match outcome {
@@ -72,30 +77,36 @@ pub fn run(
             return Ok(());
         }
         let color = position.side_to_move();
+        if let Some(clocks) = clocks {
+            writeln!(out, "{}", clock_line(&clocks))?;
+        }
+        let started = Instant::now();
         let action = match &mut sides[color.index()] {
-            Side::Machine(agent) => match agent.try_choose(&position) {
-                Ok(report) => {
-                    writeln!(out, "{color} ({}) plays {report}", agent.spec())?;
-                    Action::Play(report.mv)
+            Side::Machine(agent) => {
+                match agent.try_choose_on(&position, clocks.map(|c| c.view(color))) {
+                    Ok(report) => {
+                        writeln!(out, "{color} ({}) plays {report}", agent.spec())?;
+                        Action::Play(report.mv)
+                    }
+                    Err(forfeit) => {
+                        writeln!(
+                            out,
+                            "{color} ({}) forfeits: {forfeit}\ngame over: {} wins by forfeit",
+                            agent.spec(),
+                            color.opponent()
+                        )?;
+                        anyhow::ensure!(
+                            !forfeit
+                                .reason
+                                .starts_with(yolah_ai::players::engine::CANNOT_START),
+                            "{} never ran: {forfeit}",
+                            agent.spec()
+                        );
+                        eprintln!("warning: {} forfeits: {forfeit}", agent.spec());
+                        return Ok(());
+                    }
                 }
-                Err(forfeit) => {
-                    writeln!(
-                        out,
-                        "{color} ({}) forfeits: {forfeit}\ngame over: {} wins by forfeit",
-                        agent.spec(),
-                        color.opponent()
-                    )?;
-                    anyhow::ensure!(
-                        !forfeit
-                            .reason
-                            .starts_with(yolah_ai::players::engine::CANNOT_START),
-                        "{} never ran: {forfeit}",
-                        agent.spec()
-                    );
-                    eprintln!("warning: {} forfeits: {forfeit}", agent.spec());
-                    return Ok(());
-                }
-            },
+            }
             Side::Human if position.moves()[0].is_pass() => {
                 writeln!(out, "{color} has no move and passes")?;
                 Action::Play(Move::PASS)
@@ -111,14 +122,25 @@ pub fn run(
         };
         match action {
             Action::Play(m) => {
+                let mut clocks = clocks;
+                if let Some(clocks) = clocks.as_mut()
+                    && let Err(flag) = clocks.charge(color, started.elapsed())
+                {
+                    writeln!(
+                        out,
+                        "{color} {flag}\ngame over: {} wins on time",
+                        color.opponent()
+                    )?;
+                    return Ok(());
+                }
                 let mut next = position;
                 next.play(m);
-                history.push(next);
+                history.push((next, clocks));
             }
             Action::Undo => {
                 // Back to the human's previous turn: the last earlier position where a human
                 // was to move.
-                let earlier = history[..history.len() - 1].iter().rposition(|p| {
+                let earlier = history[..history.len() - 1].iter().rposition(|(p, _)| {
                     matches!(sides[p.side_to_move().index()], Side::Human)
                         && !p.moves()[0].is_pass()
                 });
@@ -136,6 +158,16 @@ pub fn run(
             }
         }
     }
+}
+
+/// Both clocks, `clock: black 0:58.3, white 1:00.0`.
+fn clock_line(clocks: &GameClocks) -> String {
+    let text = |d: std::time::Duration| {
+        let tenths = d.as_millis() / 100;
+        format!("{}:{:02}.{}", tenths / 600, tenths / 10 % 60, tenths % 10)
+    };
+    let [black, white] = clocks.left();
+    format!("clock: black {}, white {}", text(black), text(white))
 }
 
 /// Prompts until the human gives a legal move or a command that changes the game; `None` at

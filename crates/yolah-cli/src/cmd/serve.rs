@@ -14,6 +14,7 @@ pub struct Options {
     pub max_memory: u64,
     pub idle_timeout: String,
     pub allow_origins: Vec<String>,
+    pub tc: Option<String>,
 }
 
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
@@ -51,6 +52,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         max_memory_mb: options.max_memory,
         idle_timeout,
         allowed_origins: options.allow_origins.clone(),
+        time_control: super::time_control(options.tc.as_deref())?,
         ..yolah_web::Config::default()
     };
     if let Some(n) = options.max_searches {
