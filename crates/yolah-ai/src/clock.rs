@@ -125,25 +125,42 @@ pub struct Clock {
 /// its allotment a little never loses on time.
 const MAX_SHARE: f64 = 0.5;
 
+/// Time kept back on every move for what the arbiter counts beyond the search: starting and
+/// ending threads, and for a program behind a pipe, the pipe both ways. With it, a side whose
+/// overhead stays under this plus the increment never runs out of time.
+pub const MOVE_OVERHEAD: Duration = Duration::from_millis(20);
+
+/// The shortest allotment: a search always gets to look at its moves.
+const MIN_ALLOTMENT: Duration = Duration::from_millis(1);
+
+/// The moves the time left is shared over when neither the spec (`pace=`) nor the clock
+/// (`movestogo`) says: chosen by matches at 1s+10ms (`docs/notebook.md`, "Game clocks"):
+/// 5 beat 3 by +70 Elo, 8 by +38; 8 beat 12 by +28; 12 beat half the free squares by +45.
+pub const DEFAULT_PACE: u32 = 5;
+
 impl Clock {
-    /// How long to think on this move: the time left shared over the moves expected to come
-    /// (`pace` when a player's spec sets it, else `moves_to_go`, else half the free squares:
-    /// each move fills one, so a game has at most that many moves left, and the side to move
-    /// makes about half of them), plus most of the increment; never more than half of the
-    /// time left.
+    /// How long to think on this move: the time left shared over `pace` moves when a
+    /// player's spec sets it, else `moves_to_go` when the clock says, else
+    /// [`DEFAULT_PACE`] (or the moves the side can still make, when fewer: half the free
+    /// squares), plus three quarters of the increment; never more than half the time left,
+    /// nor more than the time left less [`MOVE_OVERHEAD`] (but at least 1 ms).
+    /// Spending a fifth of what is left on each move front-loads the time: the first moves
+    /// matter most, and the last ones are solved quickly.
     pub fn allotment(&self, position: &Position, pace: Option<u32>) -> Duration {
         let moves = pace
             .or(self.moves_to_go)
-            .unwrap_or_else(|| moves_left(position))
+            .unwrap_or_else(|| DEFAULT_PACE.min(moves_left(position)))
             .max(1);
         let left = self.left.as_secs_f64();
         let share = left / f64::from(moves) + 0.75 * self.increment.as_secs_f64();
-        Duration::from_secs_f64(share.min(MAX_SHARE * left))
+        let most = (MAX_SHARE * left).min(left - MOVE_OVERHEAD.as_secs_f64());
+        Duration::from_secs_f64(share.min(most).max(MIN_ALLOTMENT.as_secs_f64()))
     }
 }
 
-/// The moves the side to move expects to make before the game ends: half the free squares
-/// (at least 1).
+/// The moves the side to move can still expect to make: half the free squares (at least 1).
+/// Each move fills a free square, and in our games each side makes about half of the moves
+/// left until nearly every square is filled (`docs/notebook.md`, "Game clocks").
 pub fn moves_left(position: &Position) -> u32 {
     let free = 64 - position.occupied().count();
     free.div_ceil(2).max(1)
@@ -267,7 +284,7 @@ mod tests {
     }
 
     #[test]
-    fn the_allotment_shares_the_time_left_and_never_takes_half() {
+    fn the_allotment_shares_the_time_left_and_keeps_a_reserve() {
         let start = Position::start();
         assert_eq!(moves_left(&start), 28);
         let clock = Clock {
@@ -277,18 +294,36 @@ mod tests {
             opponent_increment: ms(40),
             moves_to_go: None,
         };
-        assert_eq!(clock.allotment(&start, None), ms(130));
+        assert_eq!(clock.allotment(&start, None), ms(590));
+        assert_eq!(clock.allotment(&start, Some(28)), ms(130));
         assert_eq!(clock.allotment(&start, Some(10)), ms(310));
+        // Near the end, the moves left when fewer than the default pace.
+        let late: Position =
+            "xxbxxbxx/wxxxwxxx/xxxxxxxw/xxxxxxxx/xbx1xxxx/xxxxxxxb/xxwxxxxx/xxxxxxx1 b 24 30 62"
+                .parse()
+                .unwrap();
+        assert_eq!(moves_left(&late), 1);
+        assert_eq!(clock.allotment(&late, None), ms(1400));
         let told = Clock {
             moves_to_go: Some(4),
             ..clock
         };
         assert_eq!(told.allotment(&start, None), ms(730));
         let short = Clock {
-            left: ms(20),
+            left: ms(60),
             increment: ms(100),
             ..clock
         };
-        assert_eq!(short.allotment(&start, None), ms(10));
+        assert_eq!(short.allotment(&start, None), ms(30));
+        let shorter = Clock {
+            left: ms(30),
+            ..short
+        };
+        assert_eq!(shorter.allotment(&start, None), ms(10));
+        let none = Clock {
+            left: ms(15),
+            ..short
+        };
+        assert_eq!(none.allotment(&start, None), ms(1));
     }
 }

@@ -123,8 +123,8 @@ pub(crate) const ITERATIONS: OptionInfo = OptionInfo {
 pub(crate) const PACE: OptionInfo = OptionInfo {
     name: "pace",
     kind: ValueKind::Count,
-    default: "half the free squares (the moves the side can still expect)",
-    help: "under a game clock: the moves its time left is shared over",
+    default: "5, or the moves left when fewer",
+    help: "under a game clock: the moves its time left is shared over (each move takes 1/pace)",
 };
 pub(crate) const THREADS: OptionInfo = OptionInfo {
     name: "threads",

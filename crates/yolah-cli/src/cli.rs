@@ -422,6 +422,12 @@ pub enum Command {
         /// Games played at once, 1 to 1024 [default: one per core].
         #[arg(long, short, value_name = "N")]
         threads: Option<usize>,
+        /// Once the run is finished, decide whether its best weights beat the starting ones:
+        /// game pairs at the run's nodes per move until this test decides,
+        /// `elo0=E0,elo1=E1[,alpha,beta]` (as `match --sprt`); the games go to
+        /// DIR/sprt-gen<N>.csv, and the same command resumes them.
+        #[arg(long, value_name = "TEST", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<yolah_ai::arena::sprt::Sprt>()))]
+        sprt: Option<yolah_ai::arena::sprt::Sprt>,
     },
     /// Print a shell's completion script.
     ///

@@ -227,6 +227,7 @@ fn run(out: &mut impl Write, command: Command) -> anyhow::Result<()> {
             random_plies,
             seed,
             threads,
+            sprt,
         } => cmd::tune::run(
             out,
             &cmd::tune::Options {
@@ -241,6 +242,7 @@ fn run(out: &mut impl Write, command: Command) -> anyhow::Result<()> {
                 random_plies,
                 seed,
                 threads,
+                sprt,
             },
         ),
         Command::Play {

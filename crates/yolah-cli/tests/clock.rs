@@ -84,7 +84,7 @@ fn an_engine_player_is_sent_the_clock() {
             &relay(&log, "log"),
             "random",
             "--tc",
-            "2s+25ms",
+            "2s+100ms",
             "-g",
             "1",
             "-o",
@@ -96,7 +96,7 @@ fn an_engine_player_is_sent_the_clock() {
     let lines = std::fs::read_to_string(&log).unwrap();
     let goes: Vec<&str> = lines.lines().filter(|l| l.starts_with("go")).collect();
     assert_eq!(
-        goes[0], "go wtime 2000 btime 2000 winc 25 binc 25",
+        goes[0], "go wtime 2000 btime 2000 winc 100 binc 100",
         "{lines}"
     );
     // Its own time goes down by what it thought and up by the increment; random's by ~0.
@@ -106,23 +106,23 @@ fn an_engine_player_is_sent_the_clock() {
         .step_by(2)
         .map(|n| n.parse().unwrap())
         .collect();
-    assert!(second[1] < 2025 && second[1] > 1800, "{lines}");
-    assert!(second[0] >= 2020, "{lines}");
+    // It took about a fifth of its time (the default pace) for its first move.
+    assert!(second[1] < 1800 && second[1] > 1500, "{lines}");
+    assert!(second[0] >= 2090, "{lines}");
     let row = &rows(&record)[0];
     assert!(row["forfeit"].is_empty(), "{row:?}");
     // `clock=off`: the program gets its share as a movetime instead.
     let log = dir.join("off.log");
     let spec = relay(&log, "log").replace("engine:", "engine:clock=off,");
     let output = yolah(
-        &["match", &spec, "random", "--tc", "2s+25ms", "-g", "1"],
+        &["match", &spec, "random", "--tc", "2s+100ms", "-g", "1"],
         "",
     );
     assert!(output.status.success(), "{}", stderr(&output));
     let lines = std::fs::read_to_string(&log).unwrap();
     let first = lines.lines().find(|l| l.starts_with("go")).unwrap();
-    // After the 4 opening plies: 2000 ms over 26 moves (half the 52 free squares), plus
-    // three quarters of the increment.
-    assert_eq!(first, "go movetime 95", "{lines}");
+    // A fifth of 2000 ms (the default pace), plus three quarters of the increment.
+    assert_eq!(first, "go movetime 475", "{lines}");
 }
 
 #[test]

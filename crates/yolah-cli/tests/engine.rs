@@ -418,14 +418,15 @@ fn a_clock_in_go_becomes_the_move_time() {
         let rest = last_info.split(" time ").nth(1).unwrap();
         rest.split(' ').next().unwrap().parse().unwrap()
     };
-    // 2800 ms over black's 28 expected moves (half the 56 free squares): 100 ms.
-    engine.send(b"position startpos\ngo wtime 60000 btime 2800 winc 0 binc 0\n");
+    // A fifth of black's 1000 ms (the default pace): 200 ms, of which minimax uses half or
+    // more.
+    engine.send(b"position startpos\ngo wtime 60000 btime 1000 winc 0 binc 0\n");
     let lines = engine.search();
-    assert!((50..=105).contains(&time(&lines)), "{lines:?}");
-    // movestogo 2: half of 300 ms, plus three quarters of the increment.
-    engine.send(b"go btime 300 binc 40 movestogo 2 wtime 1\n");
+    assert!((90..=205).contains(&time(&lines)), "{lines:?}");
+    // movestogo 4: a quarter of 300 ms, plus three quarters of the increment: 105 ms.
+    engine.send(b"go btime 300 binc 40 movestogo 4 wtime 1\n");
     let lines = engine.search();
-    assert!((75..=185).contains(&time(&lines)), "{lines:?}");
+    assert!((45..=110).contains(&time(&lines)), "{lines:?}");
     engine.send(b"go wtime 5000\n");
     let lines = engine.search();
     assert_eq!(

@@ -159,6 +159,27 @@ fn tune_writes_its_files_and_a_killed_run_resumes_to_the_same_result() {
     let weights = straight.join("best-weights.json");
     let spec = format!("minimax:depth=2,weights={}", weights.display());
     assert!(yolah(&["think", &spec], "").status.success());
+    // The decision on the finished run: best against start weights under a test (issue 15),
+    // its games kept beside the run; the same command again plays nothing more.
+    let decide = [
+        "tune",
+        "--out",
+        straight.to_str().unwrap(),
+        "--resume",
+        "--sprt",
+        "elo0=-300,elo1=300",
+    ];
+    let output = yolah(&decide, "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let verdict = text.lines().last().unwrap();
+    assert!(["H0 accepted", "H1 accepted"].contains(&verdict), "{text}");
+    let record = straight.join("sprt-gen6.csv");
+    let games = std::fs::read_to_string(&record).unwrap();
+    assert!(straight.join("start-weights.json").exists());
+    let output = yolah(&decide, "");
+    assert!(stdout(&output).ends_with(&format!("{verdict}\n")));
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), games);
 
     // The same run, killed after its first generation and resumed.
     let killed = dir.path().join("killed");

@@ -272,6 +272,7 @@ mod tests {
                 nodes: Some(5),
                 iterations: Some(7),
                 infinite: true,
+                ..Go::default()
             })
         );
         assert_eq!(ok("go"), Command::Go(Go::default()));
@@ -319,7 +320,7 @@ mod tests {
             ("go movestogo 0", "from 1 to 1000"),
             ("go depth 200", "from 1 to 127"),
             ("go nodes x", "expected a whole number"),
-            ("go wtime 100", "go has no 'wtime'"),
+            ("go mate 3", "go has no 'mate'"),
         ] {
             let error = parse(line).expect_err(line);
             assert!(error.contains(expected), "{line}: {error}");

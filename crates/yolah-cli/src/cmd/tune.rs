@@ -25,6 +25,7 @@ pub struct Options {
     pub random_plies: Option<u32>,
     pub seed: Option<u64>,
     pub threads: Option<usize>,
+    pub sprt: Option<yolah_ai::arena::sprt::Sprt>,
 }
 
 const CHECKPOINT: &str = "checkpoint.json";
@@ -79,7 +80,57 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         run.generation,
         started.elapsed().as_secs_f64()
     )?;
+    if let Some(sprt) = options.sprt {
+        verify(out, dir, &run, sprt, threads)?;
+    }
     Ok(())
+}
+
+/// The decision on a finished run: the best weights against the starting ones, as minimax at
+/// the run's nodes per move, in game pairs until `sprt` decides. The games go to
+/// `sprt-gen<N>.csv` (N the generations behind the weights), which a second `--sprt` resumes.
+fn verify(
+    out: &mut impl Write,
+    dir: &Path,
+    run: &Checkpoint,
+    sprt: yolah_ai::arena::sprt::Sprt,
+    threads: usize,
+) -> Result<()> {
+    let start = dir.join("start-weights.json");
+    if !start.exists() {
+        write_atomic(&start, START_JSON)?;
+    }
+    let spec = |file: &str| {
+        format!(
+            "minimax:nodes={},weights={}",
+            run.config.nodes,
+            dir.join(file).display()
+        )
+    };
+    let record = dir.join(format!("sprt-gen{}.csv", run.generation));
+    writeln!(
+        out,
+        "SPRT: the best weights against the starting ones ({})",
+        record.display()
+    )?;
+    super::versus::run(
+        out,
+        &super::versus::Options {
+            first: spec("best-weights.json"),
+            second: spec("start-weights.json"),
+            games: None,
+            sprt: Some(sprt),
+            pairing: super::Pairing {
+                seed: Some(run.config.seed),
+                random_plies: Some(run.config.random_plies),
+                threads: Some(threads),
+                ..super::Pairing::default()
+            },
+            resume: record.exists(),
+            out: Some(record),
+            json: false,
+        },
+    )
 }
 
 fn start(options: &Options) -> Result<(Checkpoint, DirLock)> {
