@@ -69,13 +69,13 @@ pub fn duration_text(d: Duration) -> String {
     let us = d.as_micros();
     if us == 0 {
         "0".to_string()
-    } else if us % 3_600_000_000 == 0 {
+    } else if us.is_multiple_of(3_600_000_000) {
         format!("{}h", us / 3_600_000_000)
-    } else if us % 60_000_000 == 0 {
+    } else if us.is_multiple_of(60_000_000) {
         format!("{}min", us / 60_000_000)
-    } else if us % 1_000_000 == 0 {
+    } else if us.is_multiple_of(1_000_000) {
         format!("{}s", us / 1_000_000)
-    } else if us % 1000 == 0 {
+    } else if us.is_multiple_of(1000) {
         format!("{}ms", us / 1000)
     } else {
         format!("{us}us")
@@ -222,7 +222,7 @@ impl GameClocks {
             *left = Duration::ZERO;
             return Err(flagged);
         }
-        *left = *left - used + self.control.increment;
+        *left = left.saturating_sub(used) + self.control.increment;
         Ok(())
     }
 

@@ -94,7 +94,7 @@ fn bad_specs_say_what_is_accepted() {
         ),
         (
             "mcts:depth=3",
-            "its options: time, iterations, c, tree, threads, seed",
+            "its options: time, pace, iterations, c, tree, threads, seed",
         ),
         ("mcts:c", "mcts option 'c' needs a value, like c=…"),
         ("mcts:c=1,c=2", "mcts option 'c' is given twice"),

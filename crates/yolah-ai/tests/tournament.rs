@@ -18,6 +18,7 @@ fn config(games_per_pair: u32) -> Config {
         shard: None,
         openings: None,
         shuffle_openings: false,
+        time_control: None,
     }
 }
 
@@ -353,4 +354,48 @@ fn a_suite_gives_each_opening_to_both_colours() {
 
 fn tournament_check(config: &Config, records: &[GameRecord]) {
     yolah_ai::arena::tournament::check_against_schedule(config, records, true).unwrap();
+}
+
+// Issue 15: the clock columns were added to record files. A file from before them is read,
+// and takes new rows without a clock in its own columns; a row with a clock is refused rather
+// than written without it.
+#[test]
+fn a_file_from_before_the_clock_columns_takes_rows_without_a_clock() {
+    use yolah_ai::arena::record::{COLUMNS, RecordWriter};
+    let config = config(2);
+    let (dir, records) = recorded(&config, 2);
+    let path = dir.path().join("old.csv");
+    let keep: Vec<usize> = (0..COLUMNS.len())
+        .filter(|&i| !COLUMNS[i].ends_with("_left_ms"))
+        .collect();
+    let fresh = std::fs::read_to_string(dir.path().join("games.csv")).unwrap();
+    let old: Vec<String> = fresh
+        .lines()
+        .take(2)
+        .map(|line| {
+            let fields: Vec<&str> = line.split(',').collect();
+            assert_eq!(fields.len(), COLUMNS.len(), "{line}");
+            keep.iter()
+                .map(|&i| fields[i])
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect();
+    std::fs::write(&path, old.join("\n") + "\n").unwrap();
+    let read = RecordFile::read(&path).unwrap();
+    assert!(!read.older_format);
+    assert_eq!(read.records, records[..1]);
+    let mut writer = RecordWriter::append(&path, &read).unwrap();
+    writer.write(&records[1]).unwrap();
+    let timed = GameRecord {
+        black_left_ms: Some(12.0),
+        white_left_ms: Some(30.0),
+        ..records[1].clone()
+    };
+    let error = writer.write(&timed).unwrap_err().to_string();
+    assert!(error.contains("has no black_left_ms column"), "{error}");
+    drop(writer);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.lines().count(), 3, "{text}");
+    assert_eq!(RecordFile::read(&path).unwrap().records, records[..2]);
 }

@@ -419,14 +419,15 @@ fn a_clock_in_go_becomes_the_move_time() {
         rest.split(' ').next().unwrap().parse().unwrap()
     };
     // A fifth of black's 1000 ms (the default pace): 200 ms, of which minimax uses half or
-    // more.
+    // more. (The upper bounds leave room for a machine busy with other tests: time limits
+    // themselves are held to the millisecond by `yolah-ai`'s tests/time_limits.rs.)
     engine.send(b"position startpos\ngo wtime 60000 btime 1000 winc 0 binc 0\n");
     let lines = engine.search();
-    assert!((90..=205).contains(&time(&lines)), "{lines:?}");
+    assert!((90..=260).contains(&time(&lines)), "{lines:?}");
     // movestogo 4: a quarter of 300 ms, plus three quarters of the increment: 105 ms.
     engine.send(b"go btime 300 binc 40 movestogo 4 wtime 1\n");
     let lines = engine.search();
-    assert!((45..=110).contains(&time(&lines)), "{lines:?}");
+    assert!((45..=165).contains(&time(&lines)), "{lines:?}");
     engine.send(b"go wtime 5000\n");
     let lines = engine.search();
     assert_eq!(

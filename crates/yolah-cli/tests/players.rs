@@ -161,13 +161,13 @@ fn a_tournament_writes_games_and_ratings() {
     }
     // On a pipe, the live standings every ten games: the leader, and its results against
     // the runner-up (issue 15).
-    let live = stderr(&output);
-    let line = live
+    let progress = stderr(&output);
+    let standings = progress
         .lines()
         .find(|l| l.starts_with("10 games, leader "))
-        .unwrap_or_else(|| panic!("{live}"));
+        .unwrap_or_else(|| panic!("{progress}"));
     for part in ["% of ", "; vs ", "score ", "Elo ", "LOS ", "pairs ["] {
-        assert!(line.contains(part), "{part}: {line}");
+        assert!(standings.contains(part), "{part}: {standings}");
     }
     assert_eq!(game_numbers(&out.join("games.csv")).len(), 12);
     let ratings = std::fs::read_to_string(out.join("ratings.json")).unwrap();

@@ -50,7 +50,7 @@ pub struct Nothing {}
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum ServerMessage {
     /// The game as it stands.
-    State(State),
+    State(Box<State>),
     /// What a machine has found so far, while it thinks, and of the move it played.
     Report {
         /// `black` or `white`.

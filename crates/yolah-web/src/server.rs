@@ -294,7 +294,7 @@ impl Connection {
     fn state(&self) -> Option<ServerMessage> {
         self.table
             .as_ref()
-            .map(|t| ServerMessage::State(t.state(self.running.is_some())))
+            .map(|t| ServerMessage::State(Box::new(t.state(self.running.is_some()))))
     }
 
     /// Stops and forgets the running search.

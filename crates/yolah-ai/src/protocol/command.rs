@@ -279,8 +279,8 @@ mod tests {
         assert_eq!(
             ok("go wtime 9000 btime 8000 winc 100 binc 50 movestogo 20"),
             Command::Go(Go {
-                wtime: Some(Duration::from_millis(9000)),
-                btime: Some(Duration::from_millis(8000)),
+                wtime: Some(Duration::from_secs(9)),
+                btime: Some(Duration::from_secs(8)),
                 winc: Some(Duration::from_millis(100)),
                 binc: Some(Duration::from_millis(50)),
                 movestogo: Some(20),

@@ -37,6 +37,8 @@ enum Action {
     Play(Move),
     Undo,
     Quit,
+    /// A machine forfeited (said already): the game is over.
+    Forfeited,
 }
 
 pub fn run(
@@ -62,19 +64,7 @@ pub fn run(
     loop {
         let (position, clocks) = *history.last().expect("the history starts with a position");
         if let Some(outcome) = position.outcome() {
-            writeln!(out, "{}", Diagram::new(&position))?;
-            let result = match outcome {
-                Outcome::Win(color) => format!("{color} wins"),
-                Outcome::Draw => "draw".to_string(),
-            };
-            writeln!(
-                out,
-                "game over: {result}, black {} white {}",
-                position.score(Color::Black),
-                position.score(Color::White)
-            )?;
-            writeln!(out, "{position}")?;
-            return Ok(());
+            return print_end(out, &position, outcome);
         }
         let color = position.side_to_move();
         if let Some(clocks) = clocks {
@@ -83,29 +73,7 @@ pub fn run(
         let started = Instant::now();
         let action = match &mut sides[color.index()] {
             Side::Machine(agent) => {
-                match agent.try_choose_on(&position, clocks.map(|c| c.view(color))) {
-                    Ok(report) => {
-                        writeln!(out, "{color} ({}) plays {report}", agent.spec())?;
-                        Action::Play(report.mv)
-                    }
-                    Err(forfeit) => {
-                        writeln!(
-                            out,
-                            "{color} ({}) forfeits: {forfeit}\ngame over: {} wins by forfeit",
-                            agent.spec(),
-                            color.opponent()
-                        )?;
-                        anyhow::ensure!(
-                            !forfeit
-                                .reason
-                                .starts_with(yolah_ai::players::engine::CANNOT_START),
-                            "{} never ran: {forfeit}",
-                            agent.spec()
-                        );
-                        eprintln!("warning: {} forfeits: {forfeit}", agent.spec());
-                        return Ok(());
-                    }
-                }
+                machine_move(out, agent, &position, clocks.map(|c| c.view(color)))?
             }
             Side::Human if position.moves()[0].is_pass() => {
                 writeln!(out, "{color} has no move and passes")?;
@@ -156,6 +124,58 @@ pub fn run(
                 writeln!(out, "bye")?;
                 return Ok(());
             }
+            Action::Forfeited => return Ok(()),
+        }
+    }
+}
+
+/// The final board, the result and the position.
+fn print_end(out: &mut impl Write, position: &Position, outcome: Outcome) -> Result<()> {
+    writeln!(out, "{}", Diagram::new(position))?;
+    let result = match outcome {
+        Outcome::Win(color) => format!("{color} wins"),
+        Outcome::Draw => "draw".to_string(),
+    };
+    writeln!(
+        out,
+        "game over: {result}, black {} white {}",
+        position.score(Color::Black),
+        position.score(Color::White)
+    )?;
+    writeln!(out, "{position}")?;
+    Ok(())
+}
+
+/// The machine's move, said with its report; or its forfeit, said (an error if its program
+/// never ran).
+fn machine_move(
+    out: &mut impl Write,
+    agent: &mut Agent,
+    position: &Position,
+    clock: Option<yolah_ai::Clock>,
+) -> Result<Action> {
+    let color = position.side_to_move();
+    match agent.try_choose_on(position, clock) {
+        Ok(report) => {
+            writeln!(out, "{color} ({}) plays {report}", agent.spec())?;
+            Ok(Action::Play(report.mv))
+        }
+        Err(forfeit) => {
+            writeln!(
+                out,
+                "{color} ({}) forfeits: {forfeit}\ngame over: {} wins by forfeit",
+                agent.spec(),
+                color.opponent()
+            )?;
+            anyhow::ensure!(
+                !forfeit
+                    .reason
+                    .starts_with(yolah_ai::players::engine::CANNOT_START),
+                "{} never ran: {forfeit}",
+                agent.spec()
+            );
+            eprintln!("warning: {} forfeits: {forfeit}", agent.spec());
+            Ok(Action::Forfeited)
         }
     }
 }

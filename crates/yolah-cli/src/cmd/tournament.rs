@@ -3,6 +3,7 @@
 
 use super::{DEFAULT_RANDOM_PLIES, Pairing, UsageError, canonical_specs, standings, usage};
 use anyhow::{Context, Result};
+use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
 use yolah_ai::Spec;
@@ -156,11 +157,11 @@ fn play_games(
         live.add(&record, &schedule);
         records.push(record);
         bar.inc(1);
-        let line = live.line(&config.specs);
+        let standings = live.line(&config.specs);
         if terminal {
-            bar.set_message(line);
-        } else if records.len() % 10 == 0 {
-            eprintln!("{} games, {line}", records.len());
+            bar.set_message(standings);
+        } else if records.len().is_multiple_of(10) {
+            eprintln!("{} games, {standings}", records.len());
         }
         anyhow::Ok(())
     })?;
@@ -228,7 +229,7 @@ impl Live {
             } else {
                 tally.flipped()
             };
-            line += &format!("; vs {}: {}", name(second), tally.line(None));
+            let _ = write!(line, "; vs {}: {}", name(second), tally.line(None));
         }
         line
     }
