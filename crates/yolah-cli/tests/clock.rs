@@ -137,6 +137,22 @@ fn bad_time_controls_are_refused_before_any_game() {
         assert_clean_error(&output, why);
         assert_eq!(output.status.code(), Some(2), "{bad}");
     }
+    // A good one is written back in its short form.
+    let output = yolah(
+        &[
+            "match",
+            "random",
+            "random:seed=2",
+            "-g",
+            "2",
+            "--tc",
+            "1.5s+0",
+            "--json",
+        ],
+        "",
+    );
+    let summary: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(summary["tc"], "1500ms+0", "{summary}");
 }
 
 /// The acceptance test of the clocks: the default player under 1s+10ms never loses on time

@@ -62,7 +62,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
             games: played.records.len(),
             seconds: played.seconds,
         };
-        decision.print(out, &config.specs, options.json)?;
+        decision.print(out, &config, options.json)?;
         super::report_forfeits(&config.specs, &played.records);
         return Ok(());
     }
@@ -85,6 +85,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
             "elo_high": elo.map(|e| e.2),
             "seed": config.seed,
             "random_plies": config.random_plies,
+            "tc": config.time_control.map(|tc| tc.to_string()),
             "forfeits": records.iter().filter(|r| !r.forfeit.is_empty()).count(),
         });
         writeln!(out, "{object}")?;
@@ -214,7 +215,8 @@ struct Decision {
 
 impl Decision {
     /// The summary: the verdict, the LLR and its bounds, the pentanomial counts, the Elo.
-    fn print(&self, out: &mut impl Write, specs: &[String], json: bool) -> Result<()> {
+    fn print(&self, out: &mut impl Write, config: &Config, json: bool) -> Result<()> {
+        let specs = &config.specs;
         let Decision {
             sprt,
             pairs,
@@ -243,6 +245,7 @@ impl Decision {
                 "elo_high": high,
                 "los": pairs.los(),
                 "seconds": seconds,
+                "tc": config.time_control.map(|tc| tc.to_string()),
             });
             writeln!(out, "{object}")?;
             return Ok(());
