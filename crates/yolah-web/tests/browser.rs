@@ -210,5 +210,52 @@ async fn a_whole_game_clicked_in_chromium() {
         std::cmp::Ordering::Equal => "draw",
     };
     assert_eq!(result, format!("Game over: {who} {black}-{white}"));
+
+    // A game on a clock (issue 15): both clocks shown, black's runs down on the page, and the
+    // server ends the game when it runs out.
+    let tc = client.find(Locator::Id("tc")).await.unwrap();
+    tc.send_keys("1500ms+0").await.unwrap();
+    client
+        .find(Locator::Id("new"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(&client, "a game on a clock", |p| {
+        p["ply"] == "0" && p["result"] == ""
+    })
+    .await;
+    let clock = |client: &Client| {
+        let client = client.clone();
+        async move {
+            client
+                .execute(
+                    "return {hidden: document.getElementById('clocks').hidden,
+                             black: Number(document.getElementById('clock-black').dataset.ms),
+                             white: Number(document.getElementById('clock-white').dataset.ms)};",
+                    vec![],
+                )
+                .await
+                .unwrap()
+        }
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let first = clock(&client).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let later = clock(&client).await;
+    assert_eq!(first["hidden"], false, "{first}");
+    assert_eq!(later["white"], 1500, "{later}");
+    let (a, b) = (
+        first["black"].as_f64().unwrap(),
+        later["black"].as_f64().unwrap(),
+    );
+    assert!(
+        a < 1500.0 && b < a - 150.0,
+        "black's clock runs: {first} then {later}"
+    );
+    let over = wait_for(&client, "a loss on time", |p| p["result"] != "").await;
+    assert_eq!(over["result"], "white wins on time", "{over}");
+    assert_eq!(clock(&client).await["black"], 0);
     client.close().await.unwrap();
 }
