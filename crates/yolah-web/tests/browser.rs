@@ -138,6 +138,28 @@ async fn a_whole_game_clicked_in_chromium() {
         p["players"] == "human|random" && p["human"] == "yes"
     })
     .await;
+    // An error stays until the game moves on (issue 16: it used to stay after the reply).
+    client
+        .find(Locator::Id("undo"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let error = || async {
+        client
+            .find(Locator::Id("error"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+    };
+    let start = Instant::now();
+    while error().await.is_empty() && start.elapsed() < Duration::from_secs(5) {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(error().await, "nothing to undo");
     let screenshot = std::env::var_os("YOLAH_SCREENSHOT");
     while now["result"] == "" {
         let ply: usize = now["ply"].as_str().unwrap().parse().unwrap();
@@ -160,6 +182,7 @@ async fn a_whole_game_clicked_in_chromium() {
         })
         .await;
     }
+    assert_eq!(error().await, "", "the error went with the next move");
 
     // The page against the engine: the moves replay to the board, scores and result shown.
     let mut position: Position = now["start"].as_str().unwrap().parse().unwrap();
@@ -210,6 +233,56 @@ async fn a_whole_game_clicked_in_chromium() {
         std::cmp::Ordering::Equal => "draw",
     };
     assert_eq!(result, format!("Game over: {who} {black}-{white}"));
+
+    // Playing white against a machine turns the board to white's side; the button turns it
+    // back (issue 16).
+    let first_square = |client: &Client| {
+        let client = client.clone();
+        async move {
+            client
+                .execute(
+                    "return [document.body.dataset.flipped,
+                             document.getElementById('board').firstChild.dataset.square];",
+                    vec![],
+                )
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(first_square(&client).await, serde_json::json!(["no", "a8"]));
+    for (id, value) in [("black", "random"), ("white", "human")] {
+        let input = client.find(Locator::Id(id)).await.unwrap();
+        input.clear().await.unwrap();
+        input.send_keys(value).await.unwrap();
+    }
+    client
+        .find(Locator::Id("new"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(&client, "white against random", |p| {
+        p["players"] == "random|human"
+    })
+    .await;
+    assert_eq!(
+        first_square(&client).await,
+        serde_json::json!(["yes", "h1"])
+    );
+    client
+        .find(Locator::Id("flip"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    assert_eq!(first_square(&client).await, serde_json::json!(["no", "a8"]));
+    for (id, value) in [("black", "human"), ("white", "random")] {
+        let input = client.find(Locator::Id(id)).await.unwrap();
+        input.clear().await.unwrap();
+        input.send_keys(value).await.unwrap();
+    }
 
     // A game on a clock (issue 15): both clocks shown, black's runs down on the page, and the
     // server ends the game when it runs out.
