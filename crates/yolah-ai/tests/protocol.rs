@@ -296,3 +296,20 @@ fn the_end_of_input_ends_the_session() {
     drop(input);
     session.unwrap().join().unwrap();
 }
+
+// Issue 16: every search player tells what it has found while it thinks, so a GUI (and the
+// browser board) shows it live: `go infinite` is not silent until `stop`.
+#[test]
+fn every_search_player_reports_while_it_thinks() {
+    for player in ["minimax", "mcts", "montecarlo"] {
+        let mut gui = Gui::start(player);
+        gui.send("go infinite");
+        std::thread::sleep(Duration::from_millis(900));
+        gui.send("stop");
+        let (_, lines) = gui.bestmove(&Position::start());
+        let infos = lines.iter().filter(|l| l.starts_with("info ")).count();
+        // At least two reports before the final one.
+        assert!(infos >= 3, "{player}: {lines:?}");
+        gui.quit();
+    }
+}

@@ -294,8 +294,65 @@ struct Search {
     children: Vec<(Move, u32, u32)>,
 }
 
+/// How often a search tells what it has found so far (its first thread's tree).
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// Grows `tree` from `position` until `budget` is spent, calling `tell` with it every
+/// [`PROGRESS_EVERY`] or so.
+fn grow(
+    tree: &mut Tree,
+    position: &Position,
+    c: f64,
+    budget: Budget,
+    mut tell: impl FnMut(&Tree),
+) -> Search {
+    let reused = tree.set_root(position);
+    let mut iterations = 0;
+    let mut told = budget.started();
+    // The visit counters are 32-bit: stop well before they could overflow.
+    while !budget.exhausted(iterations) && tree.nodes[tree.root].visits < u32::MAX / 4 {
+        tree.iterate(position, c);
+        iterations += 1;
+        if iterations.is_multiple_of(1024) && told.elapsed() >= PROGRESS_EVERY {
+            told = std::time::Instant::now();
+            tell(tree);
+        }
+    }
+    Search {
+        reused,
+        iterations,
+        children: tree.root_children(),
+        nodes: tree.nodes.len(),
+    }
+}
+
+/// What the first thread's tree says so far: its most visited move, that move's expected
+/// score and principal variation, the tree's root visits as iterations.
+fn progress_report(tree: &Tree, elapsed: std::time::Duration) -> Option<Report> {
+    let (mv, visits, half_points) = tree
+        .root_children()
+        .into_iter()
+        .max_by_key(|&(_, visits, half_points)| (visits, half_points))?;
+    Some(Report {
+        value: (visits > 0).then(|| f64::from(half_points) / (2.0 * f64::from(visits))),
+        iterations: u64::from(tree.nodes[tree.root].visits),
+        pv: tree.principal_variation(mv),
+        ..Report::new(mv, elapsed)
+    })
+}
+
 impl Player for Mcts {
     fn choose(&mut self, position: &Position, limits: Limits) -> Report {
+        self.choose_observed(position, limits, &mut |_| {})
+    }
+
+    /// Tells `progress`, every quarter of a second, what the first thread's tree says.
+    fn choose_observed(
+        &mut self,
+        position: &Position,
+        limits: Limits,
+        progress: &mut (dyn FnMut(&Report) + Send),
+    ) -> Report {
         let budget = Budget::start(limits);
         let moves = position.moves();
         if moves.len() == 1 {
@@ -309,25 +366,16 @@ impl Player for Mcts {
         let c = self.c;
         let position = *position;
         let search = move |t: usize, tree: &mut CachePadded<Tree>| {
-            let position = &position;
-            let reused = tree.set_root(position);
-            let budget = budget.split(t, threads);
-            let mut iterations = 0;
-            // The visit counters are 32-bit: stop well before they could overflow.
-            while !budget.exhausted(iterations) && tree.nodes[tree.root].visits < u32::MAX / 4 {
-                tree.iterate(position, c);
-                iterations += 1;
-            }
-            Search {
-                reused,
-                iterations,
-                children: tree.root_children(),
-                nodes: tree.nodes.len(),
-            }
+            grow(tree, &position, c, budget.split(t, threads), |_| {})
         };
-        let (first, helpers) = self
-            .trees
-            .run(|tree| search(0, tree), search, budget.answer_by());
+        let main = |tree: &mut CachePadded<Tree>| {
+            grow(tree, &position, c, budget.split(0, threads), |tree| {
+                if let Some(report) = progress_report(tree, budget.elapsed()) {
+                    progress(&report);
+                }
+            })
+        };
+        let (first, helpers) = self.trees.run(main, search, budget.answer_by());
         // A helper that did not answer by the time limit has no say in this move.
         let searches: Vec<Search> = std::iter::once(first)
             .chain(helpers.into_iter().flatten())

@@ -47,8 +47,94 @@ impl Tally {
     }
 }
 
+/// Playouts between two looks at what has been found so far: the playouts run in slices of
+/// this many (a count, not a time, so that an iteration limit still gives the same move).
+const SLICE: u64 = 1 << 12;
+
+/// How often a search tells what it has found so far (its first thread's playouts).
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// Plays out `children` in turn from `first` until `budget` is spent, calling `tell` with the
+/// tallies every [`PROGRESS_EVERY`] or so (looked at between slices of [`SLICE`] playouts).
+fn play_out(
+    children: &[Position],
+    side: yolah_core::Color,
+    rng: &mut SmallRng,
+    budget: Budget,
+    first: usize,
+    mut tell: impl FnMut(&[Tally]),
+) -> Vec<Tally> {
+    let mut tallies = vec![Tally::default(); children.len()];
+    let mut i = first;
+    let mut started = 0;
+    let mut told = budget.started();
+    loop {
+        let slice_end = started + SLICE;
+        let mut spent = false;
+        // Playouts run several in lockstep, as the engine's random games do: one playout is a
+        // chain of dependent steps, and interleaved ones let the CPU overlap them.
+        interleaved(
+            rng,
+            || {
+                if budget.out_of_iterations(started)
+                    || started.is_multiple_of(CLOCK_EVERY) && budget.out_of_time()
+                {
+                    spent = true;
+                    return None;
+                }
+                if started == slice_end {
+                    return None;
+                }
+                let playout = (i, Playout::new(&children[i]));
+                started += 1;
+                i = if i + 1 == children.len() { 0 } else { i + 1 };
+                Some(playout)
+            },
+            |move_index, outcome| {
+                tallies[move_index].half_points += u64::from(outcome.half_points(side));
+                tallies[move_index].playouts += 1;
+            },
+        );
+        if spent {
+            return tallies;
+        }
+        if told.elapsed() >= PROGRESS_EVERY {
+            told = std::time::Instant::now();
+            tell(&tallies);
+        }
+    }
+}
+
+/// The moves' indices, best mean first; the earlier move on ties, so the choice is
+/// reproducible.
+fn ranked(tallies: &[Tally]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..tallies.len()).collect();
+    order.sort_by(|&a, &b| {
+        tallies[b]
+            .mean()
+            .total_cmp(&tallies[a].mean())
+            .then(a.cmp(&b))
+    });
+    order
+}
+
+/// The index of the best move.
+fn best_of(tallies: &[Tally]) -> usize {
+    ranked(tallies)[0]
+}
+
 impl Player for MonteCarlo {
     fn choose(&mut self, position: &Position, limits: Limits) -> Report {
+        self.choose_observed(position, limits, &mut |_| {})
+    }
+
+    /// Tells `progress`, every quarter of a second, what the first thread's playouts say.
+    fn choose_observed(
+        &mut self,
+        position: &Position,
+        limits: Limits,
+        progress: &mut (dyn FnMut(&Report) + Send),
+    ) -> Report {
         let budget = Budget::start(limits);
         let moves = position.moves();
         if moves.len() == 1 {
@@ -64,38 +150,36 @@ impl Player for MonteCarlo {
             })
             .collect();
         let threads = self.rngs.len();
+        let shared = std::sync::Arc::clone(&children);
         let search = move |t: usize, rng: &mut CachePadded<SmallRng>| {
-            let budget = budget.split(t, threads);
-            let mut tallies = vec![Tally::default(); children.len()];
-            // Each thread starts at its own move so that an iteration limit spreads evenly.
-            let mut i = t * children.len() / threads;
-            let mut started = 0;
-            // Playouts run several in lockstep, as the engine's random games do: one playout
-            // is a chain of dependent steps, and interleaved ones let the CPU overlap them.
-            interleaved(
-                &mut **rng,
-                || {
-                    if budget.out_of_iterations(started)
-                        || started % CLOCK_EVERY == 0 && budget.out_of_time()
-                    {
-                        return None;
-                    }
-                    let playout = (i, Playout::new(&children[i]));
-                    started += 1;
-                    i = if i + 1 == children.len() { 0 } else { i + 1 };
-                    Some(playout)
-                },
-                |move_index, outcome| {
-                    tallies[move_index].half_points += u64::from(outcome.half_points(side));
-                    tallies[move_index].playouts += 1;
-                },
-            );
-            tallies
+            play_out(
+                &shared,
+                side,
+                rng,
+                budget.split(t, threads),
+                t * shared.len() / threads,
+                |_| {},
+            )
         };
-        let helper = search.clone();
-        let (first, helpers) = self
-            .rngs
-            .run(|rng| search(0, rng), helper, budget.answer_by());
+        let main = |rng: &mut CachePadded<SmallRng>| {
+            play_out(
+                &children,
+                side,
+                rng,
+                budget.split(0, threads),
+                0,
+                |tallies| {
+                    let best = best_of(tallies);
+                    progress(&Report {
+                        value: Some(tallies[best].mean()),
+                        iterations: tallies.iter().map(|t| t.playouts).sum(),
+                        pv: vec![moves[best]],
+                        ..Report::new(moves[best], budget.elapsed())
+                    });
+                },
+            )
+        };
+        let (first, helpers) = self.rngs.run(main, search, budget.answer_by());
         let mut total = vec![Tally::default(); moves.len()];
         for thread in std::iter::once(&first).chain(helpers.iter().flatten()) {
             for (sum, tally) in total.iter_mut().zip(thread) {
@@ -103,9 +187,7 @@ impl Player for MonteCarlo {
                 sum.playouts += tally.playouts;
             }
         }
-        let mut order: Vec<usize> = (0..moves.len()).collect();
-        // Best mean first; the earlier move on ties, so the choice is reproducible.
-        order.sort_by(|&a, &b| total[b].mean().total_cmp(&total[a].mean()).then(a.cmp(&b)));
+        let order = ranked(&total);
         let best = order[0];
         let playouts: u64 = total.iter().map(|t| t.playouts).sum();
         let runner_up = order[1];
