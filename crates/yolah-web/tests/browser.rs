@@ -184,6 +184,117 @@ async fn a_whole_game_clicked_in_chromium() {
     }
     assert_eq!(error().await, "", "the error went with the next move");
 
+    final_board(&client, &now).await;
+    flip(&client).await;
+    clock(&client).await;
+    client.close().await.unwrap();
+}
+
+/// Playing white against a machine turns the board to white's side; the button turns it back
+/// (issue 16). Leaves the sides as human against random.
+async fn flip(client: &Client) {
+    // Playing white against a machine turns the board to white's side; the button turns it
+    // back (issue 16).
+    let first_square = |client: &Client| {
+        let client = client.clone();
+        async move {
+            client
+                .execute(
+                    "return [document.body.dataset.flipped,
+                             document.getElementById('board').firstChild.dataset.square];",
+                    vec![],
+                )
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(first_square(client).await, serde_json::json!(["no", "a8"]));
+    for (id, value) in [("black", "random"), ("white", "human")] {
+        let input = client.find(Locator::Id(id)).await.unwrap();
+        input.clear().await.unwrap();
+        input.send_keys(value).await.unwrap();
+    }
+    client
+        .find(Locator::Id("new"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(client, "white against random", |p| {
+        p["players"] == "random|human"
+    })
+    .await;
+    assert_eq!(first_square(client).await, serde_json::json!(["yes", "h1"]));
+    client
+        .find(Locator::Id("flip"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    assert_eq!(first_square(client).await, serde_json::json!(["no", "a8"]));
+    for (id, value) in [("black", "human"), ("white", "random")] {
+        let input = client.find(Locator::Id(id)).await.unwrap();
+        input.clear().await.unwrap();
+        input.send_keys(value).await.unwrap();
+    }
+}
+
+/// A game on a clock (issue 15): both clocks shown, black's runs down on the page, and the
+/// server ends the game when it runs out.
+async fn clock(client: &Client) {
+    // A game on a clock (issue 15): both clocks shown, black's runs down on the page, and the
+    // server ends the game when it runs out.
+    let tc = client.find(Locator::Id("tc")).await.unwrap();
+    tc.send_keys("1500ms+0").await.unwrap();
+    client
+        .find(Locator::Id("new"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(client, "a game on a clock", |p| {
+        p["ply"] == "0" && p["result"] == ""
+    })
+    .await;
+    let clock = |client: &Client| {
+        let client = client.clone();
+        async move {
+            client
+                .execute(
+                    "return {hidden: document.getElementById('clocks').hidden,
+                             black: Number(document.getElementById('clock-black').dataset.ms),
+                             white: Number(document.getElementById('clock-white').dataset.ms)};",
+                    vec![],
+                )
+                .await
+                .unwrap()
+        }
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let first = clock(client).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let later = clock(client).await;
+    assert_eq!(first["hidden"], false, "{first}");
+    assert_eq!(later["white"], 1500, "{later}");
+    let (a, b) = (
+        first["black"].as_f64().unwrap(),
+        later["black"].as_f64().unwrap(),
+    );
+    assert!(
+        a < 1500.0 && b < a - 150.0,
+        "black's clock runs: {first} then {later}"
+    );
+    let over = wait_for(client, "a loss on time", |p| p["result"] != "").await;
+    assert_eq!(over["result"], "white wins on time", "{over}");
+    assert_eq!(clock(client).await["black"], 0);
+}
+
+/// The page against the engine at the end of a game: the moves replay to the board shown,
+/// both scores and the result.
+async fn final_board(client: &Client, now: &Value) {
     // The page against the engine: the moves replay to the board, scores and result shown.
     let mut position: Position = now["start"].as_str().unwrap().parse().unwrap();
     for text in now["moves"].as_str().unwrap().split_whitespace() {
@@ -233,102 +344,4 @@ async fn a_whole_game_clicked_in_chromium() {
         std::cmp::Ordering::Equal => "draw",
     };
     assert_eq!(result, format!("Game over: {who} {black}-{white}"));
-
-    // Playing white against a machine turns the board to white's side; the button turns it
-    // back (issue 16).
-    let first_square = |client: &Client| {
-        let client = client.clone();
-        async move {
-            client
-                .execute(
-                    "return [document.body.dataset.flipped,
-                             document.getElementById('board').firstChild.dataset.square];",
-                    vec![],
-                )
-                .await
-                .unwrap()
-        }
-    };
-    assert_eq!(first_square(&client).await, serde_json::json!(["no", "a8"]));
-    for (id, value) in [("black", "random"), ("white", "human")] {
-        let input = client.find(Locator::Id(id)).await.unwrap();
-        input.clear().await.unwrap();
-        input.send_keys(value).await.unwrap();
-    }
-    client
-        .find(Locator::Id("new"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    wait_for(&client, "white against random", |p| {
-        p["players"] == "random|human"
-    })
-    .await;
-    assert_eq!(
-        first_square(&client).await,
-        serde_json::json!(["yes", "h1"])
-    );
-    client
-        .find(Locator::Id("flip"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    assert_eq!(first_square(&client).await, serde_json::json!(["no", "a8"]));
-    for (id, value) in [("black", "human"), ("white", "random")] {
-        let input = client.find(Locator::Id(id)).await.unwrap();
-        input.clear().await.unwrap();
-        input.send_keys(value).await.unwrap();
-    }
-
-    // A game on a clock (issue 15): both clocks shown, black's runs down on the page, and the
-    // server ends the game when it runs out.
-    let tc = client.find(Locator::Id("tc")).await.unwrap();
-    tc.send_keys("1500ms+0").await.unwrap();
-    client
-        .find(Locator::Id("new"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    wait_for(&client, "a game on a clock", |p| {
-        p["ply"] == "0" && p["result"] == ""
-    })
-    .await;
-    let clock = |client: &Client| {
-        let client = client.clone();
-        async move {
-            client
-                .execute(
-                    "return {hidden: document.getElementById('clocks').hidden,
-                             black: Number(document.getElementById('clock-black').dataset.ms),
-                             white: Number(document.getElementById('clock-white').dataset.ms)};",
-                    vec![],
-                )
-                .await
-                .unwrap()
-        }
-    };
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let first = clock(&client).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let later = clock(&client).await;
-    assert_eq!(first["hidden"], false, "{first}");
-    assert_eq!(later["white"], 1500, "{later}");
-    let (a, b) = (
-        first["black"].as_f64().unwrap(),
-        later["black"].as_f64().unwrap(),
-    );
-    assert!(
-        a < 1500.0 && b < a - 150.0,
-        "black's clock runs: {first} then {later}"
-    );
-    let over = wait_for(&client, "a loss on time", |p| p["result"] != "").await;
-    assert_eq!(over["result"], "white wins on time", "{over}");
-    assert_eq!(clock(&client).await["black"], 0);
-    client.close().await.unwrap();
 }
