@@ -106,6 +106,26 @@ async fn wait_for(client: &Client, what: &str, done: impl Fn(&Value) -> bool) ->
     }
 }
 
+/// Clicks the element with this id.
+async fn click(client: &Client, id: &str) {
+    client
+        .find(Locator::Id(id))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
+/// Types the players of the next game.
+async fn sides(client: &Client, black: &str, white: &str) {
+    for (id, value) in [("black", black), ("white", white)] {
+        let input = client.find(Locator::Id(id)).await.unwrap();
+        input.clear().await.unwrap();
+        input.send_keys(value).await.unwrap();
+    }
+}
+
 async fn square(client: &Client, name: &str) -> fantoccini::elements::Element {
     client
         .find(Locator::Css(&format!("[data-square='{name}']")))
@@ -127,25 +147,13 @@ async fn a_whole_game_clicked_in_chromium() {
     let white = client.find(Locator::Id("white")).await.unwrap();
     white.clear().await.unwrap();
     white.send_keys("random").await.unwrap();
-    client
-        .find(Locator::Id("new"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&client, "new").await;
     let mut now = wait_for(&client, "a game against random", |p| {
         p["players"] == "human|random" && p["human"] == "yes"
     })
     .await;
     // An error stays until the game moves on (issue 16: it used to stay after the reply).
-    client
-        .find(Locator::Id("undo"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&client, "undo").await;
     let error = || async {
         client
             .find(Locator::Id("error"))
@@ -209,52 +217,24 @@ async fn flip(client: &Client) {
         }
     };
     assert_eq!(first_square(client).await, serde_json::json!(["no", "a8"]));
-    for (id, value) in [("black", "random"), ("white", "human")] {
-        let input = client.find(Locator::Id(id)).await.unwrap();
-        input.clear().await.unwrap();
-        input.send_keys(value).await.unwrap();
-    }
-    client
-        .find(Locator::Id("new"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    sides(client, "random", "human").await;
+    click(client, "new").await;
     wait_for(client, "white against random", |p| {
         p["players"] == "random|human"
     })
     .await;
     assert_eq!(first_square(client).await, serde_json::json!(["yes", "h1"]));
-    client
-        .find(Locator::Id("flip"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(client, "flip").await;
     assert_eq!(first_square(client).await, serde_json::json!(["no", "a8"]));
-    for (id, value) in [("black", "human"), ("white", "random")] {
-        let input = client.find(Locator::Id(id)).await.unwrap();
-        input.clear().await.unwrap();
-        input.send_keys(value).await.unwrap();
-    }
+    sides(client, "human", "random").await;
 }
 
 /// A game on a clock (issue 15): both clocks shown, black's runs down on the page, and the
 /// server ends the game when it runs out.
 async fn clock(client: &Client) {
-    // A game on a clock (issue 15): both clocks shown, black's runs down on the page, and the
-    // server ends the game when it runs out.
     let tc = client.find(Locator::Id("tc")).await.unwrap();
     tc.send_keys("1500ms+0").await.unwrap();
-    client
-        .find(Locator::Id("new"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(client, "new").await;
     wait_for(client, "a game on a clock", |p| {
         p["ply"] == "0" && p["result"] == ""
     })
@@ -295,7 +275,6 @@ async fn clock(client: &Client) {
 /// The page against the engine at the end of a game: the moves replay to the board shown,
 /// both scores and the result.
 async fn final_board(client: &Client, now: &Value) {
-    // The page against the engine: the moves replay to the board, scores and result shown.
     let mut position: Position = now["start"].as_str().unwrap().parse().unwrap();
     for text in now["moves"].as_str().unwrap().split_whitespace() {
         let mv: Move = text.parse().unwrap();
