@@ -159,7 +159,7 @@ fn bad_time_controls_are_refused_before_any_game() {
 /// in 100 games. Timing-sensitive, so it runs alone (`.ci/run` runs it after the rest, on an
 /// idle machine): `cargo test -p yolah-cli --test clock -- --ignored`.
 #[test]
-#[ignore = "100 games (about a minute); run alone by .ci/run"]
+#[ignore = "100 games (about 2 minutes); run alone by .ci/run"]
 fn the_default_player_never_flags_in_100_games_at_1s_plus_10ms() {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
