@@ -41,6 +41,11 @@ impl Pentanomial {
         self.0.iter().sum()
     }
 
+    /// The counts as shown, `0, 1, 5, 1, 3` (pairs scoring 0, ¼, ½, ¾, 1).
+    pub fn counts_text(&self) -> String {
+        self.0.map(|c| c.to_string()).join(", ")
+    }
+
     /// The observed distribution, zero counts taken as 0.001, and its weight.
     fn distribution(&self) -> ([f64; 5], f64) {
         let counts = self.0.map(|c| (c as f64).max(1e-3));

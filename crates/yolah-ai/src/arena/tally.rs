@@ -58,7 +58,7 @@ impl Tally {
             self.wdl[2],
             100.0 * self.pairs.score(),
             100.0 * self.pairs.los(),
-            self.pairs.0.map(|c| c.to_string()).join(", "),
+            self.pairs.counts_text(),
         );
         if let Some(sprt) = sprt {
             let (lower, upper) = sprt.bounds();

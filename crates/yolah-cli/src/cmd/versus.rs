@@ -260,7 +260,7 @@ impl Decision {
         writeln!(
             out,
             "pentanomial [0, 1/4, 1/2, 3/4, 1]: [{}]",
-            pentanomial_text(pairs)
+            pairs.counts_text()
         )?;
         writeln!(
             out,
@@ -272,10 +272,6 @@ impl Decision {
         writeln!(out, "{decision}")?;
         Ok(())
     }
-}
-
-fn pentanomial_text(pairs: &Pentanomial) -> String {
-    pairs.0.map(|c| c.to_string()).join(", ")
 }
 
 impl std::fmt::Display for Decided {
