@@ -9,6 +9,9 @@ use crate::color::Color;
 use crate::movegen::count_moves;
 use crate::position::Position;
 
+/// The deepest perft a command takes: deeper, perft from the start would run for days.
+pub const MAX_DEPTH: u32 = 20;
+
 /// Leaves of the tree below `position` at `depth` plies.
 pub fn perft(position: &mut Position, depth: u32) -> u64 {
     match depth {

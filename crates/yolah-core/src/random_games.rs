@@ -18,6 +18,9 @@ use rayon::prelude::*;
 /// Games played in lockstep by one thread.
 pub const LANES: usize = 4;
 
+/// The most games one run plays: about a day on one core.
+pub const MAX_GAMES: u64 = 100_000_000_000;
+
 /// Games per chunk: large enough to amortise scheduling, small enough for smooth progress.
 pub const CHUNK: u64 = 4096;
 

@@ -6,9 +6,7 @@ use anyhow::Result;
 use std::io::Write;
 use std::time::Instant;
 use yolah_core::perft;
-
-/// Deeper than this, perft from the start would run for days.
-const MAX_DEPTH: u32 = 20;
+use yolah_core::perft::MAX_DEPTH;
 
 pub fn run(out: &mut impl Write, depth: u32, position: Option<&str>, json: bool) -> Result<()> {
     usage!(

@@ -3,12 +3,10 @@
 use super::usage;
 use anyhow::Result;
 
-/// The most games one run plays: about a day on one core.
-const MAX_GAMES: u64 = 100_000_000_000;
 use std::io::Write;
 use std::time::Instant;
 use yolah_ai::arena::tournament::game_pool;
-use yolah_core::random_games::random_games;
+use yolah_core::random_games::{MAX_GAMES, random_games};
 
 pub fn run(
     out: &mut impl Write,

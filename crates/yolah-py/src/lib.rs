@@ -1,0 +1,30 @@
+//! Python bindings for Yolah, importable as `yolah` (`docs/python.md`): the rules
+//! ([`position`], [`rules`]), the players ([`players`]), planes for networks ([`planes`]) and the
+//! training data ([`data`]). A thin layer: it converts types and releases the interpreter
+//! around long work; the game logic is yolah-core's and yolah-ai's.
+
+mod data;
+mod numpy;
+mod planes;
+mod players;
+mod position;
+mod rules;
+
+use pyo3::prelude::*;
+
+/// The native module; the package `yolah` re-exports it.
+#[pymodule]
+fn _yolah(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<position::Position>()?;
+    module.add_class::<players::Player>()?;
+    module.add_function(wrap_pyfunction!(rules::perft, module)?)?;
+    module.add_function(wrap_pyfunction!(rules::random_games, module)?)?;
+    module.add_function(wrap_pyfunction!(planes::planes_batch, module)?)?;
+    module.add_function(wrap_pyfunction!(players::think, module)?)?;
+    module.add_function(wrap_pyfunction!(data::read_data, module)?)?;
+    let names: Vec<&str> = yolah_ai::PLAYERS.iter().map(|p| p.name).collect();
+    module.add("PLAYERS", names)?;
+    module.add("RECORD_DTYPE", numpy::record_dtype(module.py())?)?;
+    module.add("START", yolah_core::START)?;
+    Ok(())
+}

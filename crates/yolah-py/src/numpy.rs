@@ -1,0 +1,38 @@
+//! Arrays handed to Python as numpy makes them, from bytes built here: the module needs no
+//! compiled numpy interface, only numpy installed (a dependency of the package).
+
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyTuple};
+
+/// A writable numpy array of `dtype` and `shape` over a copy of `bytes` (whose length must be
+/// the shape's size times the dtype's).
+pub fn array<'py>(
+    py: Python<'py>,
+    bytes: &[u8],
+    dtype: impl IntoPyObject<'py>,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
+    let numpy = py.import("numpy")?;
+    let buffer = PyByteArray::new(py, bytes);
+    numpy
+        .call_method1("frombuffer", (buffer, dtype))?
+        .call_method1("reshape", (PyTuple::new(py, shape)?,))
+}
+
+/// The numpy dtype of a training-data record (`docs/data-format.md`): 32 bytes, little-endian,
+/// field for field.
+pub fn record_dtype(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    let fields = [
+        ("black", "<u8"),
+        ("white", "<u8"),
+        ("holes", "<u8"),
+        ("black_points", "u1"),
+        ("white_points", "u1"),
+        ("ply", "<u2"),
+        ("result", "i1"),
+        ("margin", "i1"),
+        ("score", "<i2"),
+    ];
+    py.import("numpy")?
+        .call_method1("dtype", (fields.to_vec(),))
+}

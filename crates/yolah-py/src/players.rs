@@ -1,0 +1,120 @@
+//! `yolah.think` and `yolah.Player`: the players of yolah-ai from a spec string, searching with
+//! the interpreter released.
+
+use crate::position::position_arg;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::sync::Mutex;
+use yolah_ai::{Agent, Report, Spec};
+use yolah_core::Position;
+
+/// The seed of a player whose spec and call set none, as on the command line.
+const DEFAULT_SEED: u64 = 1;
+
+fn agent(spec: &str, seed: Option<u64>) -> PyResult<Agent> {
+    let spec: Spec = spec
+        .parse()
+        .map_err(|e| PyValueError::new_err(format!("{e}")))?;
+    Ok(spec.agent(seed.unwrap_or(DEFAULT_SEED)))
+}
+
+/// The report as a dict, with the keys and values of `yolah think --json`.
+fn report_dict<'py>(py: Python<'py>, spec: &Spec, report: &Report) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("player", spec.to_string())?;
+    dict.set_item("move", report.mv.to_string())?;
+    dict.set_item("value", report.value)?;
+    dict.set_item("margin", report.margin.map(|m| m.points))?;
+    dict.set_item("proved", report.margin.map(|m| m.proved))?;
+    dict.set_item("depth", report.depth)?;
+    dict.set_item("iterations", report.iterations)?;
+    dict.set_item("nodes", report.nodes)?;
+    dict.set_item("time_ms", report.time.as_secs_f64() * 1e3)?;
+    let pv: Vec<String> = report.pv.iter().map(ToString::to_string).collect();
+    dict.set_item("pv", pv)?;
+    dict.set_item("detail", &report.detail)?;
+    Ok(dict)
+}
+
+/// Lets `agent` choose in `position` with the interpreter released.
+fn choose<'py>(
+    py: Python<'py>,
+    agent: &mut Agent,
+    position: Position,
+) -> PyResult<Bound<'py, PyDict>> {
+    if position.game_over() {
+        return Err(PyValueError::new_err(
+            "the game is over: there is no move to choose",
+        ));
+    }
+    let report = py
+        .detach(|| agent.try_choose(&position))
+        .map_err(|forfeit| {
+            PyRuntimeError::new_err(format!("{} cannot move: {forfeit}", agent.spec()))
+        })?;
+    report_dict(py, agent.spec(), &report)
+}
+
+/// Lets the player `spec` (as on the command line: `"mcts:iterations=20000"`) choose a move in
+/// `position` (a `Position` or notation; the start by default) and returns its report.
+#[pyfunction]
+#[pyo3(signature = (spec, position=None, seed=None))]
+pub fn think<'py>(
+    py: Python<'py>,
+    spec: &str,
+    position: Option<&Bound<'py, PyAny>>,
+    seed: Option<u64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let position = match position {
+        Some(position) => position_arg(position)?,
+        None => Position::start(),
+    };
+    choose(py, &mut agent(spec, seed)?, position)
+}
+
+/// A player kept across the moves of a game, so that it reuses what it learnt (MCTS's tree,
+/// minimax's table); one game at a time.
+#[pyclass(module = "yolah", name = "Player")]
+pub struct Player {
+    agent: Mutex<Agent>,
+}
+
+#[pymethods]
+impl Player {
+    /// The player `spec`, as on the command line; its seed is the spec's, or `seed`, or 1.
+    #[new]
+    #[pyo3(signature = (spec, seed=None))]
+    fn new(spec: &str, seed: Option<u64>) -> PyResult<Player> {
+        Ok(Player {
+            agent: Mutex::new(agent(spec, seed)?),
+        })
+    }
+
+    /// Chooses a move in `position` (a `Position` or notation) and returns the report, as
+    /// `yolah.think` does.
+    fn think<'py>(
+        &mut self,
+        py: Python<'py>,
+        position: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let agent = self
+            .agent
+            .get_mut()
+            .map_err(|_| PyRuntimeError::new_err("this player crashed in an earlier move"))?;
+        choose(py, agent, position_arg(position)?)
+    }
+
+    /// The spec, with every option it sets.
+    #[getter]
+    fn spec(&mut self) -> PyResult<String> {
+        self.agent
+            .get_mut()
+            .map(|agent| agent.spec().to_string())
+            .map_err(|_| PyRuntimeError::new_err("this player crashed in an earlier move"))
+    }
+
+    fn __repr__(&mut self) -> PyResult<String> {
+        Ok(format!("Player({:?})", self.spec()?))
+    }
+}
