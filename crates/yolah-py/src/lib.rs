@@ -4,6 +4,7 @@
 //! around long work; the game logic is yolah-core's and yolah-ai's.
 
 mod data;
+mod move_names;
 mod numpy;
 mod planes;
 mod players;

@@ -2,7 +2,7 @@
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyList, PyTuple};
 use yolah_core::text::quote;
 use yolah_core::{Bitboard, Color, Diagram, Move, Outcome, Symmetry};
 
@@ -87,18 +87,11 @@ impl Position {
 
     /// The legal moves, sorted as strings as `yolah moves` prints them: `["a1:a1"]` (the pass)
     /// when the side to move is stuck, none once the game is over.
-    fn moves(&self) -> Vec<String> {
+    fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         if self.position.game_over() {
-            return Vec::new();
+            return Ok(PyList::empty(py));
         }
-        let mut moves: Vec<String> = self
-            .position
-            .moves()
-            .iter()
-            .map(ToString::to_string)
-            .collect();
-        moves.sort();
-        moves
+        crate::move_names::sorted_list(py, self.position.moves().as_mut_slice())
     }
 
     /// Plays `move` (`"e4:g2"`, or `"a1:a1"` to pass) for the side to move; `ValueError` if it

@@ -1,0 +1,112 @@
+"""Speed of the Python bindings beside the same work in plain Python (``pure_rules.py``).
+
+    python crates/yolah-py/bench/bench.py [--games N]
+
+Prints, for each, the rate in one run (the machine's load affects both alike):
+- rules: calls per second of ``moves`` + ``play`` + ``undo`` along random games (each game
+  played to its end with random moves, then taken back move by move);
+- planes: positions per second turned into ``(3, 8, 8)`` planes, one position at a time
+  (``Position.planes``), in one call (``planes_batch``), and from data records
+  (``record_planes``), against plain Python building the same arrays from its board.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numpy as np
+import pure_rules
+import yolah
+
+
+def random_game_calls(new_board, games: int, seed: int) -> tuple[int, float]:
+    """Calls made and seconds taken to play `games` random games and take them back."""
+    rng = random.Random(seed)
+    calls = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        board = new_board()
+        played = 0
+        while True:
+            moves = board.moves()
+            calls += 1
+            if not moves:
+                break
+            board.play(rng.choice(moves))
+            played += 1
+            calls += 1
+        for _ in range(played):
+            board.undo()
+            calls += 1
+    return calls, time.perf_counter() - start
+
+
+def positions(count: int, seed: int) -> tuple[list[yolah.Position], list[pure_rules.Board]]:
+    """The same positions along random games, for both implementations."""
+    rng = random.Random(seed)
+    ours, theirs = [], []
+    while len(ours) < count:
+        position, board = yolah.Position(), pure_rules.Board()
+        while len(ours) < count and position.moves():
+            move = rng.choice(position.moves())
+            position.play(move)
+            board.play(move)
+            ours.append(position.copy())
+            copy = pure_rules.Board()
+            copy.cells, copy.ply = list(board.cells), board.ply
+            theirs.append(copy)
+    return ours, theirs
+
+
+def pure_planes(board: pure_rules.Board) -> np.ndarray:
+    """What a user would write: the planes from a list of 64 cells."""
+    cells = np.array(board.cells, dtype=np.uint8).reshape(8, 8)
+    return np.stack([cells == pure_rules.BLACK, cells == pure_rules.WHITE,
+                     cells == pure_rules.HOLE]).astype(np.uint8)
+
+
+def rate(work, count: int) -> float:
+    start = time.perf_counter()
+    work()
+    return count / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=200, help="random games per side (1 to 100000)")
+    parser.add_argument("--positions", type=int, default=20000, help="positions for planes (1 to 10**6)")
+    args = parser.parse_args()
+    if not 1 <= args.games <= 100_000 or not 1 <= args.positions <= 1_000_000:
+        parser.error("--games must be from 1 to 100000 and --positions from 1 to 1000000")
+
+    calls, seconds = random_game_calls(yolah.Position, args.games, seed=1)
+    ours = calls / seconds
+    calls, seconds = random_game_calls(pure_rules.Board, max(1, args.games // 10), seed=1)
+    theirs = calls / seconds
+    print(f"rules   yolah {ours:12,.0f} calls/s   pure Python {theirs:10,.0f} calls/s   "
+          f"ratio {ours / theirs:6.1f}")
+
+    ours_positions, boards = positions(args.positions, seed=2)
+    notations = [p.notation() for p in ours_positions]
+    bb = [p.bitboards() for p in ours_positions]
+    records = np.zeros(len(bb), dtype=yolah.RECORD_DTYPE)
+    records["black"], records["white"], records["holes"] = zip(*bb)
+    assert (yolah.record_planes(records) == yolah.planes_batch(ours_positions)).all()
+    assert all((pure_planes(b) == p.planes()).all() for b, p in zip(boards[:100], ours_positions))
+    n = len(notations)
+    theirs = rate(lambda: [pure_planes(b) for b in boards], n)
+    for name, work in [
+        ("Position.planes", lambda: [p.planes() for p in ours_positions]),
+        ("planes_batch(notations)", lambda: yolah.planes_batch(notations)),
+        ("planes_batch(positions)", lambda: yolah.planes_batch(ours_positions)),
+        ("record_planes(records)", lambda: yolah.record_planes(records)),
+    ]:
+        ours = rate(work, n)
+        print(f"planes  {name:24} {ours:12,.0f} positions/s   pure Python {theirs:10,.0f}   "
+              f"ratio {ours / theirs:6.1f}")
+
+
+if __name__ == "__main__":
+    main()
