@@ -13,7 +13,10 @@ use yolah_ai::learn::data::{self, RECORD_SIZE};
 /// `ValueError` with the byte offset; a last block cut short (a killed run) is left out with a
 /// warning, as `yolah data stats` does.
 #[pyfunction]
-#[allow(clippy::needless_pass_by_value, reason = "pyo3 hands arguments over owned")]
+#[allow(
+    clippy::needless_pass_by_value,
+    reason = "pyo3 hands arguments over owned"
+)]
 pub fn read_data(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyAny>> {
     std::fs::metadata(&path)?;
     let file = py
