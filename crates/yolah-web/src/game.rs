@@ -1,7 +1,7 @@
 //! One browser game: its sides, its moves, and the rules of what a page may ask. Pure: the
 //! server does the searching and the talking.
 
-use crate::message::{Clocks, State};
+use crate::message::{Clocks, MAX_MOVES, State};
 use std::time::{Duration, Instant};
 use yolah_ai::clock::GameClocks;
 use yolah_ai::{Limits, Spec, TimeControl};
@@ -90,6 +90,13 @@ pub struct Table {
     turn_started: Instant,
     /// The side whose clock ran out, and how.
     flagged: Option<(Color, String)>,
+    /// The side that resigned.
+    resigned: Option<Color>,
+    /// Analysis: both sides the person's, the engine thinking on the position as it changes.
+    analysis: bool,
+    /// A watched game or an analysis stopped by the person (or by an undo): no search starts
+    /// until it is resumed.
+    paused: bool,
 }
 
 impl Table {
@@ -114,14 +121,93 @@ impl Table {
             clocks: vec![tc.map(GameClocks::new)],
             turn_started: Instant::now(),
             flagged: None,
+            resigned: None,
+            analysis: false,
+            paused: false,
         };
         table.pass_for_human();
         Ok(table)
     }
 
+    /// An analysis board from `position`: the person moves both sides, and the engine
+    /// thinks on the position shown until paused.
+    pub fn analysis(position: Option<&str>) -> Result<Table, String> {
+        let mut table = Table::new("human", "human", position, None)?;
+        table.analysis = true;
+        Ok(table)
+    }
+
+    /// Plays `moves` (a shared game's) before the game goes on, each checked; the clocks do
+    /// not run for them.
+    pub fn replay(&mut self, moves: &[String]) -> Result<(), String> {
+        if moves.len() > MAX_MOVES {
+            return Err(format!("at most {MAX_MOVES} moves, not {}", moves.len()));
+        }
+        for (number, text) in moves.iter().enumerate() {
+            let mv: Move = text
+                .trim()
+                .parse()
+                .map_err(|e| format!("move {}: {e}", number + 1))?;
+            let position = self.position();
+            position
+                .check_move(mv)
+                .map_err(|e| format!("move {} {} is illegal: {e}", number + 1, quote(text)))?;
+            self.turn_started = Instant::now();
+            self.push(mv);
+        }
+        self.pass_for_human();
+        Ok(())
+    }
+
+    /// The position the engine should analyse now, if this is an analysis running on a game
+    /// not over.
+    pub fn to_analyse(&self) -> Option<Position> {
+        (self.analysis && !self.paused && !self.over()).then(|| self.position())
+    }
+
+    /// Stops the searches: a watched game waits, an analysis stops thinking.
+    pub fn pause(&mut self) -> Result<(), String> {
+        if self.has_human() && !self.analysis {
+            return Err("only a watched game or an analysis pauses".to_string());
+        }
+        self.paused = true;
+        Ok(())
+    }
+
+    /// Lets a paused game or analysis go on.
+    pub fn resume(&mut self) -> Result<(), String> {
+        if !self.paused {
+            return Err("nothing is paused".to_string());
+        }
+        self.paused = false;
+        self.turn_started = Instant::now();
+        Ok(())
+    }
+
+    /// The person resigns: their side, or the side to move when they play both.
+    pub fn resign(&mut self) -> Result<(), String> {
+        if self.over() {
+            return Err("the game is over".to_string());
+        }
+        if self.analysis {
+            return Err("there is nothing to resign in an analysis".to_string());
+        }
+        let to_move = self.position().side_to_move();
+        let side = match &self.sides {
+            [Side::Human, Side::Human] => to_move,
+            [Side::Human, Side::Machine(_)] => Color::Black,
+            [Side::Machine(_), Side::Human] => Color::White,
+            [Side::Machine(_), Side::Machine(_)] => {
+                return Err("nobody to resign for: this game is only watched".to_string());
+            }
+        };
+        self.resigned = Some(side);
+        Ok(())
+    }
+
     /// Whether the game is over: played out, or lost on time.
     pub fn over(&self) -> bool {
-        self.flagged.is_some() || self.position().game_over()
+        self.flagged.is_some() || self.resigned.is_some() || self.position().game_over()
     }
 
     /// The clocks now (as they stood when the side to move's turn began).
@@ -184,6 +270,11 @@ impl Table {
         self.sides.iter().any(|side| matches!(side, Side::Human))
     }
 
+    /// The moves played so far.
+    pub fn moves(&self) -> usize {
+        self.moves.len()
+    }
+
     /// The position now.
     pub fn position(&self) -> Position {
         *self.positions.last().expect("a game has a position")
@@ -192,7 +283,7 @@ impl Table {
     /// The spec of the machine to move, if a machine is to move in a game not over.
     pub fn machine_to_move(&self) -> Option<&Spec> {
         let position = self.position();
-        if self.over() {
+        if self.over() || self.paused {
             return None;
         }
         match &self.sides[position.side_to_move().index()] {
@@ -262,32 +353,64 @@ impl Table {
         self.pass_for_human();
     }
 
-    /// Back to the human's previous turn: the last earlier position where a human was to move
-    /// and had a choice.
+    /// Takes moves back: to the person's previous turn (the last earlier position where they
+    /// were to move and had a choice); in a watched game, one move, and the game pauses.
     pub fn undo(&mut self) -> Result<(), String> {
         let current = self.positions.len() - 1;
-        let earlier = self.positions[..current].iter().rposition(|p| {
-            matches!(self.sides[p.side_to_move().index()], Side::Human)
-                && p.moves().as_slice() != [Move::PASS]
-        });
+        let earlier = if self.has_human() {
+            self.positions[..current].iter().rposition(|p| {
+                matches!(self.sides[p.side_to_move().index()], Side::Human)
+                    && p.moves().as_slice() != [Move::PASS]
+            })
+        } else {
+            current.checked_sub(1)
+        };
         let Some(k) = earlier else {
             return Err("nothing to undo".to_string());
         };
-        self.positions.truncate(k + 1);
-        self.clocks.truncate(k + 1);
-        self.moves.truncate(k);
-        self.flagged = None;
-        self.turn_started = Instant::now();
+        self.truncate(k);
         Ok(())
+    }
+
+    /// Takes moves back until `moves` are left ("take back to here"): a position where the
+    /// person is to move, or any in a watched game (which pauses).
+    pub fn undo_to(&mut self, moves: usize) -> Result<(), String> {
+        if moves >= self.positions.len() - 1 {
+            return Err(format!(
+                "cannot take back to move {moves}: the game has {} moves",
+                self.moves.len()
+            ));
+        }
+        let side = self.positions[moves].side_to_move();
+        if self.has_human() && !matches!(self.sides[side.index()], Side::Human) {
+            return Err(format!(
+                "cannot take back to move {moves}: it is the machine's turn there"
+            ));
+        }
+        self.truncate(moves);
+        self.pass_for_human();
+        Ok(())
+    }
+
+    /// Keeps the first `moves` moves; a watched game pauses there.
+    fn truncate(&mut self, moves: usize) {
+        self.positions.truncate(moves + 1);
+        self.clocks.truncate(moves + 1);
+        self.moves.truncate(moves);
+        self.flagged = None;
+        self.resigned = None;
+        self.paused = self.paused || !self.has_human();
+        self.turn_started = Instant::now();
     }
 
     /// The game as the page draws it.
     pub fn state(&self, thinking: bool) -> State {
         let position = self.position();
         let scores = [position.score(Color::Black), position.score(Color::White)];
-        let result = match &self.flagged {
-            Some((side, _)) => Some(format!("{} wins on time", side.opponent())),
-            None => position.outcome().map(|outcome| {
+        let result = match (&self.flagged, self.resigned) {
+            (Some((side, _)), _) => Some(format!("{} wins on time", side.opponent())),
+            (None, Some(side)) => Some(format!("{} wins by resignation", side.opponent())),
+            (None, None) => position.outcome().map(|outcome| {
                 let who = match outcome {
                     Outcome::Win(Color::Black) => "black wins",
                     Outcome::Win(Color::White) => "white wins",
@@ -323,6 +446,8 @@ impl Table {
             thinking,
             result,
             clocks,
+            analysis: self.analysis,
+            paused: self.paused,
         }
     }
 }
@@ -422,5 +547,34 @@ mod tests {
         table.undo().unwrap();
         assert!(table.state(false).result.is_none());
         assert_eq!(table.state(false).clocks.unwrap().black_ms, 60);
+    }
+
+    #[test]
+    fn a_shared_game_replays_checked_and_goes_on_from_there() {
+        let mut table = Table::analysis(None).unwrap();
+        table
+            .replay(&["a1:c3".to_string(), "h1:f3".to_string()])
+            .unwrap();
+        let state = table.state(false);
+        assert_eq!(state.moves, ["a1:c3", "h1:f3"]);
+        assert!(state.analysis && table.to_analyse().is_some());
+        let mut bad = Table::new("human", "random", None, None).unwrap();
+        let error = bad
+            .replay(&["a1:c3".to_string(), "a1:a2".to_string()])
+            .unwrap_err();
+        assert!(error.starts_with("move 2 'a1:a2' is illegal"), "{error}");
+        let error = bad.replay(&["e4".to_string()]).unwrap_err();
+        assert!(error.starts_with("move 1:"), "{error}");
+        let many = vec!["a1:a1".to_string(); MAX_MOVES + 1];
+        assert!(bad.replay(&many).unwrap_err().contains("at most"));
+        // A watched game pauses where it is taken back, and resumes.
+        let mut watched = Table::new("random", "random", None, None).unwrap();
+        watched.replay(&["a1:c3".to_string()]).unwrap();
+        assert!(watched.resign().is_err());
+        watched.undo().unwrap();
+        assert!(watched.state(false).paused && watched.machine_to_move().is_none());
+        watched.resume().unwrap();
+        assert!(watched.machine_to_move().is_some());
+        assert_eq!(watched.resume().unwrap_err(), "nothing is paused");
     }
 }

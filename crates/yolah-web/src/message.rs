@@ -2,6 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The most moves a new game may bring (a game has at most 120 and some passes).
+pub const MAX_MOVES: usize = 256;
+
 /// From the page. Fields a message does not have are refused.
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(tag = "type", rename_all = "lowercase")]
@@ -10,8 +13,24 @@ pub enum ClientMessage {
     New(NewGame),
     /// The human's move.
     Play(PlayMove),
-    /// Back to the human's previous turn (a machine's search is stopped).
-    Undo(Nothing),
+    /// Back to the person's previous turn, or to a given move (a machine's search is
+    /// stopped).
+    Undo(Undo),
+    /// The person resigns the game.
+    Resign(Nothing),
+    /// A watched game waits, an analysis stops thinking.
+    Pause(Nothing),
+    /// A paused game or analysis goes on.
+    Resume(Nothing),
+}
+
+/// Taking moves back.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Undo {
+    /// The moves to keep ("take back to here"); absent: back to the person's previous turn.
+    #[serde(default)]
+    pub to: Option<usize>,
 }
 
 /// A new game: each side `human` or a player spec; from `position` (notation) or the start.
@@ -29,6 +48,14 @@ pub struct NewGame {
     /// (`yolah serve --tc`, none by default).
     #[serde(default)]
     pub tc: Option<String>,
+    /// Moves played from `position` before the game goes on (a shared game), at most
+    /// [`MAX_MOVES`].
+    #[serde(default)]
+    pub moves: Vec<String>,
+    /// An analysis board instead of a game: the person moves both sides and the engine
+    /// thinks on the position shown (`black` and `white` are then ignored).
+    #[serde(default)]
+    pub analysis: bool,
 }
 
 /// The human's move, like `e4:g2`.
@@ -52,17 +79,38 @@ pub enum ServerMessage {
     /// The game as it stands.
     State(Box<State>),
     /// What a machine has found so far, while it thinks, and of the move it played.
-    Report {
-        /// `black` or `white`.
-        side: String,
-        /// The report in words: move, value, depth or iterations, principal variation.
-        text: String,
-    },
+    Report(Box<ReportMessage>),
     /// A message the server could not use, and why; nothing changed.
     Error {
         /// Why.
         message: String,
     },
+}
+
+/// What a machine has found, in words and in numbers (the numbers for the side to move).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ReportMessage {
+    /// `black` or `white`: the side it searched for.
+    pub side: String,
+    /// The number of moves of the game before the position searched.
+    pub ply: usize,
+    /// The report in words: move, value, depth or iterations, principal variation.
+    pub text: String,
+    /// The move it chose or would choose.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Its expected score for `side`, 0 (loss) to 1 (win), if it has one.
+    pub value: Option<f64>,
+    /// The final margin it expects for `side`, in points (minimax).
+    pub points: Option<f64>,
+    /// Whether `points` is proved (searched to the end of the game).
+    pub proved: bool,
+    /// Depth of its last finished iteration (minimax).
+    pub depth: Option<u32>,
+    /// The principal variation, from the move.
+    pub pv: Vec<String>,
+    /// Whether this is its last word on the position (the search has ended).
+    pub done: bool,
 }
 
 /// The game as the page draws it.
@@ -88,6 +136,10 @@ pub struct State {
     pub result: Option<String>,
     /// The clocks, in a game with a time control.
     pub clocks: Option<Clocks>,
+    /// Whether this is an analysis board.
+    pub analysis: bool,
+    /// Whether the game or analysis is paused.
+    pub paused: bool,
 }
 
 /// Both clocks as they stood when the side to move's turn began.

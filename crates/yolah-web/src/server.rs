@@ -17,7 +17,7 @@
 //! - **A full server** answers with a close frame (1013, try again later) and the reason.
 
 use crate::game::Table;
-use crate::message::{ClientMessage, NewGame, PlayMove, ServerMessage};
+use crate::message::{ClientMessage, NewGame, PlayMove, ReportMessage, ServerMessage, Undo};
 use axum::Router;
 use axum::extract::State as Extract;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
@@ -50,6 +50,8 @@ pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_mins(15);
 pub const CLOSE_TRY_LATER: u16 = 1013;
 /// The WebSocket close code of an idle game (the application range).
 pub const CLOSE_IDLE: u16 = 4000;
+/// The longest the engine thinks on one position of an analysis board before it pauses.
+pub const MAX_ANALYSIS_TIME: Duration = Duration::from_mins(2);
 
 /// What a server allows.
 #[derive(Clone, Debug)]
@@ -262,10 +264,13 @@ enum Event {
     Progress {
         generation: u64,
         side: Color,
+        ply: usize,
         report: Report,
     },
     Done {
         generation: u64,
+        side: Color,
+        ply: usize,
         report: Report,
         player: Box<dyn Player>,
         stop: StopFlag,
@@ -288,6 +293,8 @@ struct Connection {
     running: Option<StopFlag>,
     /// Stop flags of finished searches, for the next ones.
     flags: Vec<StopFlag>,
+    /// Whether the running search is an analysis (its move is not played).
+    analysing: bool,
 }
 
 impl Connection {
@@ -305,6 +312,19 @@ impl Connection {
         }
     }
 
+    fn table_mut(&mut self) -> Result<&mut Table, String> {
+        self.table
+            .as_mut()
+            .ok_or_else(|| "no game: start one first".to_string())
+    }
+
+    /// Stops an analysis whose position has changed (a new one starts on the new position).
+    fn abandon_analysis(&mut self) {
+        if self.analysing {
+            self.abandon();
+        }
+    }
+
     fn handle(&mut self, text: &str) -> Result<(), String> {
         if text.len() > MAX_MESSAGE {
             return Err(format!("message longer than {MAX_MESSAGE} bytes"));
@@ -317,32 +337,56 @@ impl Connection {
                 white,
                 position,
                 tc,
+                moves,
+                analysis,
             }) => {
                 let tc = match tc.as_deref().map(str::trim) {
                     None | Some("") => self.shared.config.time_control,
                     Some("none") => None,
                     Some(text) => Some(text.parse().map_err(|e| format!("tc {e}"))?),
                 };
-                let table = Table::new(&black, &white, position.as_deref(), tc)?;
+                let mut table = if analysis {
+                    Table::analysis(position.as_deref())?
+                } else {
+                    Table::new(&black, &white, position.as_deref(), tc)?
+                };
+                table.replay(&moves)?;
                 self.abandon();
                 // The old game's players and memory go before the new game's are reserved.
                 self.players = [None, None];
                 self.reservation = None;
                 self.table = None;
-                self.reservation = Some(Reservation::take(&self.shared, table.memory_mb())?);
+                let memory = if analysis {
+                    analysis_spec().memory_mb()
+                } else {
+                    table.memory_mb()
+                };
+                self.reservation = Some(Reservation::take(&self.shared, memory)?);
                 self.table = Some(table);
             }
             ClientMessage::Play(PlayMove { mv }) => {
-                let table = self.table.as_mut().ok_or("no game: start one first")?;
-                table.human_move(&mv)?;
+                self.table_mut()?.human_move(&mv)?;
+                self.abandon_analysis();
             }
-            ClientMessage::Undo(_) => {
-                let table = self.table.as_mut().ok_or("no game: start one first")?;
+            ClientMessage::Undo(Undo { to }) => {
+                let table = self.table_mut()?;
                 let mut trial = table.clone();
-                trial.undo()?;
+                match to {
+                    Some(moves) => trial.undo_to(moves)?,
+                    None => trial.undo()?,
+                }
                 *table = trial;
                 self.abandon();
             }
+            ClientMessage::Resign(_) => {
+                self.table_mut()?.resign()?;
+                self.abandon();
+            }
+            ClientMessage::Pause(_) => {
+                self.table_mut()?.pause()?;
+                self.abandon();
+            }
+            ClientMessage::Resume(_) => self.table_mut()?.resume()?,
         }
         Ok(())
     }
@@ -353,12 +397,20 @@ impl Connection {
             return;
         }
         let Some(table) = &self.table else { return };
-        let Some(spec) = table.machine_to_move().cloned() else {
+        let (spec, position, limits, analysing) = if let Some(spec) = table.machine_to_move() {
+            let limits = table.machine_limits(spec);
+            (spec.clone(), table.position(), limits, false)
+        } else if let Some(position) = table.to_analyse() {
+            let limits = yolah_ai::Limits {
+                time: Some(MAX_ANALYSIS_TIME),
+                ..yolah_ai::Limits::default()
+            };
+            (analysis_spec(), position, limits, true)
+        } else {
             return;
         };
-        let position = table.position();
+        self.analysing = analysing;
         let side = position.side_to_move();
-        let limits = table.machine_limits(&spec);
         let player = self.players[side.index()]
             .take()
             .unwrap_or_else(|| spec.player(rand::random()));
@@ -368,6 +420,7 @@ impl Connection {
         let events = self.events.clone();
         let shared = Arc::clone(&self.shared);
         let watched = !table.has_human();
+        let ply = table.moves();
         tokio::spawn(async move {
             // A person's game searches at once; watched games wait for a slot of their own.
             let permit = if watched {
@@ -394,6 +447,7 @@ impl Connection {
                         let _ = events.send(Event::Progress {
                             generation,
                             side,
+                            ply,
                             report: report.clone(),
                         });
                     })
@@ -401,6 +455,8 @@ impl Connection {
                 drop(permit);
                 let _ = events.send(Event::Done {
                     generation,
+                    side,
+                    ply,
                     report,
                     player,
                     stop,
@@ -410,17 +466,22 @@ impl Connection {
         });
     }
 
-    /// A search's news; `Some` message for the page.
+    /// A search's news; the messages for the page.
     fn event(&mut self, event: Event) -> Vec<ServerMessage> {
         match event {
             Event::Progress {
                 generation,
                 side,
+                ply,
                 report,
-            } if generation == self.generation => vec![report_message(side, &report)],
+            } if generation == self.generation => {
+                vec![report_message(side, ply, &report, false)]
+            }
             Event::Progress { .. } => Vec::new(),
             Event::Done {
                 generation,
+                side,
+                ply,
                 report,
                 player,
                 stop,
@@ -434,22 +495,48 @@ impl Connection {
                 let Some(table) = self.table.as_mut() else {
                     return Vec::new();
                 };
-                let side = table.position().side_to_move();
                 self.players[side.index()] = Some(player);
-                table.machine_move(report.mv);
+                if self.analysing {
+                    // Thought its longest on this position: the analysis waits to be resumed.
+                    let _ = table.pause();
+                } else {
+                    table.machine_move(report.mv);
+                }
                 self.generation += 1;
-                vec![report_message(side, &report)]
+                vec![report_message(side, ply, &report, true)]
             }
         }
     }
 }
 
-/// What the page is told of `side`'s search.
-fn report_message(side: Color, report: &Report) -> ServerMessage {
-    ServerMessage::Report {
-        side: side.to_string(),
-        text: report.to_string(),
+/// The player of analysis boards: the strongest, searching until it is stopped.
+fn analysis_spec() -> yolah_ai::Spec {
+    yolah_ai::spec::DEFAULT_PLAYER
+        .parse()
+        .expect("the default player's spec is valid")
+}
+
+impl Drop for Connection {
+    /// A connection that goes (closed, or its task dropped) stops its search.
+    fn drop(&mut self) {
+        self.abandon();
     }
+}
+
+/// What the page is told of `side`'s search on the position after `ply` moves.
+fn report_message(side: Color, ply: usize, report: &Report, done: bool) -> ServerMessage {
+    ServerMessage::Report(Box::new(ReportMessage {
+        side: side.to_string(),
+        ply,
+        text: report.to_string(),
+        mv: report.mv.to_string(),
+        value: report.value,
+        points: report.margin.map(|m| m.points),
+        proved: report.margin.is_some_and(|m| m.proved),
+        depth: report.depth,
+        pv: report.pv.iter().map(ToString::to_string).collect(),
+        done,
+    }))
 }
 
 async fn send(socket: &mut WebSocket, message: &ServerMessage) -> bool {
@@ -493,6 +580,7 @@ async fn play(mut socket: WebSocket, shared: Arc<Shared>) {
         generation: 0,
         running: None,
         flags: Vec::new(),
+        analysing: false,
     };
     let idle_timeout = shared.config.idle_timeout;
     let mut last_activity = Instant::now();

@@ -553,3 +553,173 @@ async fn clocks_run_and_a_side_loses_on_time() {
         "{error}"
     );
 }
+
+/// The next report; 20 s at most.
+async fn report(socket: &mut Socket) -> Value {
+    next(socket, "report").await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reports_carry_the_numbers_a_page_draws() {
+    let address = server(yolah_web::Config::default()).await;
+    let mut socket = connect(address).await;
+    send(
+        &mut socket,
+        &json!({"type": "new", "black": "human", "white": "minimax:depth=3"}),
+    )
+    .await;
+    settled(&mut socket).await;
+    send(&mut socket, &json!({"type": "play", "move": "a1:c3"})).await;
+    let last = loop {
+        let report = report(&mut socket).await;
+        assert_eq!(report["side"], "white", "{report}");
+        assert_eq!(report["ply"], 1, "{report}");
+        if report["done"] == true {
+            break report;
+        }
+    };
+    assert_eq!(last["depth"], 3, "{last}");
+    assert!(last["points"].is_f64() && last["value"].is_f64(), "{last}");
+    assert_eq!(last["pv"][0], last["move"], "{last}");
+    let state = settled(&mut socket).await;
+    assert_eq!(state["moves"][1], last["move"], "{state}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_analysis_thinks_live_follows_the_moves_and_pauses() {
+    let address = server(yolah_web::Config::default()).await;
+    let mut socket = connect(address).await;
+    send(
+        &mut socket,
+        &json!({"type": "new", "black": "", "white": "", "analysis": true}),
+    )
+    .await;
+    let state = next(&mut socket, "state").await;
+    assert_eq!(state["analysis"], true, "{state}");
+    assert_eq!(state["players"], json!(["human", "human"]));
+    for _ in 0..2 {
+        let live = report(&mut socket).await;
+        assert_eq!(
+            (live["ply"].clone(), live["done"].clone()),
+            (json!(0), json!(false))
+        );
+    }
+    // A move (either side's: the person moves both) restarts it on the new position.
+    send(&mut socket, &json!({"type": "play", "move": "a1:c3"})).await;
+    send(&mut socket, &json!({"type": "play", "move": "h1:f3"})).await;
+    let live = loop {
+        let live = report(&mut socket).await;
+        if live["ply"] == 2 {
+            break live;
+        }
+    };
+    assert_eq!(live["side"], "black", "{live}");
+    send(&mut socket, &json!({"type": "pause"})).await;
+    let paused = next(&mut socket, "state").await;
+    assert_eq!(
+        (paused["paused"].clone(), paused["thinking"].clone()),
+        (json!(true), json!(false))
+    );
+    // Nothing more is searched while paused: the next message is the answer to resume.
+    send(&mut socket, &json!({"type": "resume"})).await;
+    let resumed = next(&mut socket, "state").await;
+    assert_eq!(resumed["paused"], false, "{resumed}");
+    assert_eq!(resumed["thinking"], true, "{resumed}");
+    send(&mut socket, &json!({"type": "undo"})).await;
+    let undone = loop {
+        let state = next(&mut socket, "state").await;
+        if state["moves"].as_array().unwrap().len() == 1 {
+            break state;
+        }
+    };
+    assert_eq!(undone["side"], "white", "{undone}");
+    send(&mut socket, &json!({"type": "resign"})).await;
+    let refused = next(&mut socket, "error").await;
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("nothing to resign")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resign_take_back_to_a_move_and_undo_a_watched_game() {
+    let address = server(yolah_web::Config::default()).await;
+    let mut socket = connect(address).await;
+    send(
+        &mut socket,
+        &json!({"type": "new", "black": "human", "white": "random"}),
+    )
+    .await;
+    let mut state = settled(&mut socket).await;
+    for _ in 0..3 {
+        let first = state["legal"][0].clone();
+        send(&mut socket, &json!({"type": "play", "move": first})).await;
+        state = settled(&mut socket).await;
+    }
+    assert_eq!(state["moves"].as_array().unwrap().len(), 6);
+    send(&mut socket, &json!({"type": "undo", "to": 3})).await;
+    let refused = next(&mut socket, "error").await;
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("machine's turn"),
+        "{refused}"
+    );
+    send(&mut socket, &json!({"type": "undo", "to": 2})).await;
+    let back = settled(&mut socket).await;
+    assert_eq!(
+        back["moves"],
+        json!(state["moves"].as_array().unwrap()[..2])
+    );
+    send(&mut socket, &json!({"type": "resign"})).await;
+    let resigned = settled(&mut socket).await;
+    assert_eq!(
+        resigned["result"], "white wins by resignation",
+        "{resigned}"
+    );
+    assert!(resigned["legal"].as_array().unwrap().is_empty());
+
+    // A watched game: undo takes one move back and pauses; resume lets it go on.
+    send(
+        &mut socket,
+        &json!({"type": "new", "black": "random", "white": "random"}),
+    )
+    .await;
+    let playing = loop {
+        let state = next(&mut socket, "state").await;
+        if state["moves"].as_array().unwrap().len() >= 4 {
+            break state;
+        }
+    };
+    send(&mut socket, &json!({"type": "undo"})).await;
+    let mut before = playing;
+    let undone = loop {
+        let state = next(&mut socket, "state").await;
+        if state["paused"] == true {
+            break state;
+        }
+        before = state;
+    };
+    // The game as it stood when the undo came, less its last move.
+    let moves = before["moves"].as_array().unwrap();
+    assert_eq!(undone["moves"], json!(moves[..moves.len() - 1]), "{undone}");
+    assert_eq!(undone["thinking"], false);
+    send(&mut socket, &json!({"type": "resume"})).await;
+    let finished = loop {
+        let state = next(&mut socket, "state").await;
+        if state["result"].is_string() {
+            break state;
+        }
+    };
+    check(&finished);
+    send(&mut socket, &json!({"type": "resign"})).await;
+    assert!(
+        next(&mut socket, "error").await["message"]
+            .as_str()
+            .unwrap()
+            .contains("over")
+    );
+}
