@@ -1,7 +1,9 @@
-//! The page in a real headless Chromium, driven over `WebDriver` (`chromedriver`): a whole game
-//! clicked against `random`, then the board, the scores and the result shown are checked
-//! against the moves replayed by the engine. With `YOLAH_SCREENSHOT=FILE` it also saves a
-//! screenshot taken mid-game (the README's picture).
+//! The page in a real headless Chromium, driven over `WebDriver` (`chromedriver`), at a
+//! desktop's size and a phone's: a level game clicked to the end against `random` (the board,
+//! scores and result checked against the moves replayed by the engine), the game-over banner
+//! and a rematch, flip, the move list as navigation (clicks and keys), take back to here,
+//! resign, undo in every mode, a shared link, analysis with live reports, clocks; and no
+//! console errors. With `YOLAH_SCREENSHOTS=DIR` it also saves the guide's screenshots.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them):
 //! `cargo test -p yolah-web --test browser -- --ignored`.
@@ -11,6 +13,7 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{Value, json};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use yolah_core::{Cell, Color, Move, Position};
 
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -34,7 +37,9 @@ fn free_port() -> u16 {
         .port()
 }
 
-async fn browser() -> (Driver, Client) {
+/// Chromium at `width`×`height` CSS pixels (a phone's: touch and its device scale), and the
+/// port of its chromedriver (for the console log).
+async fn browser(width: u32, height: u32) -> (Driver, Client, u16) {
     let port = free_port();
     let driver = Driver(
         Command::new(CHROMEDRIVER)
@@ -44,12 +49,20 @@ async fn browser() -> (Driver, Client) {
             .spawn()
             .expect("chromedriver runs (apt-get install chromium chromium-driver)"),
     );
+    let mut options = json!({
+        "binary": CHROMIUM,
+        "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--no-first-run", format!("--window-size={width},{height}")]
+    });
+    if width < 700 {
+        options["mobileEmulation"] = json!({
+            "deviceMetrics": {"width": width, "height": height, "pixelRatio": 3.0, "touch": true}
+        });
+    }
     let capabilities = json!({
-        "goog:chromeOptions": {
-            "binary": CHROMIUM,
-            "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-                     "--disable-dev-shm-usage", "--window-size=1000,720"]
-        }
+        "goog:chromeOptions": options,
+        "goog:loggingPrefs": {"browser": "ALL"}
     });
     let Value::Object(capabilities) = capabilities else {
         unreachable!()
@@ -62,7 +75,7 @@ async fn browser() -> (Driver, Client) {
             .connect(&format!("http://127.0.0.1:{port}"))
             .await
         {
-            Ok(client) => return (driver, client),
+            Ok(client) => return (driver, client, port),
             Err(error) => {
                 assert!(
                     start.elapsed() < Duration::from_secs(20),
@@ -74,14 +87,67 @@ async fn browser() -> (Driver, Client) {
     }
 }
 
+/// The browser's console messages so far (chromedriver's log, emptied as it is read).
+async fn console(client: &Client, port: u16) -> Vec<Value> {
+    let session = client.session_id().await.unwrap().expect("a session");
+    let body = r#"{"type":"browser"}"#;
+    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let request = format!(
+        "POST /session/{session}/se/log HTTP/1.1\r\nHost: 127.0.0.1\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    // chromedriver keeps the connection open: read the headers, then Content-Length bytes.
+    let mut response = Vec::new();
+    let mut buffer = [0; 4096];
+    let body = loop {
+        let read = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut buffer))
+            .await
+            .expect("chromedriver answers the log request")
+            .unwrap();
+        assert!(
+            read > 0,
+            "chromedriver closed: {}",
+            String::from_utf8_lossy(&response)
+        );
+        response.extend_from_slice(&buffer[..read]);
+        let text = String::from_utf8_lossy(&response).to_string();
+        if let Some((head, body)) = text.split_once("\r\n\r\n") {
+            let length: usize = head
+                .lines()
+                .find_map(|l| {
+                    l.to_ascii_lowercase()
+                        .strip_prefix("content-length:")
+                        .map(|v| v.trim().parse().unwrap())
+                })
+                .expect("a Content-Length");
+            if body.len() >= length {
+                break body[..length].to_string();
+            }
+        }
+    };
+    let answer: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
+    answer["value"].as_array().cloned().unwrap_or_default()
+}
+
 /// What the page shows, read from its elements' data attributes.
 async fn page(client: &Client) -> Value {
     client
         .execute(
             "const b = document.body.dataset;
              const m = document.getElementById('moves').dataset;
+             const r = document.getElementById('report').dataset;
              return {human: b.human || '', ply: b.ply || '', legal: b.legal || '',
-                     players: b.players || '',
+                     players: b.players || '', view: b.view || '', viewing: b.viewing || '',
+                     analysis: b.analysis || '', paused: b.paused || '', thinking: b.thinking || '',
+                     flipped: b.flipped || '',
+                     reports: Number(r.count || 0), report_ply: r.ply || '',
+                     banner: document.getElementById('banner').hidden ? '' :
+                             document.getElementById('banner-text').textContent,
+                     error: document.getElementById('error').textContent,
                      result: document.getElementById('result').dataset.result || '',
                      moves: m.moves || '', start: m.start || ''};",
             vec![],
@@ -90,7 +156,7 @@ async fn page(client: &Client) -> Value {
         .unwrap()
 }
 
-/// Waits until `done` holds of the page (20 s at most).
+/// Waits until `done` holds of the page (30 s at most).
 async fn wait_for(client: &Client, what: &str, done: impl Fn(&Value) -> bool) -> Value {
     let start = Instant::now();
     loop {
@@ -99,7 +165,7 @@ async fn wait_for(client: &Client, what: &str, done: impl Fn(&Value) -> bool) ->
             return now;
         }
         assert!(
-            start.elapsed() < Duration::from_secs(20),
+            start.elapsed() < Duration::from_secs(30),
             "{what}: the page shows {now}"
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
@@ -117,13 +183,40 @@ async fn click(client: &Client, id: &str) {
         .unwrap();
 }
 
-/// Types the players of the next game.
-async fn sides(client: &Client, black: &str, white: &str) {
+/// Runs a line of script on the page.
+async fn run(client: &Client, script: &str) -> Value {
+    client.execute(script, vec![]).await.unwrap()
+}
+
+/// A new game against a level, the person playing `colour`.
+async fn level_game(client: &Client, level: u32, colour: &str) {
+    run(
+        client,
+        &format!(
+            "document.getElementById('mode').value = 'level';
+             document.getElementById('level').value = '{level}';
+             document.getElementById('colour').value = '{colour}';
+             document.getElementById('mode').dispatchEvent(new Event('change'));"
+        ),
+    )
+    .await;
+    click(client, "new").await;
+}
+
+/// A new game between custom players (`human` or specs).
+async fn custom_game(client: &Client, black: &str, white: &str) {
+    run(
+        client,
+        "document.getElementById('mode').value = 'custom';
+         document.getElementById('mode').dispatchEvent(new Event('change'));",
+    )
+    .await;
     for (id, value) in [("black", black), ("white", white)] {
         let input = client.find(Locator::Id(id)).await.unwrap();
         input.clear().await.unwrap();
         input.send_keys(value).await.unwrap();
     }
+    click(client, "new").await;
 }
 
 async fn square(client: &Client, name: &str) -> fantoccini::elements::Element {
@@ -133,76 +226,335 @@ async fn square(client: &Client, name: &str) -> fantoccini::elements::Element {
         .unwrap()
 }
 
+/// Clicks the first legal move (piece, then its marked target) and waits for the page to
+/// take it (and a machine's reply, in a game against one).
+async fn play_first(client: &Client, now: &Value) -> Value {
+    let legal = now["legal"].as_str().unwrap().to_string();
+    let mv = legal.split(' ').next().unwrap();
+    let (from, to) = mv.split_once(':').unwrap();
+    square(client, from).await.click().await.unwrap();
+    let target = square(client, to).await;
+    let class = target.attr("class").await.unwrap().unwrap_or_default();
+    assert!(class.contains("target"), "{to} marked: {class}");
+    target.click().await.unwrap();
+    wait_for(client, "the move taken", |p| {
+        p["ply"] != now["ply"] && (p["result"] != "" || p["human"] == "yes")
+    })
+    .await
+}
+
+/// The board shown, square by square, against the engine's position after the first `count`
+/// moves of the game.
+async fn board_shows(client: &Client, now: &Value, count: usize) {
+    let mut position: Position = now["start"].as_str().unwrap().parse().unwrap();
+    for text in now["moves"]
+        .as_str()
+        .unwrap()
+        .split_whitespace()
+        .take(count)
+    {
+        let mv: Move = text.parse().unwrap();
+        assert_eq!(position.check_move(mv), Ok(()), "{text}");
+        position.play(mv);
+    }
+    let cells = run(
+        client,
+        "const c = {}; document.querySelectorAll('[data-square]')
+           .forEach(d => c[d.dataset.square] = d.dataset.cell); return c;",
+    )
+    .await;
+    for square in yolah_core::Square::all() {
+        let expected = match position.cell(square) {
+            Cell::Piece(Color::Black) => "black",
+            Cell::Piece(Color::White) => "white",
+            Cell::Hole => "hole",
+            Cell::Empty => "empty",
+        };
+        assert_eq!(
+            cells[square.to_string()],
+            expected,
+            "{square} after {count} moves"
+        );
+    }
+}
+
+async fn key(client: &Client, key: &str) {
+    // WebDriver's key codes: Left, Right, Home, End.
+    let code = match key {
+        "ArrowLeft" => "\u{E012}",
+        "ArrowRight" => "\u{E014}",
+        "Home" => "\u{E011}",
+        "End" => "\u{E010}",
+        _ => unreachable!(),
+    };
+    client
+        .find(Locator::Css("body"))
+        .await
+        .unwrap()
+        .send_keys(code)
+        .await
+        .unwrap();
+}
+
+async fn screenshot(client: &Client, name: &str) {
+    if let Some(dir) = std::env::var_os("YOLAH_SCREENSHOTS") {
+        run(client, "window.scrollTo(0, 0);").await;
+        let path = std::path::Path::new(&dir).join(name);
+        std::fs::write(path, client.screenshot().await.unwrap()).unwrap();
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromedriver: cargo test -p yolah-web --test browser -- --ignored"]
-async fn a_whole_game_clicked_in_chromium() {
+async fn the_board_in_chromium_at_desktop_and_phone_sizes() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     tokio::spawn(yolah_web::serve(listener, yolah_web::Config::default()));
-    let (_driver, client) = browser().await;
-    client.goto(&format!("http://{address}/")).await.unwrap();
-    wait_for(&client, "the first game", |p| p["ply"] == "0").await;
+    for (width, height, name) in [(1280, 800, "desktop"), (390, 844, "phone")] {
+        let (_driver, client, port) = browser(width, height).await;
+        client.goto(&format!("http://{address}/")).await.unwrap();
+        wait_for(&client, "the first game", |p| p["ply"] == "0").await;
+        level_game_to_the_end(&client, name).await;
+        navigation(&client).await;
+        undo_in_every_mode(&client).await;
+        shared_link_and_analysis(&client, &address.to_string(), name).await;
+        if name == "desktop" {
+            flip(&client).await;
+            clock(&client).await;
+        } else {
+            phone_layout(&client).await;
+        }
+        let errors: Vec<Value> = console(&client, port)
+            .await
+            .into_iter()
+            .filter(|entry| entry["level"] == "SEVERE")
+            .collect();
+        assert!(errors.is_empty(), "{name}: console errors {errors:?}");
+        client.close().await.unwrap();
+    }
+}
 
-    // Human (black) against random.
-    let white = client.find(Locator::Id("white")).await.unwrap();
-    white.clear().await.unwrap();
-    white.send_keys("random").await.unwrap();
-    click(&client, "new").await;
-    let mut now = wait_for(&client, "a game against random", |p| {
+/// Level 1 (random), the person black: an error shown until the game moves on, the game
+/// clicked to the end, the board and result checked, the banner, and a rematch with the
+/// colours swapped (the board turns to white's side).
+async fn level_game_to_the_end(client: &Client, name: &str) {
+    level_game(client, 1, "black").await;
+    wait_for(client, "a game against level 1", |p| {
         p["players"] == "human|random" && p["human"] == "yes"
     })
     .await;
-    // An error stays until the game moves on (issue 16: it used to stay after the reply).
-    click(&client, "undo").await;
-    let error = || async {
-        client
-            .find(Locator::Id("error"))
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap()
-    };
-    let start = Instant::now();
-    while error().await.is_empty() && start.elapsed() < Duration::from_secs(5) {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert_eq!(error().await, "nothing to undo");
-    let screenshot = std::env::var_os("YOLAH_SCREENSHOT");
+    click(client, "undo").await;
+    let mut now = wait_for(client, "an error", |p| p["error"] != "").await;
+    assert_eq!(now["error"], "nothing to undo");
     while now["result"] == "" {
         let ply: usize = now["ply"].as_str().unwrap().parse().unwrap();
-        let legal = now["legal"].as_str().unwrap().to_string();
-        let mv = legal.split(' ').next().unwrap();
-        let (from, to) = mv.split_once(':').unwrap();
-        square(&client, from).await.click().await.unwrap();
-        // The piece's targets are marked; the move's destination among them.
-        let target = square(&client, to).await;
-        let class = target.attr("class").await.unwrap().unwrap_or_default();
-        assert!(class.contains("target"), "{to} marked: {class}");
-        if ply >= 20
-            && let Some(path) = screenshot.as_ref().filter(|_| ply < 22)
-        {
-            std::fs::write(path, client.screenshot().await.unwrap()).unwrap();
+        if (20..22).contains(&ply) {
+            screenshot(client, &format!("{name}-game.png")).await;
         }
-        target.click().await.unwrap();
-        now = wait_for(&client, "the reply", |p| {
-            p["result"] != "" || (p["human"] == "yes" && p["ply"] != now["ply"])
-        })
-        .await;
+        now = play_first(client, &now).await;
+        assert_eq!(now["error"], "", "the error went with the move");
     }
-    assert_eq!(error().await, "", "the error went with the next move");
+    final_board(client, &now).await;
+    assert_eq!(now["banner"], now["result"], "the game-over banner");
+    click(client, "rematch").await;
+    let rematch = wait_for(client, "the rematch", |p| {
+        p["players"] == "random|human" && p["banner"] == ""
+    })
+    .await;
+    assert_eq!(rematch["flipped"], "yes", "white's side at the bottom");
+    // Resign: the banner says who won and how.
+    let resigned = {
+        let now = wait_for(client, "white's turn", |p| p["human"] == "yes").await;
+        assert_eq!(now["ply"], "1");
+        click(client, "resign").await;
+        wait_for(client, "a resignation", |p| p["result"] != "").await
+    };
+    assert_eq!(resigned["result"], "black wins by resignation");
+    assert_eq!(resigned["banner"], "black wins by resignation");
+}
 
-    final_board(&client, &now).await;
-    flip(&client).await;
-    clock(&client).await;
-    client.close().await.unwrap();
+/// The move list as navigation: a click on a move, ← → Home End, and take back to here.
+async fn navigation(client: &Client) {
+    level_game(client, 1, "black").await;
+    let mut now = wait_for(client, "a new game", |p| {
+        p["players"] == "human|random" && p["human"] == "yes" && p["ply"] == "0"
+    })
+    .await;
+    for _ in 0..3 {
+        now = play_first(client, &now).await;
+    }
+    assert_eq!(now["ply"], "6");
+    client
+        .find(Locator::Css("#moves .move[data-ply='2']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let viewed = wait_for(client, "move 2 shown", |p| p["view"] == "2").await;
+    assert_eq!(viewed["viewing"], "yes");
+    board_shows(client, &viewed, 2).await;
+    key(client, "ArrowLeft").await;
+    board_shows(
+        client,
+        &wait_for(client, "←", |p| p["view"] == "1").await,
+        1,
+    )
+    .await;
+    key(client, "Home").await;
+    board_shows(
+        client,
+        &wait_for(client, "Home", |p| p["view"] == "0").await,
+        0,
+    )
+    .await;
+    key(client, "ArrowRight").await;
+    wait_for(client, "→", |p| p["view"] == "1").await;
+    key(client, "End").await;
+    let back = wait_for(client, "End", |p| p["viewing"] == "no").await;
+    board_shows(client, &back, 6).await;
+    // Take back to move 2: black (the person) to move there.
+    click(client, "back").await;
+    click(client, "back").await;
+    click(client, "back").await;
+    click(client, "back").await;
+    wait_for(client, "◀ four times", |p| p["view"] == "2").await;
+    click(client, "takeback").await;
+    let taken = wait_for(client, "taken back", |p| p["ply"] == "2").await;
+    assert_eq!(taken["viewing"], "no");
+    assert_eq!(taken["human"], "yes");
+    board_shows(client, &taken, 2).await;
+}
+
+/// Undo against a level, between two people here, and in a watched game (which pauses).
+async fn undo_in_every_mode(client: &Client) {
+    // Against a level: back to the person's previous turn.
+    let now = wait_for(client, "the person's turn", |p| p["human"] == "yes").await;
+    click(client, "undo").await;
+    wait_for(client, "undone", |p| p["ply"] == "0").await;
+    let _ = now;
+    // Two people here: one move back.
+    custom_game(client, "human", "human").await;
+    let now = wait_for(client, "two people", |p| {
+        p["players"] == "human|human" && p["ply"] == "0"
+    })
+    .await;
+    let now = play_first(client, &now).await;
+    assert_eq!(now["ply"], "1");
+    click(client, "undo").await;
+    wait_for(client, "one move back", |p| p["ply"] == "0").await;
+    // Watched: undo takes a move back and pauses; Resume lets it go on.
+    custom_game(client, "mcts:time=200ms", "mcts:time=200ms").await;
+    wait_for(client, "two moves watched", |p| {
+        p["players"] == "mcts:time=200ms|mcts:time=200ms" && p["ply"] == "2"
+    })
+    .await;
+    click(client, "undo").await;
+    let paused = wait_for(client, "paused", |p| p["paused"] == "yes").await;
+    let kept: usize = paused["ply"].as_str().unwrap().parse().unwrap();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        page(client).await["ply"],
+        paused["ply"],
+        "nothing moves while paused"
+    );
+    click(client, "pause").await;
+    wait_for(client, "resumed", |p| {
+        p["paused"] == "no" && p["ply"].as_str().unwrap().parse::<usize>().unwrap() > kept
+    })
+    .await;
+}
+
+/// A shared link opens its game in analysis; the engine reports live; Stop stops it; a
+/// move on the analysis board; the evaluation bar, principal variation and graph; copy link.
+async fn shared_link_and_analysis(client: &Client, address: &str, name: &str) {
+    let start = yolah_core::START.replace(' ', "%20");
+    client
+        .goto(&format!(
+            "http://{address}/?position={start}&moves=a1:c3,h1:f3"
+        ))
+        .await
+        .unwrap();
+    let opened = wait_for(client, "the shared game", |p| p["moves"] == "a1:c3 h1:f3").await;
+    assert_eq!(opened["analysis"], "yes");
+    board_shows(client, &opened, 2).await;
+    let live = wait_for(client, "two live reports", |p| {
+        p["reports"].as_u64().unwrap() >= 2 && p["report_ply"] == "2"
+    })
+    .await;
+    assert_eq!(live["thinking"], "yes", "{live}");
+    screenshot(client, &format!("{name}-analysis.png")).await;
+    let shown = run(
+        client,
+        "return {bar: !document.getElementById('evalbar').hidden,
+                 pv: document.getElementById('pv').textContent};",
+    )
+    .await;
+    assert_eq!(shown["bar"], true, "{shown}");
+    assert!(shown["pv"].as_str().unwrap().starts_with("pv"), "{shown}");
+    // A move for black on the board, then the engine on the new position.
+    let now = page(client).await;
+    let moved = play_first(client, &now).await;
+    assert_eq!(moved["ply"], "3");
+    wait_for(client, "a report on the new position", |p| {
+        p["report_ply"] == "3"
+    })
+    .await;
+    let points = run(
+        client,
+        "return Number(document.getElementById('graph').dataset.points);",
+    )
+    .await;
+    assert!(
+        points.as_u64().unwrap() >= 2,
+        "the graph has {points} points"
+    );
+    click(client, "pause").await;
+    let stopped = wait_for(client, "stopped", |p| {
+        p["paused"] == "yes" && p["thinking"] == "no"
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(
+        page(client).await["reports"],
+        stopped["reports"],
+        "no reports once stopped"
+    );
+    click(client, "copy-link").await;
+    let link = run(
+        client,
+        "return document.getElementById('share').dataset.copied;",
+    )
+    .await;
+    let link = link.as_str().unwrap().to_string();
+    assert!(link.contains("moves=a1%3Ac3%2Ch1%3Af3%2C"), "{link}");
+    client.goto(&link).await.unwrap();
+    let again = wait_for(client, "the copied link", |p| p["ply"] == "3").await;
+    assert_eq!(again["moves"], moved["moves"]);
+    // Back to playing: a new game from the form.
+    click(client, "analyse").await;
+    wait_for(client, "a game again", |p| p["analysis"] == "no").await;
+}
+
+/// On a phone: the board fits the width, nothing scrolls sideways, and the buttons come
+/// before the move list.
+async fn phone_layout(client: &Client) {
+    let layout = run(
+        client,
+        "const r = (id) => document.getElementById(id).getBoundingClientRect();
+         return {width: window.innerWidth, scroll: document.documentElement.scrollWidth,
+                 board: r('board').right, undo: r('undo').bottom, moves: r('moves').top};",
+    )
+    .await;
+    let number = |key: &str| layout[key].as_f64().unwrap();
+    assert!(number("board") <= number("width"), "{layout}");
+    assert!(number("scroll") <= number("width"), "{layout}");
+    assert!(number("undo") <= number("moves"), "{layout}");
 }
 
 /// Playing white against a machine turns the board to white's side; the button turns it back
-/// (issue 16). Leaves the sides as human against random.
+/// (issue 16).
 async fn flip(client: &Client) {
-    // Playing white against a machine turns the board to white's side; the button turns it
-    // back (issue 16).
     let first_square = |client: &Client| {
         let client = client.clone();
         async move {
@@ -216,9 +568,13 @@ async fn flip(client: &Client) {
                 .unwrap()
         }
     };
+    level_game(client, 1, "black").await;
+    wait_for(client, "black against random", |p| {
+        p["players"] == "human|random"
+    })
+    .await;
     assert_eq!(first_square(client).await, serde_json::json!(["no", "a8"]));
-    sides(client, "random", "human").await;
-    click(client, "new").await;
+    level_game(client, 1, "white").await;
     wait_for(client, "white against random", |p| {
         p["players"] == "random|human"
     })
@@ -226,7 +582,6 @@ async fn flip(client: &Client) {
     assert_eq!(first_square(client).await, serde_json::json!(["yes", "h1"]));
     click(client, "flip").await;
     assert_eq!(first_square(client).await, serde_json::json!(["no", "a8"]));
-    sides(client, "human", "random").await;
 }
 
 /// A game on a clock (issue 15): both clocks shown, black's runs down on the page, and the
@@ -234,9 +589,9 @@ async fn flip(client: &Client) {
 async fn clock(client: &Client) {
     let tc = client.find(Locator::Id("tc")).await.unwrap();
     tc.send_keys("1500ms+0").await.unwrap();
-    click(client, "new").await;
+    level_game(client, 1, "black").await;
     wait_for(client, "a game on a clock", |p| {
-        p["ply"] == "0" && p["result"] == ""
+        p["ply"] == "0" && p["result"] == "" && p["players"] == "human|random"
     })
     .await;
     let clock = |client: &Client| {
