@@ -201,6 +201,14 @@ impl Table {
                 return Err("nobody to resign for: this game is only watched".to_string());
             }
         };
+        self.resign_side(side)
+    }
+
+    /// `side` resigns (a game between two people in two browsers says whose side).
+    pub fn resign_side(&mut self, side: Color) -> Result<(), String> {
+        if self.over() {
+            return Err("the game is over".to_string());
+        }
         self.resigned = Some(side);
         Ok(())
     }

@@ -4,10 +4,12 @@
 //!
 //! - [`message`]: the JSON messages, page to server and back;
 //! - [`game`]: one game's rules and what a page may ask for (pure);
+//! - [`room`]: games between two browsers, shared by their connections;
 //! - [`server`]: the routes, the connections and their searches.
 
 pub mod game;
 pub mod message;
+pub mod room;
 pub mod server;
 
 pub use server::{Config, router, serve};

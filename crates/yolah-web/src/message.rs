@@ -22,6 +22,37 @@ pub enum ClientMessage {
     Pause(Nothing),
     /// A paused game or analysis goes on.
     Resume(Nothing),
+    /// A game against a person in another browser: this page takes a side and gets a link to
+    /// send.
+    Host(HostGame),
+    /// Joins a hosted game: a free side, the side `token` holds (after a reconnect), or a
+    /// spectator's seat.
+    Join(JoinRoom),
+}
+
+/// A game to share.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct HostGame {
+    /// The host's side: `black`, `white` or `random`.
+    pub colour: String,
+    /// The position to start from; the start if absent or empty.
+    #[serde(default)]
+    pub position: Option<String>,
+    /// A time control like `5min+3s`, `none`, or absent for the server's.
+    #[serde(default)]
+    pub tc: Option<String>,
+}
+
+/// Joining a hosted game.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRoom {
+    /// The game's id (from its link).
+    pub room: String,
+    /// The secret of a side this browser held before (kept by the page).
+    #[serde(default)]
+    pub token: Option<String>,
 }
 
 /// Taking moves back.
@@ -80,11 +111,31 @@ pub enum ServerMessage {
     State(Box<State>),
     /// What a machine has found so far, while it thinks, and of the move it played.
     Report(Box<ReportMessage>),
+    /// This page's place in a hosted game, and who is there.
+    Room(RoomMessage),
     /// A message the server could not use, and why; nothing changed.
     Error {
         /// Why.
         message: String,
     },
+}
+
+/// A page's place in a game between two browsers.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct RoomMessage {
+    /// The game's id: the join link is `/?join=<id>`.
+    pub id: String,
+    /// `black`, `white`, or `spectator`.
+    pub seat: String,
+    /// The secret that gives this side back after a reconnect (none for a spectator).
+    pub token: Option<String>,
+    /// Whether black's and white's players are connected.
+    pub present: [bool; 2],
+    /// How many watch.
+    pub spectators: usize,
+    /// The side that asked to take the last move back, until the other agrees or a move is
+    /// played.
+    pub takeback: Option<String>,
 }
 
 /// What a machine has found, in words and in numbers (the numbers for the side to move).

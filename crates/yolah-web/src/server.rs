@@ -17,7 +17,10 @@
 //! - **A full server** answers with a close frame (1013, try again later) and the reason.
 
 use crate::game::Table;
-use crate::message::{ClientMessage, NewGame, PlayMove, ReportMessage, ServerMessage, Undo};
+use crate::message::{
+    ClientMessage, HostGame, JoinRoom, NewGame, PlayMove, ReportMessage, ServerMessage, Undo,
+};
+use crate::room::{Room, Rooms, Seat};
 use axum::Router;
 use axum::extract::State as Extract;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
@@ -27,7 +30,7 @@ use axum::routing::get;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::{Semaphore, broadcast, mpsc};
 use tokio::time::Instant;
 use yolah_ai::limits::StopFlag;
 use yolah_ai::{Player, Report};
@@ -96,6 +99,8 @@ struct Shared {
     searching: AtomicUsize,
     /// MiB reserved by live games.
     memory_mb: AtomicU64,
+    /// Games between two browsers.
+    rooms: Rooms,
 }
 
 /// The page, proposing the default player of every command and the server's time control.
@@ -119,6 +124,7 @@ pub fn router(config: Config) -> Router {
         games: AtomicUsize::new(0),
         searching: AtomicUsize::new(0),
         memory_mb: AtomicU64::new(0),
+        rooms: Rooms::default(),
     });
     Router::new()
         .route(
@@ -295,13 +301,72 @@ struct Connection {
     flags: Vec<StopFlag>,
     /// Whether the running search is an analysis (its move is not played).
     analysing: bool,
+    /// The game between two browsers this connection is in, instead of a game of its own.
+    member: Option<Member>,
+}
+
+/// A connection's place in a room.
+struct Member {
+    room: Arc<Room>,
+    seat: Seat,
+    token: Option<String>,
+    /// The room's news, until the connection's loop takes it.
+    updates: Option<broadcast::Receiver<ServerMessage>>,
+}
+
+impl Member {
+    /// A room message as this member sees it (its own seat and token).
+    fn own(&self, message: ServerMessage) -> ServerMessage {
+        match message {
+            ServerMessage::Room(mut room) => {
+                room.seat = match self.seat {
+                    Seat::Side(side) => side.to_string(),
+                    Seat::Spectator => "spectator".to_string(),
+                };
+                room.token.clone_from(&self.token);
+                ServerMessage::Room(room)
+            }
+            other => other,
+        }
+    }
 }
 
 impl Connection {
+    fn new(shared: Arc<Shared>, events: mpsc::UnboundedSender<Event>) -> Connection {
+        Connection {
+            shared,
+            events,
+            table: None,
+            reservation: None,
+            players: [None, None],
+            generation: 0,
+            running: None,
+            flags: Vec::new(),
+            analysing: false,
+            member: None,
+        }
+    }
+
     fn state(&self) -> Option<ServerMessage> {
         self.table
             .as_ref()
             .map(|t| ServerMessage::State(Box::new(t.state(self.running.is_some()))))
+    }
+
+    /// At the side to move's deadline: the messages if it has lost on time (a room tells its
+    /// members itself).
+    fn flag(&mut self) -> Vec<ServerMessage> {
+        if let Some(member) = &self.member {
+            if member.room.check_flag() {
+                member.room.publish();
+            }
+            return Vec::new();
+        }
+        let flagged = self.table.as_mut().is_some_and(Table::check_flag);
+        if flagged {
+            self.abandon();
+        }
+        self.state().into_iter().filter(|_| flagged).collect()
     }
 
     /// Stops and forgets the running search.
@@ -309,6 +374,70 @@ impl Connection {
         if let Some(stop) = self.running.take() {
             stop.raise();
             self.generation += 1;
+        }
+    }
+
+    /// A page's time control: none asked for is the server's, `none` is none.
+    fn time_control(&self, tc: Option<&str>) -> Result<Option<yolah_ai::TimeControl>, String> {
+        Ok(match tc.map(str::trim) {
+            None | Some("") => self.shared.config.time_control,
+            Some("none") => None,
+            Some(text) => Some(text.parse().map_err(|e| format!("tc {e}"))?),
+        })
+    }
+
+    /// Sits down in `room` (this connection's own game ends), and tells everyone there.
+    fn enter(&mut self, room: Arc<Room>, token: Option<&str>, prefer: Option<Color>) {
+        self.abandon();
+        self.players = [None, None];
+        self.reservation = None;
+        self.table = None;
+        let updates = room.subscribe();
+        let (seat, token) = room.join(token, prefer);
+        room.publish();
+        self.member = Some(Member {
+            room,
+            seat,
+            token,
+            updates: Some(updates),
+        });
+    }
+
+    /// Hosts a game between two browsers and sits down in it.
+    fn host(&mut self, host: HostGame) -> Result<(), String> {
+        let HostGame {
+            colour,
+            position,
+            tc,
+        } = host;
+        let prefer = match colour.trim() {
+            "black" => Color::Black,
+            "random" if rand::random::<bool>() => Color::Black,
+            "white" | "random" => Color::White,
+            other => {
+                return Err(format!(
+                    "colour {} is not black, white or random",
+                    yolah_core::text::quote(other)
+                ));
+            }
+        };
+        let tc = self.time_control(tc.as_deref())?;
+        let config = &self.shared.config;
+        let room = self.shared.rooms.create(
+            position.as_deref(),
+            tc,
+            config.max_games,
+            config.idle_timeout,
+        )?;
+        self.enter(room, None, Some(prefer));
+        Ok(())
+    }
+
+    /// Leaves the room this connection is in, if any, and tells those left.
+    fn leave_room(&mut self) {
+        if let Some(member) = self.member.take() {
+            member.room.leave(member.seat);
+            member.room.publish();
         }
     }
 
@@ -325,12 +454,39 @@ impl Connection {
         }
     }
 
+    /// A message of a game between two browsers, if this connection is in one and the
+    /// message is the room's; any other message takes the connection out of its room.
+    fn handle_in_room(&mut self, message: &ClientMessage) -> Option<Result<(), String>> {
+        let member = self.member.as_ref()?;
+        let (room, seat) = (Arc::clone(&member.room), member.seat);
+        let done = match message {
+            ClientMessage::Play(PlayMove { mv }) => Some(room.play(seat, mv)),
+            ClientMessage::Resign(_) => Some(room.resign(seat)),
+            ClientMessage::Undo(Undo { to: None }) => Some(room.takeback(seat)),
+            ClientMessage::Undo(Undo { to: Some(_) }) => Some(Err(
+                "in a game between two browsers, take back one move (both must ask)".to_string(),
+            )),
+            ClientMessage::Pause(_) | ClientMessage::Resume(_) => {
+                Some(Err("a game between people does not pause".to_string()))
+            }
+            _ => None,
+        };
+        if let Some(done) = done {
+            return Some(done.map(|()| room.publish()));
+        }
+        self.leave_room();
+        None
+    }
+
     fn handle(&mut self, text: &str) -> Result<(), String> {
         if text.len() > MAX_MESSAGE {
             return Err(format!("message longer than {MAX_MESSAGE} bytes"));
         }
         let message: ClientMessage =
             serde_json::from_str(text).map_err(|e| format!("bad message: {e}"))?;
+        if let Some(done) = self.handle_in_room(&message) {
+            return done;
+        }
         match message {
             ClientMessage::New(NewGame {
                 black,
@@ -340,11 +496,7 @@ impl Connection {
                 moves,
                 analysis,
             }) => {
-                let tc = match tc.as_deref().map(str::trim) {
-                    None | Some("") => self.shared.config.time_control,
-                    Some("none") => None,
-                    Some(text) => Some(text.parse().map_err(|e| format!("tc {e}"))?),
-                };
+                let tc = self.time_control(tc.as_deref())?;
                 let mut table = if analysis {
                     Table::analysis(position.as_deref())?
                 } else {
@@ -387,6 +539,14 @@ impl Connection {
                 self.abandon();
             }
             ClientMessage::Resume(_) => self.table_mut()?.resume()?,
+            ClientMessage::Host(host) => self.host(host)?,
+            ClientMessage::Join(JoinRoom { room, token }) => {
+                let room = self
+                    .shared
+                    .rooms
+                    .find(&room, self.shared.config.idle_timeout)?;
+                self.enter(room, token.as_deref(), None);
+            }
         }
         Ok(())
     }
@@ -517,9 +677,11 @@ fn analysis_spec() -> yolah_ai::Spec {
 }
 
 impl Drop for Connection {
-    /// A connection that goes (closed, or its task dropped) stops its search.
+    /// A connection that goes (closed, or its task dropped) stops its search and leaves its
+    /// room.
     fn drop(&mut self) {
         self.abandon();
+        self.leave_room();
     }
 }
 
@@ -537,6 +699,16 @@ fn report_message(side: Color, ply: usize, report: &Report, done: bool) -> Serve
         pv: report.pv.iter().map(ToString::to_string).collect(),
         done,
     }))
+}
+
+/// The next message of a room's news (never, for a connection in no room).
+async fn next_update(
+    updates: &mut Option<broadcast::Receiver<ServerMessage>>,
+) -> Result<ServerMessage, broadcast::error::RecvError> {
+    match updates {
+        Some(receiver) => receiver.recv().await,
+        None => std::future::pending().await,
+    }
 }
 
 async fn send(socket: &mut WebSocket, message: &ServerMessage) -> bool {
@@ -571,34 +743,39 @@ async fn play(mut socket: WebSocket, shared: Arc<Shared>) {
         return;
     }
     let (events, mut news) = mpsc::unbounded_channel();
-    let mut connection = Connection {
-        shared: Arc::clone(&shared),
-        events,
-        table: None,
-        reservation: None,
-        players: [None, None],
-        generation: 0,
-        running: None,
-        flags: Vec::new(),
-        analysing: false,
-    };
+    let mut connection = Connection::new(Arc::clone(&shared), events);
+    // The news of the room the connection is in (taken from it when it joins one).
+    let mut updates: Option<broadcast::Receiver<ServerMessage>> = None;
     let idle_timeout = shared.config.idle_timeout;
     let mut last_activity = Instant::now();
     loop {
         let idle_at = last_activity + idle_timeout;
-        let flag_at = connection
-            .table
-            .as_ref()
-            .and_then(Table::deadline)
-            .map(Instant::from_std);
+        if let Some(receiver) = connection.member.as_mut().and_then(|m| m.updates.take()) {
+            updates = Some(receiver);
+        }
+        if connection.member.is_none() {
+            updates = None;
+        }
+        let flag_at = match &connection.member {
+            Some(member) => member.room.deadline(),
+            None => connection.table.as_ref().and_then(Table::deadline),
+        }
+        .map(Instant::from_std);
         let outgoing = tokio::select! {
             () = tokio::time::sleep_until(flag_at.unwrap_or(idle_at)), if flag_at.is_some() => {
                 last_activity = Instant::now();
-                let flagged = connection.table.as_mut().is_some_and(Table::check_flag);
-                if flagged {
-                    connection.abandon();
+                connection.flag()
+            }
+            update = next_update(&mut updates), if updates.is_some() => {
+                last_activity = Instant::now();
+                match (update, &connection.member) {
+                    (Ok(message), Some(member)) => vec![member.own(message)],
+                    // Too far behind: the whole state again.
+                    (Err(_), Some(member)) => member
+                        .room
+                        .messages(member.seat, member.token.clone()),
+                    (_, None) => Vec::new(),
                 }
-                connection.state().into_iter().filter(|_| flagged).collect()
             }
             () = tokio::time::sleep_until(idle_at), if connection.running.is_none() => {
                 let reason = format!("idle for {} s: the game is closed", idle_timeout.as_secs());

@@ -723,3 +723,138 @@ async fn resign_take_back_to_a_move_and_undo_a_watched_game() {
             .contains("over")
     );
 }
+
+/// The next room message.
+async fn room(socket: &mut Socket) -> Value {
+    next(socket, "room").await
+}
+
+/// The next state with `moves` moves.
+async fn state_after(socket: &mut Socket, moves: usize) -> Value {
+    loop {
+        let state = next(socket, "state").await;
+        if state["moves"].as_array().unwrap().len() == moves {
+            return state;
+        }
+    }
+}
+
+/// Plays a game between two sockets (black's, white's) to its end, each side its first legal
+/// move; the final state.
+async fn play_to_the_end(sockets: [&mut Socket; 2], mut state: Value) -> Value {
+    while state["result"].is_null() {
+        let side = usize::from(state["side"] == "white");
+        let first = state["legal"][0].clone();
+        let moves = state["moves"].as_array().unwrap().len();
+        send(sockets[side], &json!({"type": "play", "move": first})).await;
+        state = loop {
+            let next = next(sockets[0], "state").await;
+            if next["moves"].as_array().unwrap().len() > moves || next["result"].is_string() {
+                break next;
+            }
+        };
+    }
+    state
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_browsers_play_a_game_with_a_spectator_and_a_reconnect() {
+    let address = server(yolah_web::Config::default()).await;
+    let mut host = connect(address).await;
+    send(&mut host, &json!({"type": "host", "colour": "white"})).await;
+    let hosted = room(&mut host).await;
+    assert_eq!(hosted["seat"], "white", "{hosted}");
+    let id = hosted["id"].as_str().unwrap().to_string();
+    assert_eq!(id.len(), 16);
+    let host_token = hosted["token"].as_str().unwrap().to_string();
+    let mut guest = connect(address).await;
+    send(&mut guest, &json!({"type": "join", "room": id})).await;
+    let joined = room(&mut guest).await;
+    assert_eq!(joined["seat"], "black", "{joined}");
+    let guest_token = joined["token"].as_str().unwrap().to_string();
+    assert_ne!(guest_token, host_token);
+    let mut watcher = connect(address).await;
+    send(&mut watcher, &json!({"type": "join", "room": id})).await;
+    let watching = room(&mut watcher).await;
+    assert_eq!(
+        (watching["seat"].clone(), watching["token"].clone()),
+        (json!("spectator"), Value::Null)
+    );
+    let present = loop {
+        let message = room(&mut host).await;
+        if message["spectators"] == 1 {
+            break message;
+        }
+    };
+    assert_eq!(present["present"], json!([true, true]));
+    assert_eq!(present["seat"], "white", "each member sees its own seat");
+
+    // Out of turn, and a spectator, are refused.
+    send(&mut host, &json!({"type": "play", "move": "h1:h2"})).await;
+    assert!(
+        next(&mut host, "error").await["message"]
+            .as_str()
+            .unwrap()
+            .contains("black's turn")
+    );
+    send(&mut watcher, &json!({"type": "play", "move": "a1:a2"})).await;
+    assert!(
+        next(&mut watcher, "error").await["message"]
+            .as_str()
+            .unwrap()
+            .contains("spectators")
+    );
+
+    // A move reaches everyone at once; a takeback needs both sides.
+    send(&mut guest, &json!({"type": "play", "move": "a1:c3"})).await;
+    assert_eq!(state_after(&mut host, 1).await["moves"][0], "a1:c3");
+    state_after(&mut watcher, 1).await;
+    send(&mut guest, &json!({"type": "undo"})).await;
+    let asked = loop {
+        let message = room(&mut host).await;
+        if message["takeback"].is_string() {
+            break message;
+        }
+    };
+    assert_eq!(asked["takeback"], "black");
+    send(&mut host, &json!({"type": "undo"})).await;
+    state_after(&mut host, 0).await;
+    send(&mut guest, &json!({"type": "play", "move": "a1:c3"})).await;
+    state_after(&mut host, 1).await;
+
+    // The guest drops; with its token it gets black back and the game as it stands.
+    drop(guest);
+    loop {
+        if room(&mut host).await["present"] == json!([false, true]) {
+            break;
+        }
+    }
+    let mut guest = connect(address).await;
+    send(
+        &mut guest,
+        &json!({"type": "join", "room": id, "token": guest_token}),
+    )
+    .await;
+    assert_eq!(room(&mut guest).await["seat"], "black");
+    let state = state_after(&mut guest, 1).await;
+    let state = play_to_the_end([&mut guest, &mut host], state).await;
+    check(&state);
+    let seen = loop {
+        let seen = next(&mut watcher, "state").await;
+        if seen["result"].is_string() {
+            break seen;
+        }
+    };
+    assert_eq!(seen["moves"], state["moves"]);
+    send(
+        &mut watcher,
+        &json!({"type": "join", "room": "0000000000000000"}),
+    )
+    .await;
+    assert!(
+        next(&mut watcher, "error").await["message"]
+            .as_str()
+            .unwrap()
+            .contains("no shared game")
+    );
+}
