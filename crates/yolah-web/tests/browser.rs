@@ -57,7 +57,7 @@ async fn browser(width: u32, height: u32) -> (Driver, Client, u16) {
     });
     if width < 700 {
         options["mobileEmulation"] = json!({
-            "deviceMetrics": {"width": width, "height": height, "pixelRatio": 3.0, "touch": true}
+            "deviceMetrics": {"width": width, "height": height, "pixelRatio": 2.0, "touch": true}
         });
     }
     let capabilities = json!({
@@ -143,7 +143,9 @@ async fn page(client: &Client) -> Value {
              return {human: b.human || '', ply: b.ply || '', legal: b.legal || '',
                      players: b.players || '', view: b.view || '', viewing: b.viewing || '',
                      analysis: b.analysis || '', paused: b.paused || '', thinking: b.thinking || '',
-                     flipped: b.flipped || '',
+                     flipped: b.flipped || '', seat: b.seat || '', friend: b.friend || '',
+                     connected: b.connected || '', side: b.side || '',
+                     takeback: b.takeback || '',
                      reports: Number(r.count || 0), report_ply: r.ply || '',
                      banner: document.getElementById('banner').hidden ? '' :
                              document.getElementById('banner-text').textContent,
@@ -332,6 +334,98 @@ async fn the_board_in_chromium_at_desktop_and_phone_sizes() {
         assert!(errors.is_empty(), "{name}: console errors {errors:?}");
         client.close().await.unwrap();
     }
+    play_a_friend(&address.to_string()).await;
+}
+
+/// A game between two browsers, a desktop's (black, the host) and a phone's (white, through
+/// the link): played to the end, with the phone reloading the page and the desktop's
+/// connection dropped in the middle; both end on the same game, with no console errors.
+async fn play_a_friend(address: &str) {
+    let (_host_driver, host, host_port) = browser(1280, 800).await;
+    let (_guest_driver, guest, guest_port) = browser(390, 844).await;
+    host.goto(&format!("http://{address}/")).await.unwrap();
+    wait_for(&host, "the first game", |p| p["ply"] == "0").await;
+    run(
+        &host,
+        "document.getElementById('mode').value = 'friend';
+         document.getElementById('colour').value = 'black';
+         document.getElementById('mode').dispatchEvent(new Event('change'));",
+    )
+    .await;
+    click(&host, "new").await;
+    wait_for(&host, "a hosted game", |p| p["seat"] == "black").await;
+    let link = run(
+        &host,
+        "return document.getElementById('invite-link').value;",
+    )
+    .await;
+    let link = link.as_str().unwrap().to_string();
+    assert!(link.contains("/?join="), "{link}");
+    guest.goto(&link).await.unwrap();
+    wait_for(&guest, "the guest seated", |p| p["seat"] == "white").await;
+    wait_for(&host, "the friend arrived", |p| p["friend"] == "yes").await;
+    let mut now = page(&host).await;
+    let mut moves = 0;
+    while now["result"] == "" {
+        let (mover, other) = if now["side"] == "black" {
+            (&host, &guest)
+        } else {
+            (&guest, &host)
+        };
+        let here = wait_for(mover, "the mover's turn", |p| p["human"] == "yes").await;
+        let legal = here["legal"].as_str().unwrap().to_string();
+        let (from, to) = legal.split(' ').next().unwrap().split_once(':').unwrap();
+        square(mover, from).await.click().await.unwrap();
+        square(mover, to).await.click().await.unwrap();
+        moves += 1;
+        now = wait_for(other, "the move seen by the other", |p| {
+            p["ply"] != here["ply"]
+        })
+        .await;
+        if moves == 8 {
+            // The phone reloads: its token gives it white back.
+            guest.goto(&link).await.unwrap();
+            wait_for(&guest, "white again, the game as it stands", |p| {
+                p["seat"] == "white" && p["moves"] == now["moves"]
+            })
+            .await;
+        }
+        if moves == 4 {
+            // A takeback: white asks, black agrees; the last move goes.
+            let before = page(&guest).await;
+            click(&guest, "undo").await;
+            wait_for(&host, "the offer", |p| p["takeback"] == "white").await;
+            click(&host, "accept-takeback").await;
+            now = wait_for(&guest, "taken back", |p| p["ply"] != before["ply"]).await;
+            assert_eq!(now["ply"], "3", "{now}");
+        }
+        if moves == 16 {
+            // The desktop's connection drops: the page reconnects and rejoins.
+            run(&host, "socket.close();").await;
+            wait_for(&host, "reconnected", |p| {
+                p["connected"] == "yes" && p["seat"] == "black" && p["moves"] == now["moves"]
+            })
+            .await;
+        }
+    }
+    let host_end = wait_for(&host, "the end", |p| p["result"] != "").await;
+    let guest_end = wait_for(&guest, "the end", |p| p["result"] != "").await;
+    assert_eq!(host_end["moves"], guest_end["moves"]);
+    assert_eq!(host_end["banner"], host_end["result"]);
+    final_board(&guest, &guest_end).await;
+    for (client, port) in [(&host, host_port), (&guest, guest_port)] {
+        let errors: Vec<Value> = console(client, port)
+            .await
+            .into_iter()
+            .filter(|entry| entry["level"] == "SEVERE")
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "a friend's game: console errors {errors:?}"
+        );
+    }
+    host.close().await.unwrap();
+    guest.close().await.unwrap();
 }
 
 /// Level 1 (random), the person black: an error shown until the game moves on, the game
@@ -509,6 +603,10 @@ async fn shared_link_and_analysis(client: &Client, address: &str, name: &str) {
         points.as_u64().unwrap() >= 2,
         "the graph has {points} points"
     );
+    // Undo on the analysis board: one move back, and the engine on that position again.
+    click(client, "undo").await;
+    wait_for(client, "undone in analysis", |p| p["ply"] == "2").await;
+    let moved = play_first(client, &page(client).await).await;
     click(client, "pause").await;
     let stopped = wait_for(client, "stopped", |p| {
         p["paused"] == "yes" && p["thinking"] == "no"
@@ -542,7 +640,12 @@ async fn phone_layout(client: &Client) {
     let layout = run(
         client,
         "const r = (id) => document.getElementById(id).getBoundingClientRect();
-         return {width: window.innerWidth, scroll: document.documentElement.scrollWidth,
+         const outside = [...document.querySelectorAll('main *')].filter(e => {
+             const b = e.getBoundingClientRect();
+             return b.width > 0 && (b.left < -0.5 || b.right > window.innerWidth + 0.5);
+         }).map(e => (e.id || e.tagName) + ' ' + Math.round(e.getBoundingClientRect().left)
+                     + '..' + Math.round(e.getBoundingClientRect().right));
+         return {outside, width: window.innerWidth, scroll: document.documentElement.scrollWidth,
                  board: r('board').right, undo: r('undo').bottom, moves: r('moves').top};",
     )
     .await;
@@ -550,6 +653,7 @@ async fn phone_layout(client: &Client) {
     assert!(number("board") <= number("width"), "{layout}");
     assert!(number("scroll") <= number("width"), "{layout}");
     assert!(number("undo") <= number("moves"), "{layout}");
+    assert_eq!(layout["outside"], json!([]), "everything within the screen: {layout}");
 }
 
 /// Playing white against a machine turns the board to white's side; the button turns it back
