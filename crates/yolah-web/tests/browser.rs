@@ -365,7 +365,7 @@ async fn play_a_friend(address: &str) {
     wait_for(&guest, "the guest seated", |p| p["seat"] == "white").await;
     wait_for(&host, "the friend arrived", |p| p["friend"] == "yes").await;
     let mut now = page(&host).await;
-    let mut moves = 0;
+    let mut played = 0;
     while now["result"] == "" {
         let (mover, other) = if now["side"] == "black" {
             (&host, &guest)
@@ -377,12 +377,12 @@ async fn play_a_friend(address: &str) {
         let (from, to) = legal.split(' ').next().unwrap().split_once(':').unwrap();
         square(mover, from).await.click().await.unwrap();
         square(mover, to).await.click().await.unwrap();
-        moves += 1;
+        played += 1;
         now = wait_for(other, "the move seen by the other", |p| {
             p["ply"] != here["ply"]
         })
         .await;
-        if moves == 8 {
+        if played == 8 {
             // The phone reloads: its token gives it white back.
             guest.goto(&link).await.unwrap();
             wait_for(&guest, "white again, the game as it stands", |p| {
@@ -390,7 +390,7 @@ async fn play_a_friend(address: &str) {
             })
             .await;
         }
-        if moves == 4 {
+        if played == 4 {
             // A takeback: white asks, black agrees; the last move goes.
             let before = page(&guest).await;
             click(&guest, "undo").await;
@@ -399,7 +399,7 @@ async fn play_a_friend(address: &str) {
             now = wait_for(&guest, "taken back", |p| p["ply"] != before["ply"]).await;
             assert_eq!(now["ply"], "3", "{now}");
         }
-        if moves == 16 {
+        if played == 16 {
             // The desktop's connection drops: the page reconnects and rejoins.
             run(&host, "socket.close();").await;
             wait_for(&host, "reconnected", |p| {
