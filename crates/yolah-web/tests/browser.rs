@@ -653,7 +653,11 @@ async fn phone_layout(client: &Client) {
     assert!(number("board") <= number("width"), "{layout}");
     assert!(number("scroll") <= number("width"), "{layout}");
     assert!(number("undo") <= number("moves"), "{layout}");
-    assert_eq!(layout["outside"], json!([]), "everything within the screen: {layout}");
+    assert_eq!(
+        layout["outside"],
+        json!([]),
+        "everything within the screen: {layout}"
+    );
 }
 
 /// Playing white against a machine turns the board to white's side; the button turns it back
