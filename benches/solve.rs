@@ -1,9 +1,11 @@
-//! Exact endgame solving: `yolah solve`'s search on random positions with 12, 16, 20 and 24
-//! free squares (reached by random play from the start), one thread, a 64 MiB table. Prints
-//! the median and the slowest time and node count at each size: the figures of the README.
+//! Exact endgame solving: `yolah solve`'s search on random positions with 12, 16, 20, 24 and
+//! 28 free squares (reached by random play from the start), one thread, a 64 MiB table, with
+//! separated regions valued exactly (the default) and without (brute force), each position
+//! both ways in one run. Prints the median and the slowest time and node count at each size.
 //! A position not solved within [`CAP`] counts as slower than every solved one.
 //!
-//! `cargo bench -p yolah-benches --bench solve` (a few minutes).
+//! `cargo bench -p yolah-benches --bench solve` (about 15 minutes: brute force at 24 and 28
+//! free squares runs into the cap).
 
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -37,40 +39,56 @@ fn main() {
     }
     let mut rng = SmallRng::seed_from_u64(2026);
     let mut player = Minimax::new(Weights::tuned(), 64, 1);
-    for free in [12, 16, 20, 24] {
-        let limits = Limits {
-            time: Some(CAP),
-            ..Limits::default()
-        };
-        let mut runs: Vec<(Duration, u64)> = (0..SAMPLES)
-            .map(|_| {
-                let position = random_position(free, &mut rng);
-                player.clear();
-                let outcome = player.search(&position, limits);
-                let time = if outcome.proven {
-                    outcome.time
-                } else {
-                    Duration::MAX
-                };
-                (time, outcome.nodes)
-            })
+    // As `yolah solve` sets it.
+    player.region_limits = yolah_ai::search::regions::SOLVE_LIMITS;
+    let limits = Limits {
+        time: Some(CAP),
+        ..Limits::default()
+    };
+    for free in [12, 16, 20, 24, 28] {
+        let positions: Vec<Position> = (0..SAMPLES)
+            .map(|_| random_position(free, &mut rng))
             .collect();
-        let unsolved = runs.iter().filter(|(t, _)| *t == Duration::MAX).count();
-        runs.sort();
-        let (median, median_nodes) = runs[SAMPLES / 2];
-        let (slowest, slowest_nodes) = runs[SAMPLES - 1 - unsolved];
-        let ms = |t: Duration| {
-            if t == Duration::MAX {
-                format!("> {} s", CAP.as_secs())
-            } else {
-                format!("{:.1} ms", t.as_secs_f64() * 1e3)
-            }
-        };
-        println!(
-            "{free} free squares: median {} ({median_nodes} nodes), slowest solved {} ({slowest_nodes} nodes), {unsolved} of {SAMPLES} not solved in {} s",
-            ms(median),
-            ms(slowest),
-            CAP.as_secs()
-        );
+        for regions in [false, true] {
+            player.regions = regions;
+            let runs = positions
+                .iter()
+                .map(|position| {
+                    player.clear();
+                    let outcome = player.search(position, limits);
+                    let time = if outcome.proven {
+                        outcome.time
+                    } else {
+                        Duration::MAX
+                    };
+                    (time, outcome.nodes)
+                })
+                .collect();
+            report(free, regions, runs);
+        }
     }
+}
+
+/// One line: the median and slowest solve of a size, with or without regions.
+fn report(free: u32, regions: bool, mut runs: Vec<(Duration, u64)>) {
+    let unsolved = runs.iter().filter(|(t, _)| *t == Duration::MAX).count();
+    runs.sort();
+    let ms = |t: Duration| {
+        if t == Duration::MAX {
+            format!("> {} s", CAP.as_secs())
+        } else {
+            format!("{:.1} ms", t.as_secs_f64() * 1e3)
+        }
+    };
+    let (median, median_nodes) = runs[SAMPLES / 2];
+    let slowest = match runs.get((SAMPLES - unsolved).wrapping_sub(1)) {
+        Some((time, nodes)) if unsolved < SAMPLES => format!("{} ({nodes} nodes)", ms(*time)),
+        _ => "none".to_string(),
+    };
+    println!(
+        "{free} free squares, regions {}: median {} ({median_nodes} nodes), slowest solved {slowest}, {unsolved} of {SAMPLES} not solved in {} s",
+        if regions { "on " } else { "off" },
+        ms(median),
+        CAP.as_secs()
+    );
 }

@@ -30,6 +30,8 @@ pub enum ValueKind {
     Depth,
     /// A table size in MiB, 1 to 16384.
     Megabytes,
+    /// A whole percentage, 1 to 100.
+    Percent,
     /// The path of a weights file (JSON, see `yolah_ai::eval::weights`).
     WeightsFile,
     /// The path of a network file (`docs/network-format.md`).
@@ -56,6 +58,7 @@ impl ValueKind {
             ValueKind::Seed => "a whole number from 0 to 18446744073709551615",
             ValueKind::Depth => "a depth in plies from 1 to 127",
             ValueKind::Megabytes => "a size in MiB from 1 to 16384",
+            ValueKind::Percent => "a whole percentage from 1 to 100",
             ValueKind::WeightsFile => "the path of a weights file",
             ValueKind::NetworkFile => "the path of a network file",
             ValueKind::Evaluation => "heuristic or nn",
@@ -335,6 +338,11 @@ fn parse_value(kind: ValueKind, text: &str) -> Option<Value> {
             .parse()
             .ok()
             .filter(|n| (1..=16_384).contains(n))
+            .map(Value::Whole),
+        ValueKind::Percent => text
+            .parse()
+            .ok()
+            .filter(|n| (1..=100).contains(n))
             .map(Value::Whole),
         ValueKind::Switch => match text {
             "on" => Some(Value::Whole(1)),

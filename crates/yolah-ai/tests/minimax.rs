@@ -8,6 +8,7 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use yolah_ai::eval::Weights;
 use yolah_ai::players::minimax::{Minimax, WIN, proven_margin, terminal_value};
+use yolah_ai::search::regions::{Regions, SOLVE_LIMITS};
 use yolah_ai::{Limits, Player, Spec};
 use yolah_core::{Move, Position};
 
@@ -61,6 +62,26 @@ fn plain_minimax(position: &Position, depth: u32, weights: &Weights) -> i32 {
         })
         .max()
         .unwrap()
+}
+
+#[test]
+fn separated_regions_give_the_exact_margin_of_exhaustive_search() {
+    let mut rng = SmallRng::seed_from_u64(17);
+    let mut regions = Regions::new();
+    let mut separated = 0;
+    for i in 0..600 {
+        let position = random_endgame(8 + i % 7, &mut rng);
+        if let Some(margin) = regions.separated_margin(&position, SOLVE_LIMITS) {
+            assert_eq!(margin, exact_margin(&position), "{position}");
+            separated += 1;
+        }
+    }
+    // Enough separated positions that the check means something (and not all: the sides
+    // often still meet).
+    assert!(
+        (100..600).contains(&separated),
+        "{separated} of 600 separated"
+    );
 }
 
 fn unlimited() -> Limits {
@@ -133,7 +154,9 @@ fn alpha_beta_returns_the_plain_minimax_value_at_fixed_depths() {
         let position = random_endgame(20 + (i % 4) * 8, &mut rng);
         for depth in 1..=3 {
             let mut player = Minimax::new(weights, 1, 1);
+            // Plain minimax knows neither reductions nor exact regions.
             player.reductions = false;
+            player.regions = false;
             let limits = Limits {
                 depth: Some(depth),
                 ..Limits::default()

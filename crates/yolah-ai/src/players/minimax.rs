@@ -16,6 +16,7 @@ use crate::eval::network::Accumulator;
 use crate::limits::{Budget, Limits, StopFlag};
 use crate::player::{Margin, Player, Report};
 use crate::search::parallel::Threads;
+use crate::search::regions::{AreaLimits, PLAY_LIMITS, Regions};
 use crate::search::tt::{Bound, PROVEN, Table};
 use crate::spec::{OptionInfo, PlayerInfo, SpecError, Value, ValueKind};
 use crossbeam_utils::CachePadded;
@@ -35,6 +36,9 @@ pub const MAX_PLY: usize = 128;
 /// table move nor a killer are searched a ply shallower first (on by default; see
 /// [`Minimax::reductions`]).
 const LMR_AFTER: usize = 3;
+/// Positions with at most this many free squares are checked for separated regions; with
+/// more, the sides almost never are apart and the check would only cost time.
+const REGIONS_FREE: u32 = 36;
 /// The transposition table of a spec that sets none, in MiB.
 pub const DEFAULT_TT_MB: usize = 16;
 
@@ -110,6 +114,10 @@ struct Shared {
     external_stop: Option<StopFlag>,
     node_limit: Option<u64>,
     reductions: bool,
+    /// Whether separated regions are valued exactly ([`Minimax::regions`]).
+    regions: bool,
+    /// How much a position's one-player runs may cost ([`Minimax::region_limits`]).
+    region_limits: AreaLimits,
 }
 
 /// One thread's search state.
@@ -135,6 +143,8 @@ struct Searcher {
     /// The network's first layer for the position being searched, kept up to date by each
     /// move and its undo (with the network evaluation only).
     accumulator: Option<Accumulator>,
+    /// Exact values of positions whose sides can no longer meet.
+    regions: Regions,
 }
 
 const HISTORY_MAX: i32 = 1 << 14;
@@ -164,6 +174,7 @@ impl Searcher {
             stopped: false,
             root_value: 0,
             accumulator: None,
+            regions: Regions::new(),
         }
     }
 
@@ -267,6 +278,17 @@ impl Searcher {
         self.seldepth = self.seldepth.max(ply);
         if position.game_over() {
             return terminal_value(position);
+        }
+        // Sides that can no longer meet: the exact value, without search (not at the root,
+        // which must choose a move).
+        if shared.regions
+            && ply > 0
+            && 64 - position.occupied().count() <= REGIONS_FREE
+            && let Some(margin) = self
+                .regions
+                .separated_margin(position, shared.region_limits)
+        {
+            return margin + WIN * margin.signum();
         }
         if depth <= 0 || ply + 1 >= MAX_PLY {
             self.unproven += 1;
@@ -462,7 +484,7 @@ impl Searcher {
         root: &Position,
         max_depth: u32,
         offset: u32,
-        half_time: Option<Instant>,
+        soft_time: Option<Instant>,
         on_iteration: &mut dyn FnMut(&Iteration, &Searcher),
     ) -> Option<Iteration> {
         let mut best: Option<Iteration> = None;
@@ -498,7 +520,7 @@ impl Searcher {
             };
             on_iteration(&iteration, self);
             best = Some(iteration);
-            if proven || half_time.is_some_and(|t| Instant::now() >= t) {
+            if proven || soft_time.is_some_and(|t| Instant::now() >= t) {
                 break;
             }
         }
@@ -514,11 +536,25 @@ struct Iteration {
     pv: Vec<Move>,
 }
 
+/// The share of a move's time, in percent, past which minimax starts no new iteration: all
+/// of it (an iteration cut by the deadline keeps its best move). Decided by a match: 100
+/// against the former 50, +24.4 Elo [+5.2, +43.7] at 100 ms a move
+/// (`benches/results/time-use`).
+pub const DEFAULT_SOFT_PERCENT: u32 = 100;
+
 /// The minimax player: its table, weights and one search state per thread.
 pub struct Minimax {
     /// Whether late moves are reduced. Reductions make the value depend on the move order,
     /// so tests that compare with plain minimax turn them off.
     pub reductions: bool,
+    /// Whether positions whose sides can no longer meet are valued exactly, by regions
+    /// ([`crate::search::regions`]); on by default.
+    pub regions: bool,
+    /// How much a position's one-player runs may cost: [`PLAY_LIMITS`] for play,
+    /// [`crate::search::regions::SOLVE_LIMITS`] for `solve`.
+    pub region_limits: AreaLimits,
+    /// The share of a move's time, in percent, past which no new iteration starts.
+    pub soft_percent: u32,
     table: Arc<Table>,
     evaluation: Arc<Evaluation>,
     searchers: Threads<CachePadded<Searcher>>,
@@ -530,6 +566,9 @@ impl Minimax {
     pub fn new(evaluation: impl Into<Evaluation>, tt_megabytes: usize, threads: usize) -> Minimax {
         Minimax {
             reductions: true,
+            regions: true,
+            region_limits: PLAY_LIMITS,
+            soft_percent: DEFAULT_SOFT_PERCENT,
             table: Arc::new(Table::new(tt_megabytes)),
             evaluation: Arc::new(evaluation.into()),
             searchers: Threads::new(
@@ -570,9 +609,12 @@ impl Minimax {
             external_stop: limits.stop,
             node_limit: limits.nodes,
             reductions: self.reductions,
+            regions: self.regions,
+            region_limits: self.region_limits,
         };
-        // A new iteration is not started past half the time: it would not finish.
-        let half_time = budget.deadline().map(|d| start + (d - start) / 2);
+        // No new iteration starts past the soft share of the time.
+        let soft = self.soft_percent.clamp(1, 100);
+        let soft_time = budget.deadline().map(|d| start + (d - start) * soft / 100);
         let max_depth = limits
             .depth
             .map_or(MAX_PLY as u32 - 1, |d| d.min(MAX_PLY as u32 - 1));
@@ -588,7 +630,7 @@ impl Minimax {
                     on_iteration(&outcome(&position, Some(iteration), searcher, start));
                 };
                 let found =
-                    searcher.iterate(&shared, &position, max_depth, 0, half_time, &mut tell);
+                    searcher.iterate(&shared, &position, max_depth, 0, soft_time, &mut tell);
                 shared.stop.store(true, Ordering::Relaxed);
                 outcome(&position, found.as_ref(), searcher, start)
             },
@@ -600,7 +642,7 @@ impl Minimax {
                     &position,
                     max_depth,
                     offset,
-                    half_time,
+                    soft_time,
                     &mut |_, _| {},
                 );
                 (searcher.nodes, searcher.tt_hits)
@@ -711,6 +753,13 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
         },
         crate::spec::PACE,
         OptionInfo {
+            name: "soft",
+            kind: ValueKind::Percent,
+            default: "100",
+            help: "the share of the move's time (percent) past which no new iteration starts; \
+                   an iteration running at the end of the time is cut, its best move kept",
+        },
+        OptionInfo {
             name: "depth",
             kind: ValueKind::Depth,
             default: "none",
@@ -753,6 +802,12 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             help: "search threads sharing one table, lazy SMP (capped at the machine's cores)",
         },
         OptionInfo {
+            name: "regions",
+            kind: ValueKind::Switch,
+            default: "on",
+            help: "exact values, without search, where the sides can no longer meet (endgames)",
+        },
+        OptionInfo {
             name: "lmr",
             kind: ValueKind::Switch,
             default: "on",
@@ -771,6 +826,10 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
         let tt = spec.whole("tt").map_or(DEFAULT_TT_MB, |n| n as usize);
         let mut player = Minimax::new(evaluation, tt, spec.threads());
         player.reductions = spec.whole("lmr") != Some(0);
+        player.regions = spec.whole("regions") != Some(0);
+        player.soft_percent = spec
+            .whole("soft")
+            .map_or(DEFAULT_SOFT_PERCENT, |p| p as u32);
         Box::new(player)
     },
     check: Some(check_evaluation),

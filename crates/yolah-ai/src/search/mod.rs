@@ -2,4 +2,5 @@
 
 pub mod bench;
 pub(crate) mod parallel;
+pub mod regions;
 pub mod tt;
