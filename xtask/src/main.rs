@@ -1,5 +1,7 @@
 //! `cargo xtask gen-magics [--seed N] [--check]`: finds the magic multipliers and writes them,
 //! with the full attack tables, as Rust source into `tables/`, which `yolah-core` `include!`s.
+//! `cargo xtask gen-book`: searches the opening book's positions and writes `tables/book.rs`,
+//! which `yolah-ai` `include!`s.
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -7,8 +9,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 // The board geometry and the hash formula are the engine's own files, compiled here too, so the
-// tables cannot drift from the code that reads them. They do not depend on the tables, so this
-// tool builds even when `tables/` is missing or broken.
+// tables cannot drift from the code that reads them. They do not depend on the tables, so
+// `cargo run --release -p xtask --no-default-features -- gen-magics` builds even when `tables/`
+// is missing or broken (the default features add the book's generator, which needs the engine).
 #[allow(dead_code)]
 #[path = "../../crates/yolah-core/src/bitboard.rs"]
 mod bitboard;
@@ -25,6 +28,8 @@ mod square;
 #[path = "../../crates/yolah-core/src/text.rs"]
 mod text;
 
+#[cfg(feature = "book")]
+mod book;
 mod search;
 mod tables;
 
@@ -46,13 +51,34 @@ enum Command {
         #[arg(long, conflicts_with = "seed")]
         check: bool,
     },
+    /// Search the opening book's positions (resumable) and write tables/book.rs.
+    #[cfg(feature = "book")]
+    GenBook {
+        /// Positions before this ply are in the book (along its lines).
+        #[arg(long, default_value_t = 4)]
+        plies: u32,
+        /// Before this ply every move of both sides is followed; after it, only the book's
+        /// moves on its side and every reply of the other.
+        #[arg(long, default_value_t = 1)]
+        full_plies: u32,
+        /// Nodes searched per position (the network player, one thread).
+        #[arg(long, default_value_t = 1_000_000)]
+        nodes: u64,
+        /// Positions searched at once (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
 }
 
-fn tables_dir() -> PathBuf {
+fn workspace_dir() -> PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("xtask lives in the workspace")
-        .join("tables")
+        .to_path_buf()
+}
+
+fn tables_dir() -> PathBuf {
+    workspace_dir().join("tables")
 }
 
 fn main() -> ExitCode {
@@ -60,6 +86,32 @@ fn main() -> ExitCode {
     let result: Result<()> = match cli.command {
         Command::GenMagics { seed, check: false } => tables::generate(&tables_dir(), seed),
         Command::GenMagics { check: true, .. } => tables::check(&tables_dir()),
+        #[cfg(feature = "book")]
+        Command::GenBook {
+            plies,
+            full_plies,
+            nodes,
+            threads,
+        } => {
+            let threads = threads.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+            });
+            let settings = yolah_ai::book::Settings {
+                plies,
+                full_plies,
+                nodes,
+            };
+            if threads == 0 || threads > 256 {
+                Err(anyhow::anyhow!("--threads must be 1 to 256"))
+            } else {
+                book::generate(
+                    &tables_dir(),
+                    &workspace_dir().join("target"),
+                    &settings,
+                    threads,
+                )
+            }
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

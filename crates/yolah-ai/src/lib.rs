@@ -9,6 +9,7 @@
 //! - [`search`]: what the search players share (transposition table, threads);
 //! - [`eval`]: the features of a position and the weights that combine them;
 //! - [`learn`]: the genetic algorithm that tunes the weights;
+//! - [`book`]: the opening book compiled in from `tables/book.rs`;
 //! - [`arena`]: games, openings, records, matches and tournaments, Bradley–Terry ratings;
 //! - [`protocol`]: the engine protocol (`docs/protocol.md`), served by `yolah engine` and
 //!   spoken to other programs by the `engine` player.
@@ -24,6 +25,7 @@
 
 pub mod agent;
 pub mod arena;
+pub mod book;
 pub mod clock;
 pub mod eval;
 pub mod files;

@@ -66,6 +66,8 @@ pub struct Report {
     pub nodes: Option<u64>,
     /// The principal variation, starting with the move; empty when the player has none.
     pub pv: Vec<Move>,
+    /// Whether the move came from the opening book (minimax), not from a search.
+    pub book: bool,
     /// Whatever else the algorithm knows (principal variation, tree size, reuse), one line.
     pub detail: String,
 }
@@ -91,6 +93,7 @@ impl Report {
             margin: None,
             nodes: None,
             pv: Vec::new(),
+            book: false,
             detail: String::new(),
         }
     }

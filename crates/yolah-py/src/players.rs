@@ -33,6 +33,7 @@ fn report_dict<'py>(py: Python<'py>, spec: &Spec, report: &Report) -> PyResult<B
     dict.set_item("time_ms", report.time.as_secs_f64() * 1e3)?;
     let pv: Vec<String> = report.pv.iter().map(ToString::to_string).collect();
     dict.set_item("pv", pv)?;
+    dict.set_item("book", report.book)?;
     dict.set_item("detail", &report.detail)?;
     Ok(dict)
 }

@@ -11,6 +11,7 @@
 //! proven stops: it has solved the position. With no limit at all the search runs until then,
 //! which is `yolah solve`.
 
+use crate::book::{self, BookMove};
 use crate::eval::Evaluation;
 use crate::eval::network::Accumulator;
 use crate::limits::{Budget, Limits, StopFlag};
@@ -555,6 +556,9 @@ pub struct Minimax {
     pub region_limits: AreaLimits,
     /// The share of a move's time, in percent, past which no new iteration starts.
     pub soft_percent: u32,
+    /// Whether positions in the opening book ([`crate::book`]) are played from it, without
+    /// search; on by default.
+    pub book: bool,
     table: Arc<Table>,
     evaluation: Arc<Evaluation>,
     searchers: Threads<CachePadded<Searcher>>,
@@ -569,6 +573,7 @@ impl Minimax {
             regions: true,
             region_limits: PLAY_LIMITS,
             soft_percent: DEFAULT_SOFT_PERCENT,
+            book: true,
             table: Arc::new(Table::new(tt_megabytes)),
             evaluation: Arc::new(evaluation.into()),
             searchers: Threads::new(
@@ -699,12 +704,44 @@ impl Player for Minimax {
         if moves.len() == 1 {
             return Report::only_move(moves[0], start.elapsed());
         }
+        if self.book
+            && let Some(found) = book::probe(position)
+        {
+            return book_report(position, found, start.elapsed());
+        }
         let outcome = self.search_with(position, limits, |outcome| progress(&report(outcome)));
         Report {
             time: start.elapsed(),
             ..report(&outcome)
         }
     }
+}
+
+/// What a player says of a book move: the value and depth of the search that chose it.
+fn book_report(position: &Position, found: BookMove, time: Duration) -> Report {
+    let outcome = Outcome {
+        mv: found.mv,
+        value: found.value,
+        depth: found.depth,
+        seldepth: found.depth,
+        proven: false,
+        nodes: 0,
+        tt_hits: 0,
+        pv: vec![found.mv],
+        time,
+    };
+    let mut report = report(&outcome);
+    report.nodes = None;
+    report.iterations = 0;
+    report.book = true;
+    report.detail = format!(
+        "book move ({} positions; its search: depth {}, score {})",
+        book::len(),
+        found.depth,
+        outcome.score_text()
+    );
+    debug_assert!(position.check_move(found.mv).is_ok());
+    report
 }
 
 /// What a player says of a search's outcome.
@@ -808,6 +845,12 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             help: "exact values, without search, where the sides can no longer meet (endgames)",
         },
         OptionInfo {
+            name: "book",
+            kind: ValueKind::Switch,
+            default: "on",
+            help: "play the opening book's move (tables/book.rs) where it has the position",
+        },
+        OptionInfo {
             name: "lmr",
             kind: ValueKind::Switch,
             default: "on",
@@ -827,6 +870,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
         let mut player = Minimax::new(evaluation, tt, spec.threads());
         player.reductions = spec.whole("lmr") != Some(0);
         player.regions = spec.whole("regions") != Some(0);
+        player.book = spec.whole("book") != Some(0);
         player.soft_percent = spec
             .whole("soft")
             .map_or(DEFAULT_SOFT_PERCENT, |p| p as u32);

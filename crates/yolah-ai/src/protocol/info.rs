@@ -8,6 +8,9 @@ use yolah_core::Move;
 /// The `info` line of a report (without its newline): the fields that apply, `pv` last.
 pub fn line(report: &Report) -> String {
     let mut line = String::from("info");
+    if report.book {
+        line.push_str(" book");
+    }
     if let Some(depth) = report.depth {
         let _ = write!(line, " depth {depth}");
     } else if report.iterations > 0 {
@@ -54,6 +57,10 @@ pub fn read(words: &[&str], report: &mut Report) {
     let number = |i: usize| words.get(i + 1).and_then(|w| w.parse::<u64>().ok());
     while i < words.len() {
         match words[i] {
+            "book" => {
+                report.book = true;
+                i += 1;
+            }
             "depth" => {
                 report.depth = number(i).and_then(|d| u32::try_from(d).ok());
                 i += 2;
@@ -124,6 +131,18 @@ mod tests {
         let mut back = Report::new(report.mv, Duration::ZERO);
         read(&words, &mut back);
         back.iterations = report.iterations;
+        back.detail.clone_from(&report.detail);
+        assert_eq!(back, report);
+
+        // A book move says so, and is read back as one.
+        report.book = true;
+        report.nodes = None;
+        report.iterations = 0;
+        let text = line(&report);
+        assert!(text.starts_with("info book depth 6 score"), "{text}");
+        let words: Vec<&str> = text.split_whitespace().skip(1).collect();
+        let mut back = Report::new(report.mv, Duration::ZERO);
+        read(&words, &mut back);
         back.detail.clone_from(&report.detail);
         assert_eq!(back, report);
     }

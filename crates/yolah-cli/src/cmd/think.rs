@@ -44,6 +44,7 @@ pub fn report_json(player: &str, report: &Report) -> serde_json::Value {
         "nodes": report.nodes,
         "time_ms": report.time.as_secs_f64() * 1e3,
         "pv": report.pv.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "book": report.book,
         "detail": report.detail,
     })
 }

@@ -45,6 +45,8 @@ class _Report(TypedDict):
     nodes: int | None
     time_ms: float
     pv: list[str]
+    book: bool
+    """Whether the move came from the opening book (minimax), not from a search."""
     detail: str
 
 @final
