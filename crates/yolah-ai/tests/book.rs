@@ -78,17 +78,24 @@ fn minimax_plays_the_book_and_says_so_unless_told_not_to() {
     let Some(found) = book::probe(&start) else {
         return;
     };
-    let spec: Spec = "minimax:depth=2".parse().unwrap();
+    let spec: Spec = "minimax:depth=2,eval=nn".parse().unwrap();
     let report = spec.agent(1).choose(&start);
     assert!(report.book);
     assert_eq!(report.mv, found.mv);
     assert_eq!(report.nodes, None);
     assert!(report.detail.starts_with("book move"), "{}", report.detail);
     assert_eq!(report.depth, Some(found.depth));
-    let spec: Spec = "minimax:depth=2,book=off".parse().unwrap();
-    let report = spec.agent(1).choose(&start);
-    assert!(!report.book);
-    assert!(report.nodes.is_some_and(|n| n > 0));
+    // Off when told, and by default for other evaluations than the shipped network (the
+    // book is its choices); on when told.
+    for (spec, book) in [
+        ("minimax:depth=2,eval=nn,book=off", false),
+        ("minimax:depth=2", false),
+        ("minimax:depth=2,book=on", true),
+    ] {
+        let report = spec.parse::<Spec>().unwrap().agent(1).choose(&start);
+        assert_eq!(report.book, book, "{spec}");
+        assert_eq!(report.nodes.is_some_and(|n| n > 0), !book, "{spec}");
+    }
     // Out of the book, minimax searches.
     let mut later = start;
     for _ in 0..=book::settings().plies {

@@ -203,6 +203,13 @@ fn json_output_is_one_object_with_the_texts_facts() {
         assert!(!think[key].is_null(), "think: {key} in {think}");
     }
     assert_eq!(think["depth"], 3);
+    assert_eq!(think["book"], false);
+    let book = json(&["think", "minimax:depth=3,eval=nn", "--json"]);
+    assert_eq!(
+        book["book"], true,
+        "the start is in the opening book: {book}"
+    );
+    assert!(book["nodes"].is_null());
     let games = json(&["match", "random", "random:seed=2", "-g", "4", "--json"]);
     assert_eq!(games["games"], 4);
     assert_eq!(

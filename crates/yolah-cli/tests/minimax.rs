@@ -98,6 +98,12 @@ fn minimax_plays_think_and_match() {
     let output = yolah(&["think", "minimax:depth=3"], "");
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(stdout(&output).contains("depth 3/"), "{}", stdout(&output));
+    let output = yolah(&["think", "minimax:depth=3,eval=nn"], "");
+    assert!(
+        stdout(&output).contains("; book move ("),
+        "{}",
+        stdout(&output)
+    );
     let output = yolah(
         &[
             "match",

@@ -669,9 +669,10 @@ impl Connection {
     }
 }
 
-/// The player of analysis boards: the strongest, searching until it is stopped.
+/// The player of analysis boards: the strongest, searching until it is stopped (the opening
+/// book off: an analysis shows a search, even of the first plies).
 fn analysis_spec() -> yolah_ai::Spec {
-    yolah_ai::spec::DEFAULT_PLAYER
+    format!("{},book=off", yolah_ai::spec::DEFAULT_PLAYER)
         .parse()
         .expect("the default player's spec is valid")
 }

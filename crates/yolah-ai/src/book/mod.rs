@@ -127,6 +127,7 @@ pub fn source(settings: &Settings, entries: &[(u64, Entry)]) -> String {
          --full-plies {full_plies} --nodes {nodes}`. Do not edit.\n\
          // Key: the canonical hash of a position; move, value and depth from the search of the\n\
          // canonical image (crates/yolah-ai/src/book/mod.rs).\n\
+         #[allow(clippy::unreadable_literal)]\n\
          const SETTINGS: Settings = Settings {{ plies: {plies}, full_plies: {full_plies}, nodes: {nodes} }};\n\
          #[allow(clippy::unreadable_literal)]\n\
          static BOOK: phf::Map<u64, Entry> = phf::phf_map! {{\n",

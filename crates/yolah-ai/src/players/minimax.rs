@@ -549,7 +549,8 @@ pub struct Minimax {
     /// so tests that compare with plain minimax turn them off.
     pub reductions: bool,
     /// Whether positions whose sides can no longer meet are valued exactly, by regions
-    /// ([`crate::search::regions`]); on by default.
+    /// ([`crate::search::regions`]); off by default (a match in play found no gain), on in
+    /// `solve`.
     pub regions: bool,
     /// How much a position's one-player runs may cost: [`PLAY_LIMITS`] for play,
     /// [`crate::search::regions::SOLVE_LIMITS`] for `solve`.
@@ -557,7 +558,7 @@ pub struct Minimax {
     /// The share of a move's time, in percent, past which no new iteration starts.
     pub soft_percent: u32,
     /// Whether positions in the opening book ([`crate::book`]) are played from it, without
-    /// search; on by default.
+    /// search; off in [`Minimax::new`], on in specs of the shipped network player.
     pub book: bool,
     table: Arc<Table>,
     evaluation: Arc<Evaluation>,
@@ -570,10 +571,10 @@ impl Minimax {
     pub fn new(evaluation: impl Into<Evaluation>, tt_megabytes: usize, threads: usize) -> Minimax {
         Minimax {
             reductions: true,
-            regions: true,
+            regions: false,
             region_limits: PLAY_LIMITS,
             soft_percent: DEFAULT_SOFT_PERCENT,
-            book: true,
+            book: false,
             table: Arc::new(Table::new(tt_megabytes)),
             evaluation: Arc::new(evaluation.into()),
             searchers: Threads::new(
@@ -841,14 +842,15 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
         OptionInfo {
             name: "regions",
             kind: ValueKind::Switch,
-            default: "on",
+            default: "off",
             help: "exact values, without search, where the sides can no longer meet (endgames)",
         },
         OptionInfo {
             name: "book",
             kind: ValueKind::Switch,
-            default: "on",
-            help: "play the opening book's move (tables/book.rs) where it has the position",
+            default: "on with the shipped network (eval=nn without net), else off",
+            help: "play the opening book's move (tables/book.rs, the shipped network player's \
+                   long searches) where it has the position",
         },
         OptionInfo {
             name: "lmr",
@@ -869,8 +871,11 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
         let tt = spec.whole("tt").map_or(DEFAULT_TT_MB, |n| n as usize);
         let mut player = Minimax::new(evaluation, tt, spec.threads());
         player.reductions = spec.whole("lmr") != Some(0);
-        player.regions = spec.whole("regions") != Some(0);
-        player.book = spec.whole("book") != Some(0);
+        player.regions = spec.whole("regions") == Some(1);
+        // The book holds the shipped network player's choices: on by default for it alone,
+        // so other weights and networks (tuning, training, comparisons) play their own moves.
+        let shipped_network = spec.whole("eval") == Some(1) && spec.value("net").is_none();
+        player.book = spec.whole("book").map_or(shipped_network, |on| on != 0);
         player.soft_percent = spec
             .whole("soft")
             .map_or(DEFAULT_SOFT_PERCENT, |p| p as u32);

@@ -39,6 +39,7 @@ pub fn run(out: &mut impl Write, position: Option<&str>, options: &Options) -> R
         (margin, Vec::new(), 0, 0.0)
     } else {
         let mut player = Minimax::new(Weights::tuned(), options.tt, options.threads);
+        player.regions = true;
         player.region_limits = yolah_ai::search::regions::SOLVE_LIMITS;
         let outcome = player.search_with(&position, Limits::default(), |iteration| {
             eprintln!(
