@@ -7,7 +7,7 @@ use common::{move_values, positions};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use yolah_ai::eval::Weights;
-use yolah_ai::players::minimax::{Minimax, WIN, proven_margin, terminal_value};
+use yolah_ai::players::minimax::{Minimax, Pruning, WIN, proven_margin, terminal_value};
 use yolah_ai::search::regions::{Regions, SOLVE_LIMITS};
 use yolah_ai::{Limits, Player, Spec};
 use yolah_core::{Move, Position};
@@ -154,8 +154,8 @@ fn alpha_beta_returns_the_plain_minimax_value_at_fixed_depths() {
         let position = random_endgame(20 + (i % 4) * 8, &mut rng);
         for depth in 1..=3 {
             let mut player = Minimax::new(weights, 1, 1);
-            // Plain minimax knows neither reductions nor exact regions.
-            player.reductions = false;
+            // Plain minimax knows no reductions, pruning or exact regions.
+            player.pruning = Pruning::NONE;
             player.regions = false;
             let limits = Limits {
                 depth: Some(depth),
@@ -323,7 +323,7 @@ fn the_report_gives_depth_score_nodes_and_line() {
 }
 
 #[test]
-fn lmr_off_searches_more_nodes_to_the_same_depth() {
+fn each_pruning_switched_off_searches_more_nodes_to_the_same_depth() {
     let nodes = |text: &str| -> u64 {
         let spec: Spec = text.parse().unwrap();
         yolah_ai::search::bench::positions()
@@ -332,6 +332,17 @@ fn lmr_off_searches_more_nodes_to_the_same_depth() {
             .map(|p| spec.agent(0).choose(p).iterations)
             .sum()
     };
-    let (on, off) = (nodes("minimax:depth=6"), nodes("minimax:depth=6,lmr=off"));
-    assert!(off > on, "lmr=off {off} nodes, lmr=on {on}");
+    let switches = ["lmr", "nmp", "rfp"];
+    let spec = |off: Option<&str>| {
+        let options: Vec<String> = switches
+            .iter()
+            .map(|s| format!("{s}={}", if Some(*s) == off { "off" } else { "on" }))
+            .collect();
+        format!("minimax:depth=6,{}", options.join(","))
+    };
+    let on = nodes(&spec(None));
+    for switch in switches {
+        let off = nodes(&spec(Some(switch)));
+        assert!(off > on, "{switch}=off {off} nodes, all on {on}");
+    }
 }

@@ -392,7 +392,11 @@ async fn play_a_friend(address: &str) {
         }
         if played == 4 {
             // A takeback: white asks, black agrees; the last move goes.
-            let before = page(&guest).await;
+            // The mover's own page may show its move a moment after the other's.
+            let before = wait_for(&guest, "the fourth move on the mover's page", |p| {
+                p["ply"] == now["ply"]
+            })
+            .await;
             click(&guest, "undo").await;
             wait_for(&host, "the offer", |p| p["takeback"] == "white").await;
             click(&host, "accept-takeback").await;

@@ -34,9 +34,17 @@ const INFINITY: i32 = 32_000;
 /// Deepest ply a search reaches (a game has at most 121 plies).
 pub const MAX_PLY: usize = 128;
 /// Late-move reductions: moves after the first [`LMR_AFTER`] at depth ≥ 3 that are neither the
-/// table move nor a killer are searched a ply shallower first (on by default; see
-/// [`Minimax::reductions`]).
+/// table move nor a killer are searched shallower first, by [`reduction`] plies (on by
+/// default; see [`Pruning::reductions`]).
 const LMR_AFTER: usize = 3;
+/// Null-move pruning ([`Pruning::null_move`]) at depths from this one.
+const NULL_MIN_DEPTH: i32 = 3;
+/// Reverse futility pruning ([`Pruning::futility`]) at depths up to this one, with this
+/// margin a ply (hundredths of a point).
+const FUTILITY_DEPTH: i32 = 3;
+const FUTILITY_MARGIN: i32 = 150;
+/// Neither prunes with this many free squares or fewer.
+const PRUNE_MIN_FREE: u32 = 20;
 /// Positions with at most this many free squares are checked for separated regions; with
 /// more, the sides almost never are apart and the check would only cost time.
 const REGIONS_FREE: u32 = 36;
@@ -114,7 +122,8 @@ struct Shared {
     /// Raised by another thread to end the search (the protocol's `stop`).
     external_stop: Option<StopFlag>,
     node_limit: Option<u64>,
-    reductions: bool,
+    /// The player's pruning, without the cuts a search without limits may not make.
+    pruning: Pruning,
     /// Whether separated regions are valued exactly ([`Minimax::regions`]).
     regions: bool,
     /// How much a position's one-player runs may cost ([`Minimax::region_limits`]).
@@ -263,8 +272,9 @@ impl Searcher {
     }
 
     /// Negamax alpha-beta: the value of `position` for its side to move, searched `depth`
-    /// plies deep, exact when strictly between `alpha` and `beta`.
-    #[allow(clippy::too_many_lines)]
+    /// plies deep, exact when strictly between `alpha` and `beta`; `after_null` when the move
+    /// into it was a null move (no second one follows).
+    #[allow(clippy::too_many_lines, clippy::too_many_arguments)]
     fn search(
         &mut self,
         shared: &Shared,
@@ -273,6 +283,7 @@ impl Searcher {
         ply: usize,
         mut alpha: i32,
         beta: i32,
+        after_null: bool,
     ) -> i32 {
         self.pv_len[ply] = ply;
         self.nodes += 1;
@@ -326,8 +337,44 @@ impl Searcher {
             }
         }
 
-        // Step 2: the moves, ordered: table move, killers, then by history.
         let mut moves = position.moves();
+
+        // Step 2: cuts by the static value, away from the principal variation and from
+        // endgames of few free squares (where a move can cost more than it brings); a node cut
+        // so is never proven.
+        let prunable = !pv_node
+            && ply > 0
+            && beta.abs() < WIN
+            && !moves[0].is_pass()
+            && 64 - position.occupied().count() > PRUNE_MIN_FREE;
+        let futile = shared.pruning.futility && depth <= FUTILITY_DEPTH;
+        let null = shared.pruning.null_move && !after_null && depth >= NULL_MIN_DEPTH;
+        if prunable && (futile || null) {
+            let eval = self.evaluate(shared, position).clamp(-(WIN - 1), WIN - 1);
+            // Step 2a: reverse futility: a side this far above beta near the leaves keeps it.
+            if futile && eval - FUTILITY_MARGIN * depth >= beta {
+                self.unproven += 1;
+                return eval;
+            }
+            // Step 2b: the null move. The opponent moves twice (a pass) in a shallower search:
+            // if the side still holds beta, so would a real move, and the node is cut.
+            if null && eval >= beta {
+                let reduced = depth - 1 - (2 + depth / 4);
+                self.play(shared, position, Move::PASS);
+                let value =
+                    -self.search(shared, position, reduced, ply + 1, -beta, -beta + 1, true);
+                self.undo(shared, position, Move::PASS);
+                if self.stopped {
+                    return 0;
+                }
+                if value >= beta {
+                    self.unproven += 1;
+                    return value.min(WIN - 1);
+                }
+            }
+        }
+
+        // Step 3: the moves, ordered: table move, killers, then by history.
         let side = position.side_to_move().index();
         let mut order = [0i32; MAX_MOVES];
         for (i, &m) in moves.iter().enumerate() {
@@ -342,7 +389,7 @@ impl Searcher {
             };
         }
 
-        // Step 3: principal variation search over the moves.
+        // Step 4: principal variation search over the moves.
         let unproven_before = self.unproven;
         let alpha_before = alpha;
         let mut best = -INFINITY;
@@ -355,12 +402,18 @@ impl Searcher {
             let m = moves[i];
             self.play(shared, position, m);
             let value = if i == 0 {
-                -self.search(shared, position, depth - 1, ply + 1, -beta, -alpha)
+                -self.search(shared, position, depth - 1, ply + 1, -beta, -alpha, false)
             } else {
-                // Step 3a: late moves first a ply shallower (late-move reduction).
-                let reduction = i32::from(
-                    shared.reductions && depth >= 3 && i >= LMR_AFTER && order[i] < KILLER,
-                );
+                // Step 4a: late moves first shallower (late-move reduction).
+                let reduction = if shared.pruning.reductions
+                    && depth >= 3
+                    && i >= LMR_AFTER
+                    && order[i] < KILLER
+                {
+                    reduction(depth, i)
+                } else {
+                    0
+                };
                 let mut value = -self.search(
                     shared,
                     position,
@@ -368,12 +421,22 @@ impl Searcher {
                     ply + 1,
                     -alpha - 1,
                     -alpha,
+                    false,
                 );
                 if value > alpha && reduction > 0 {
-                    value = -self.search(shared, position, depth - 1, ply + 1, -alpha - 1, -alpha);
+                    value = -self.search(
+                        shared,
+                        position,
+                        depth - 1,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        false,
+                    );
                 }
                 if value > alpha && value < beta {
-                    value = -self.search(shared, position, depth - 1, ply + 1, -beta, -alpha);
+                    value =
+                        -self.search(shared, position, depth - 1, ply + 1, -beta, -alpha, false);
                 }
                 value
             };
@@ -395,7 +458,7 @@ impl Searcher {
                     head[ply][ply + 1..end].copy_from_slice(&tail[0][ply + 1..end]);
                     self.pv_len[ply] = end.max(ply + 1);
                     if value >= beta {
-                        // Step 3b: a refutation: remember it as a killer and in the history.
+                        // Step 4b: a refutation: remember it as a killer and in the history.
                         if self.killers[ply][0] != Some(m) {
                             self.killers[ply] = [Some(m), self.killers[ply][0]];
                         }
@@ -410,7 +473,7 @@ impl Searcher {
             }
         }
 
-        // Step 4: what was learnt goes to the table.
+        // Step 5: what was learnt goes to the table.
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha_before {
@@ -461,6 +524,7 @@ impl Searcher {
                     0,
                     -value - 1,
                     -value + 1,
+                    true,
                 );
                 position.undo(m);
                 if self.stopped {
@@ -494,7 +558,15 @@ impl Searcher {
             self.may_stop = depth > 1;
             let unproven_before = self.unproven;
             self.set_root(shared, &position);
-            let value = self.search(shared, &mut position, depth as i32, 0, -INFINITY, INFINITY);
+            let value = self.search(
+                shared,
+                &mut position,
+                depth as i32,
+                0,
+                -INFINITY,
+                INFINITY,
+                false,
+            );
             let pv = self.pv[0][..self.pv_len[0]].to_vec();
             if self.stopped {
                 // A partial iteration changes the root move only for one proved better.
@@ -529,6 +601,14 @@ impl Searcher {
     }
 }
 
+/// How many plies shallower the `index`-th move (from 0) of a node searched `depth` plies deep
+/// is searched first: a ply, more the deeper the node and the later the move (½ + ln depth ×
+/// ln index / 2, rounded down), leaving at least a ply.
+fn reduction(depth: i32, index: usize) -> i32 {
+    let r = 0.5 + (depth as f32).ln() * (index as f32).ln() / 2.0;
+    (r as i32).clamp(1, depth - 2)
+}
+
 /// One finished iteration of the deepening.
 struct Iteration {
     depth: u32,
@@ -543,11 +623,41 @@ struct Iteration {
 /// (`benches/results/time-use`).
 pub const DEFAULT_SOFT_PERCENT: u32 = 100;
 
+/// Which moves the search looks at less: each switch decided by a match at 100 ms a move
+/// (`docs/notebook.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pruning {
+    /// Late moves searched shallower first ([`reduction`]). Reductions make the value depend
+    /// on the move order.
+    pub reductions: bool,
+    /// A position whose side to move stands above beta is cut when a shallower search after
+    /// a pass still holds beta (null-move pruning).
+    pub null_move: bool,
+    /// A position near the leaves whose static value stands well above beta is cut without
+    /// search (reverse futility pruning).
+    pub futility: bool,
+}
+
+impl Pruning {
+    /// What plays best: reductions and null moves; reverse futility did not show a gain.
+    /// A search without limits (`solve`) never makes the cuts, whose values are not exact.
+    pub const PLAY: Pruning = Pruning {
+        reductions: true,
+        null_move: true,
+        futility: false,
+    };
+    /// Every move to full depth: plain alpha-beta, as tests compare with minimax.
+    pub const NONE: Pruning = Pruning {
+        reductions: false,
+        null_move: false,
+        futility: false,
+    };
+}
+
 /// The minimax player: its table, weights and one search state per thread.
 pub struct Minimax {
-    /// Whether late moves are reduced. Reductions make the value depend on the move order,
-    /// so tests that compare with plain minimax turn them off.
-    pub reductions: bool,
+    /// Which moves are searched shallower or not at all ([`Pruning::PLAY`] by default).
+    pub pruning: Pruning,
     /// Whether positions whose sides can no longer meet are valued exactly, by regions
     /// ([`crate::search::regions`]); off by default (a match in play found no gain), on in
     /// `solve`.
@@ -570,7 +680,7 @@ impl Minimax {
     /// `tt_megabytes` MiB and `threads` threads.
     pub fn new(evaluation: impl Into<Evaluation>, tt_megabytes: usize, threads: usize) -> Minimax {
         Minimax {
-            reductions: true,
+            pruning: Pruning::PLAY,
             regions: false,
             region_limits: PLAY_LIMITS,
             soft_percent: DEFAULT_SOFT_PERCENT,
@@ -607,6 +717,9 @@ impl Minimax {
         let budget = Budget::start(limits);
         let start = budget.started();
         self.table.new_search();
+        // A search without limits solves: no cut may make its values inexact.
+        let limited =
+            limits.depth.is_some() || limits.nodes.is_some() || budget.deadline().is_some();
         let shared = Shared {
             table: Arc::clone(&self.table),
             evaluation: Arc::clone(&self.evaluation),
@@ -614,7 +727,11 @@ impl Minimax {
             deadline: budget.deadline(),
             external_stop: limits.stop,
             node_limit: limits.nodes,
-            reductions: self.reductions,
+            pruning: Pruning {
+                null_move: self.pruning.null_move && limited,
+                futility: self.pruning.futility && limited,
+                ..self.pruning
+            },
             regions: self.regions,
             region_limits: self.region_limits,
         };
@@ -858,6 +975,18 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             default: "on",
             help: "late-move reductions (off: every move searched to full depth)",
         },
+        OptionInfo {
+            name: "nmp",
+            kind: ValueKind::Switch,
+            default: "on",
+            help: "null-move pruning (a pass searched shallower cuts a node that still holds beta)",
+        },
+        OptionInfo {
+            name: "rfp",
+            kind: ValueKind::Switch,
+            default: "off",
+            help: "reverse futility pruning (near the leaves, a static value far above beta cuts)",
+        },
     ],
     build: |spec, _| {
         let evaluation = match (spec.value("weights"), spec.value("net")) {
@@ -870,7 +999,17 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
         };
         let tt = spec.whole("tt").map_or(DEFAULT_TT_MB, |n| n as usize);
         let mut player = Minimax::new(evaluation, tt, spec.threads());
-        player.reductions = spec.whole("lmr") != Some(0);
+        player.pruning = Pruning {
+            reductions: spec
+                .whole("lmr")
+                .map_or(Pruning::PLAY.reductions, |on| on != 0),
+            null_move: spec
+                .whole("nmp")
+                .map_or(Pruning::PLAY.null_move, |on| on != 0),
+            futility: spec
+                .whole("rfp")
+                .map_or(Pruning::PLAY.futility, |on| on != 0),
+        };
         player.regions = spec.whole("regions") == Some(1);
         // The book holds the shipped network player's choices: on by default for it alone,
         // so other weights and networks (tuning, training, comparisons) play their own moves.
