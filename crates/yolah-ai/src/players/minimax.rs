@@ -23,7 +23,7 @@ use crate::spec::{OptionInfo, PlayerInfo, SpecError, Value, ValueKind};
 use crossbeam_utils::CachePadded;
 use std::fmt::Write as _;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 use yolah_core::{MAX_MOVES, Move, Position};
 
@@ -118,7 +118,8 @@ struct Shared {
     evaluation: Arc<Evaluation>,
     /// Raised by the first thread when it has its answer: the helpers stop.
     stop: Arc<AtomicBool>,
-    deadline: Option<Instant>,
+    /// The depth the first thread is searching: helpers keep ahead of it.
+    main_depth: Arc<AtomicU32>,
     /// Raised by another thread to end the search (the protocol's `stop`).
     external_stop: Option<StopFlag>,
     node_limit: Option<u64>,
@@ -147,6 +148,9 @@ struct Searcher {
     main: bool,
     /// Whether the search may stop on a limit (not before depth 1 is done).
     may_stop: bool,
+    /// When the first thread stops: its move's time, stretched or shrunk by
+    /// [`TimePlan`] as the iterations go.
+    deadline: Option<Instant>,
     stopped: bool,
     /// The value of the best root move so far in this iteration.
     root_value: i32,
@@ -181,6 +185,7 @@ impl Searcher {
             seldepth: 0,
             main,
             may_stop: false,
+            deadline: None,
             stopped: false,
             root_value: 0,
             accumulator: None,
@@ -214,7 +219,7 @@ impl Searcher {
             let out_of_nodes = shared.node_limit.is_some_and(|n| self.nodes >= n);
             let out_of_time = self.nodes.trailing_zeros() >= 8
                 && (shared.external_stop.is_some_and(StopFlag::is_raised)
-                    || shared.deadline.is_some_and(|d| Instant::now() >= d));
+                    || self.deadline.is_some_and(|d| Instant::now() >= d));
             if out_of_nodes || out_of_time {
                 shared.stop.store(true, Ordering::Relaxed);
                 self.stopped = true;
@@ -492,9 +497,6 @@ impl Searcher {
         best
     }
 
-    /// Iterative deepening from `root` up to `max_depth`, telling `on_iteration` of each
-    /// finished one; the first thread's result is the search's. Helpers (`offset` 1) start one
-    /// ply deeper to spread the threads.
     /// A proved line stops where the search took a proved value from the table. This goes on
     /// to the end of the game: at each position it plays the first move whose proved value is
     /// the position's own (`value`, for the side to move at `root`), found by a search with a
@@ -543,18 +545,31 @@ impl Searcher {
         line
     }
 
+    /// Iterative deepening from `root` up to `max_depth`, telling `on_iteration` of each
+    /// finished one. The first thread (`ahead` 0) goes one ply at a time; a helper searches
+    /// `ahead` plies deeper than the first thread is searching, skipping the depths it has
+    /// fallen behind on, so that the threads spread over depths and a helper's finished
+    /// iteration can be deeper than the first thread's.
     fn iterate(
         &mut self,
         shared: &Shared,
         root: &Position,
         max_depth: u32,
-        offset: u32,
-        soft_time: Option<Instant>,
+        ahead: u32,
+        plan: Option<TimePlan>,
         on_iteration: &mut dyn FnMut(&Iteration, &Searcher),
     ) -> Option<Iteration> {
         let mut best: Option<Iteration> = None;
         let mut position = *root;
-        for depth in (1 + offset)..=max_depth {
+        let mut depth = 1 + ahead;
+        // Finished iterations in a row that chose the same move.
+        let mut held = 0;
+        let mut factor = 1.0;
+        self.deadline = plan.map(|plan| plan.stop_at(factor));
+        while depth <= max_depth {
+            if self.main {
+                shared.main_depth.store(depth, Ordering::Relaxed);
+            }
             self.may_stop = depth > 1;
             let unproven_before = self.unproven;
             self.set_root(shared, &position);
@@ -592,10 +607,20 @@ impl Searcher {
                 pv,
             };
             on_iteration(&iteration, self);
+            if let Some(plan) = plan {
+                let changed = best.as_ref().is_some_and(|b| b.pv[0] != iteration.pv[0]);
+                let dropped = best
+                    .as_ref()
+                    .is_some_and(|b| iteration.value < b.value - TimePlan::DROP);
+                held = if changed { 0 } else { held + 1 };
+                factor = plan.factor(changed || dropped, held);
+                self.deadline = Some(plan.stop_at(factor));
+            }
             best = Some(iteration);
-            if proven || soft_time.is_some_and(|t| Instant::now() >= t) {
+            if proven || plan.is_some_and(|plan| Instant::now() >= plan.last_start(factor)) {
                 break;
             }
+            depth = (depth + 1).max(shared.main_depth.load(Ordering::Relaxed) + ahead);
         }
         best
     }
@@ -622,6 +647,54 @@ struct Iteration {
 /// against the former 50, +24.4 Elo [+5.2, +43.7] at 100 ms a move
 /// (`benches/results/time-use`).
 pub const DEFAULT_SOFT_PERCENT: u32 = 100;
+
+/// When the first thread stops, as its iterations tell how hard the move is. Without a clock
+/// the move's time is the limit (`time=` means that). Under a clock (with `stretch=on`), the
+/// clock's allotment is the plan: [`TimePlan::UNSTABLE`] times it after an iteration that
+/// changed the best move or lost more than [`TimePlan::DROP`], [`TimePlan::STABLE`] times it
+/// once the best move has held for [`TimePlan::HELD`] iterations, never past `hard`.
+#[derive(Clone, Copy)]
+struct TimePlan {
+    start: Instant,
+    /// The allotment, less the safety margin.
+    optimum: Duration,
+    /// The latest stop: twice the allotment, at most half the time left.
+    hard: Instant,
+    /// Whether the allotment stretches and shrinks (`stretch=on`, under a clock).
+    stretch: bool,
+    /// No new iteration starts past this share (percent) of the stop time.
+    soft_percent: u32,
+}
+
+impl TimePlan {
+    /// A value drop (hundredths of a point) that makes a position unstable.
+    const DROP: i32 = 50;
+    /// Iterations the best move must hold for the move to count as obvious.
+    const HELD: u32 = 4;
+    const UNSTABLE: f64 = 1.6;
+    const STABLE: f64 = 0.6;
+
+    /// The time-factor after an iteration: `unstable` (changed move, dropped value), or the
+    /// same move for `held` iterations.
+    fn factor(&self, unstable: bool, held: u32) -> f64 {
+        match () {
+            () if !self.stretch => 1.0,
+            () if unstable => TimePlan::UNSTABLE,
+            () if held >= TimePlan::HELD => TimePlan::STABLE,
+            () => 1.0,
+        }
+    }
+
+    /// When the first thread stops, given the factor.
+    fn stop_at(&self, factor: f64) -> Instant {
+        (self.start + self.optimum.mul_f64(factor)).min(self.hard)
+    }
+
+    /// Past when no new iteration starts.
+    fn last_start(&self, factor: f64) -> Instant {
+        self.start + (self.stop_at(factor) - self.start) * self.soft_percent / 100
+    }
+}
 
 /// Which moves the search looks at less: each switch decided by a match at 100 ms a move
 /// (`docs/notebook.md`).
@@ -667,6 +740,10 @@ pub struct Minimax {
     pub region_limits: AreaLimits,
     /// The share of a move's time, in percent, past which no new iteration starts.
     pub soft_percent: u32,
+    /// Under a clock, more time for a move whose best move changed or value dropped, less
+    /// for one whose best move holds ([`TimePlan`]). Off by default: +16.3 [-1.4, +34.2] at
+    /// 1s+10ms, 1,000 games, undecided (`benches/results/time-stretch`).
+    pub stretch: bool,
     /// Whether positions in the opening book ([`crate::book`]) are played from it, without
     /// search; off in [`Minimax::new`], on in specs of the shipped network player.
     pub book: bool,
@@ -684,6 +761,7 @@ impl Minimax {
             regions: false,
             region_limits: PLAY_LIMITS,
             soft_percent: DEFAULT_SOFT_PERCENT,
+            stretch: false,
             book: false,
             table: Arc::new(Table::new(tt_megabytes)),
             evaluation: Arc::new(evaluation.into()),
@@ -714,8 +792,29 @@ impl Minimax {
         limits: Limits,
         on_iteration: impl FnMut(&Outcome) + Send,
     ) -> Outcome {
-        let budget = Budget::start(limits);
+        // The move's time is the plan; under a clock a stretched search may take up to twice
+        // it, within half the time left.
+        let planned = Budget::start(limits);
+        let stretch = self.stretch && limits.clock.is_some();
+        let hard_time = match (limits.time, limits.clock) {
+            (Some(time), Some(clock)) if stretch => Some((time * 2).min(clock.left / 2).max(time)),
+            (time, _) => time,
+        };
+        let budget = Budget::start(Limits {
+            time: hard_time,
+            ..limits
+        });
         let start = budget.started();
+        let plan = planned
+            .deadline()
+            .zip(budget.deadline())
+            .map(|(optimum, hard)| TimePlan {
+                start,
+                optimum: optimum.saturating_duration_since(start),
+                hard,
+                stretch,
+                soft_percent: self.soft_percent.clamp(1, 100),
+            });
         self.table.new_search();
         // A search without limits solves: no cut may make its values inexact.
         let limited =
@@ -724,7 +823,7 @@ impl Minimax {
             table: Arc::clone(&self.table),
             evaluation: Arc::clone(&self.evaluation),
             stop: Arc::new(AtomicBool::new(false)),
-            deadline: budget.deadline(),
+            main_depth: Arc::new(AtomicU32::new(0)),
             external_stop: limits.stop,
             node_limit: limits.nodes,
             pruning: Pruning {
@@ -735,46 +834,47 @@ impl Minimax {
             regions: self.regions,
             region_limits: self.region_limits,
         };
-        // No new iteration starts past the soft share of the time.
-        let soft = self.soft_percent.clamp(1, 100);
-        let soft_time = budget.deadline().map(|d| start + (d - start) * soft / 100);
         let max_depth = limits
             .depth
             .map_or(MAX_PLY as u32 - 1, |d| d.min(MAX_PLY as u32 - 1));
         let position = *position;
         let helpers = shared.clone();
         let mut on_iteration = on_iteration;
-        // The first thread's answer is the search's; helpers only fill the shared table, and
-        // one the system has descheduled is not waited for past the deadline.
+        // The first thread's answer is the search's unless a helper finished a deeper
+        // iteration (and the first did not prove its value); a helper the system has
+        // descheduled is not waited for past the deadline.
         let (mut result, helped) = self.searchers.run(
             |searcher| {
                 searcher.prepare();
                 let mut tell = |iteration: &Iteration, searcher: &Searcher| {
                     on_iteration(&outcome(&position, Some(iteration), searcher, start));
                 };
-                let found =
-                    searcher.iterate(&shared, &position, max_depth, 0, soft_time, &mut tell);
+                let found = searcher.iterate(&shared, &position, max_depth, 0, plan, &mut tell);
                 shared.stop.store(true, Ordering::Relaxed);
                 outcome(&position, found.as_ref(), searcher, start)
             },
             move |i, searcher| {
                 searcher.prepare();
-                let offset = (i % 2) as u32;
-                searcher.iterate(
-                    &helpers,
-                    &position,
-                    max_depth,
-                    offset,
-                    soft_time,
-                    &mut |_, _| {},
-                );
-                (searcher.nodes, searcher.tt_hits)
+                // One or two plies ahead of the first thread, in turn.
+                let ahead = 1 + (i as u32 - 1) % 2;
+                let found =
+                    searcher.iterate(&helpers, &position, max_depth, ahead, None, &mut |_, _| {});
+                outcome(&position, found.as_ref(), searcher, start)
             },
             budget.answer_by(),
         );
-        for (nodes, tt_hits) in helped.into_iter().flatten() {
-            result.nodes += nodes;
-            result.tt_hits += tt_hits;
+        for helper in helped.into_iter().flatten() {
+            let deeper = helper.depth > result.depth || helper.proven;
+            if !result.proven && deeper {
+                result.mv = helper.mv;
+                result.value = helper.value;
+                result.depth = helper.depth;
+                result.proven = helper.proven;
+                result.pv = helper.pv;
+            }
+            result.seldepth = result.seldepth.max(helper.seldepth);
+            result.nodes += helper.nodes;
+            result.tt_hits += helper.tt_hits;
         }
         result
     }
@@ -915,6 +1015,13 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
                    an iteration running at the end of the time is cut, its best move kept",
         },
         OptionInfo {
+            name: "stretch",
+            kind: ValueKind::Switch,
+            default: "off",
+            help: "under a clock, up to 1.6 times the move's share when the best move changes or \
+                   the value drops, 0.6 times once it has held for 4 iterations",
+        },
+        OptionInfo {
             name: "depth",
             kind: ValueKind::Depth,
             default: "none",
@@ -1018,6 +1125,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
         player.soft_percent = spec
             .whole("soft")
             .map_or(DEFAULT_SOFT_PERCENT, |p| p as u32);
+        player.stretch = spec.whole("stretch") == Some(1);
         Box::new(player)
     },
     check: Some(check_evaluation),
@@ -1049,4 +1157,54 @@ fn check_evaluation(
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(stretch: bool, soft_percent: u32) -> TimePlan {
+        let start = Instant::now();
+        TimePlan {
+            start,
+            optimum: Duration::from_millis(100),
+            hard: start + Duration::from_millis(150),
+            stretch,
+            soft_percent,
+        }
+    }
+
+    /// `at` is `ms` milliseconds after the plan's start, to a microsecond.
+    fn after(plan: &TimePlan, at: Instant, ms: u64) -> bool {
+        let want = plan.start + Duration::from_millis(ms);
+        at.max(want) - at.min(want) < Duration::from_micros(1)
+    }
+
+    #[test]
+    fn the_plan_stretches_for_unstable_moves_and_shrinks_for_held_ones_never_past_hard() {
+        let p = plan(true, 100);
+        assert!(after(&p, p.stop_at(p.factor(false, 1)), 100));
+        // 1.6 times 100 ms is past the hard stop.
+        assert!(after(&p, p.stop_at(p.factor(true, 0)), 150));
+        assert!(after(&p, p.stop_at(p.factor(true, TimePlan::HELD)), 150));
+        assert!(after(&p, p.stop_at(p.factor(false, TimePlan::HELD)), 60));
+        assert!(after(
+            &p,
+            p.stop_at(p.factor(false, TimePlan::HELD - 1)),
+            100
+        ));
+        // Without stretch, or with a fixed time, the time is the time.
+        let fixed = plan(false, 100);
+        for (unstable, held) in [(true, 0), (false, TimePlan::HELD), (false, 1)] {
+            assert!(after(
+                &fixed,
+                fixed.stop_at(fixed.factor(unstable, held)),
+                100
+            ));
+        }
+        // No new iteration past the soft share of the stop time.
+        let soft = plan(true, 50);
+        assert!(after(&soft, soft.last_start(1.0), 50));
+        assert!(after(&soft, soft.last_start(TimePlan::STABLE), 30));
+    }
 }
