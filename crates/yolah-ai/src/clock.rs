@@ -6,7 +6,7 @@
 //! thinks, and it gains the increment after each of its moves. A side whose thinking takes
 //! more than the time it had left loses on time.
 
-use crate::spec::parse_duration;
+use crate::options::parse_duration;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::str::FromStr;

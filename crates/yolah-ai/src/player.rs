@@ -2,36 +2,86 @@
 //! report out.
 
 use crate::limits::Limits;
+use crate::options::{Conflict, OptionInfo, Options};
 use std::fmt;
 use std::time::Duration;
 use yolah_core::{Move, Position};
 
 /// An artificial player. It may keep state between moves of a game (MCTS keeps its tree), so
 /// one instance plays one game at a time; a new game is recognised from the position.
+///
+/// A player implements one method, [`Player::think`]; the others are built on it.
 pub trait Player: Send {
     /// Chooses a legal move for the side to move in `position`, which is not over: the pass
-    /// when the side has no move. Honours `limits` (see [`Limits`]).
-    fn choose(&mut self, position: &Position, limits: Limits) -> Report;
+    /// when the side has no move. Honours `limits` (see [`Limits`]), and tells `progress` what
+    /// the search has found so far whenever it knows more (minimax: after each iteration of
+    /// its deepening; players with nothing to tell along the way never call it). Fails only
+    /// for the reason the player cannot move and so loses the game: an external program that
+    /// crashed, hung, talked nonsense or sent an illegal move. Players in this process always
+    /// move.
+    fn think(
+        &mut self,
+        position: &Position,
+        limits: Limits,
+        progress: &mut (dyn FnMut(&Report) + Send),
+    ) -> Result<Report, Forfeit>;
 
-    /// [`Player::choose`], telling `progress` what the search has found so far whenever it
-    /// knows more (minimax: after each iteration of its deepening). Players with nothing to
-    /// tell along the way just choose.
+    /// [`Player::think`] without progress reports, for callers that cannot take a forfeit: a
+    /// failing player's move is replaced by the first legal move, and the report says why.
+    fn choose(&mut self, position: &Position, limits: Limits) -> Report {
+        self.choose_observed(position, limits, &mut |_| {})
+    }
+
+    /// [`Player::think`] for callers that cannot take a forfeit (see [`Player::choose`]).
     fn choose_observed(
         &mut self,
         position: &Position,
         limits: Limits,
         progress: &mut (dyn FnMut(&Report) + Send),
     ) -> Report {
-        let _ = progress;
-        self.choose(position, limits)
+        let start = std::time::Instant::now();
+        self.think(position, limits, progress)
+            .unwrap_or_else(|forfeit| Report {
+                detail: format!(
+                    "forfeit ({}); the first legal move played instead",
+                    forfeit.reason
+                ),
+                ..Report::new(position.moves()[0], start.elapsed())
+            })
     }
 
-    /// [`Player::choose`], or the reason the player cannot move and so loses the game: an
-    /// external program that crashed, hung, talked nonsense or sent an illegal move. Players
-    /// in this process always move.
+    /// [`Player::think`] without progress reports.
     fn try_choose(&mut self, position: &Position, limits: Limits) -> Result<Report, Forfeit> {
-        Ok(self.choose(position, limits))
+        self.think(position, limits, &mut |_| {})
     }
+}
+
+/// One kind of player, as its family declares it beside its code; the catalogue
+/// ([`crate::catalogue::PLAYERS`]) lists them all.
+#[derive(Debug)]
+pub struct PlayerInfo {
+    /// Its name in specs.
+    pub name: &'static str,
+    /// One line on how it plays.
+    pub about: &'static str,
+    /// Its options.
+    pub options: &'static [OptionInfo],
+    /// Builds the player from its checked options, with this seed.
+    pub build: fn(&Options, u64) -> Box<dyn Player>,
+    /// Checks what single options cannot (options that do not go together).
+    pub check: fn(&Options) -> Result<(), Conflict>,
+    /// The most memory the player holds with these options, MiB (its tables or trees).
+    pub memory_mb: fn(&Options) -> u64,
+}
+
+/// A [`PlayerInfo::check`] for players whose options all go together.
+pub fn no_conflicts(_: &Options) -> Result<(), Conflict> {
+    Ok(())
+}
+
+/// A [`PlayerInfo::memory_mb`] for players without tables or trees.
+pub fn small(_: &Options) -> u64 {
+    1
 }
 
 /// Why a player lost a game without finishing it.
@@ -135,5 +185,65 @@ impl fmt::Display for Report {
             write!(f, "; {}", self.detail)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A player that implements only the required method: plays the first legal move, or
+    /// forfeits when told to.
+    struct First {
+        fail: bool,
+    }
+
+    impl Player for First {
+        fn think(
+            &mut self,
+            position: &Position,
+            _limits: Limits,
+            progress: &mut (dyn FnMut(&Report) + Send),
+        ) -> Result<Report, Forfeit> {
+            if self.fail {
+                return Err(Forfeit {
+                    reason: "told to fail".to_string(),
+                });
+            }
+            let report = Report::new(position.moves()[0], Duration::ZERO);
+            progress(&report);
+            Ok(report)
+        }
+    }
+
+    #[test]
+    fn a_player_with_only_the_required_method_has_all_the_others() {
+        let start = Position::start();
+        let first = start.moves()[0];
+        let mut player = First { fail: false };
+        assert_eq!(player.choose(&start, Limits::default()).mv, first);
+        assert_eq!(
+            player.try_choose(&start, Limits::default()).unwrap().mv,
+            first
+        );
+        let mut told = 0;
+        let report = player.choose_observed(&start, Limits::default(), &mut |_| told += 1);
+        assert_eq!((report.mv, told), (first, 1));
+
+        let mut failing = First { fail: true };
+        assert_eq!(
+            failing
+                .try_choose(&start, Limits::default())
+                .unwrap_err()
+                .reason,
+            "told to fail"
+        );
+        let replaced = failing.choose(&start, Limits::default());
+        assert_eq!(replaced.mv, first);
+        assert!(
+            replaced.detail.contains("told to fail"),
+            "{}",
+            replaced.detail
+        );
     }
 }

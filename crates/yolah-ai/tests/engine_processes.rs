@@ -3,22 +3,13 @@
 //! in its binary, so that the threads and files it counts are its own.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use yolah_ai::players::engine::Engine;
 use yolah_ai::{Limits, Player};
 use yolah_core::{Move, Position};
 
 fn count(dir: &str) -> usize {
     std::fs::read_dir(dir).unwrap().count()
-}
-
-/// Whether process `pid` still runs (a zombie has ended).
-fn alive(pid: &str) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        stat.rsplit(')')
-            .next()
-            .is_some_and(|rest| !rest.trim_start().starts_with('Z'))
-    })
 }
 
 #[test]
@@ -62,12 +53,5 @@ fn a_program_and_its_helpers_end_with_each_game() {
     let started = std::fs::read_to_string(&pids).unwrap();
     let helpers: Vec<&str> = started.lines().collect();
     assert!(helpers.len() >= 11, "{started}");
-    let deadline = Instant::now() + Duration::from_secs(2);
-    while helpers.iter().any(|pid| alive(pid)) {
-        assert!(
-            Instant::now() < deadline,
-            "helpers still running: {started}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    yolah_testkit::assert_all_end(helpers);
 }

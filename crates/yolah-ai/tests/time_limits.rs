@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use yolah_ai::arena::opening::random_opening;
-use yolah_ai::{Limits, Player, Report, Spec};
+use yolah_ai::{Forfeit, Limits, Player, Report, Spec};
 use yolah_core::Position;
 
 const GRACE: Duration = Duration::from_millis(5);
@@ -80,14 +80,19 @@ fn judge(player: &mut dyn Player, limits: Limits, limit: Duration, games: u64) -
 struct Ignorant;
 
 impl Player for Ignorant {
-    fn choose(&mut self, position: &Position, limits: Limits) -> Report {
+    fn think(
+        &mut self,
+        position: &Position,
+        limits: Limits,
+        _progress: &mut (dyn FnMut(&Report) + Send),
+    ) -> Result<Report, Forfeit> {
         let start = Instant::now();
         let until = limits.time.unwrap() * 4;
         let mut spins = 0u64;
         while start.elapsed() < until {
             spins = std::hint::black_box(spins + 1);
         }
-        Report::new(position.moves()[0], start.elapsed())
+        Ok(Report::new(position.moves()[0], start.elapsed()))
     }
 }
 

@@ -5,14 +5,12 @@ mod cli;
 mod cmd;
 
 use clap::{CommandFactory, Parser};
-use cli::{Cli, Command, DataCommand, TournamentCommand};
+use cli::{Cli, Command, DataCommand};
 use std::io::{self, Write};
 use std::process::ExitCode;
 use yolah_ai::SpecError;
 use yolah_ai::arena::tournament::ConfigError;
 
-// One arm per subcommand: long, but flat.
-#[allow(clippy::too_many_lines)]
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -62,215 +60,32 @@ fn main() -> ExitCode {
     }
 }
 
-// One arm per subcommand: long, but flat.
-#[allow(clippy::too_many_lines)]
 fn run(out: &mut impl Write, command: Command) -> anyhow::Result<()> {
     match command {
-        Command::Perft {
-            depth,
-            position,
-            json,
-        } => cmd::perft::run(out, depth, position.position.as_deref(), json),
-        Command::Moves { position } => cmd::moves::run(out, position.position.as_deref()),
-        Command::Replay {
-            file,
-            position,
-            game,
-        } => cmd::replay::run(out, file.as_deref(), position.position.as_deref(), game),
-        Command::Show { position } => cmd::show::run(out, position.position.as_deref()),
-        Command::RandomGames {
-            games,
-            seed,
-            threads,
-        } => cmd::random_games::run(out, games, seed, threads),
+        Command::Perft(options) => cmd::perft::run(out, &options),
+        Command::Moves(position) => cmd::moves::run(out, &position),
+        Command::Replay(options) => cmd::replay::run(out, &options),
+        Command::Show(position) => cmd::show::run(out, &position),
+        Command::RandomGames(options) => cmd::random_games::run(out, &options),
         Command::Players => cmd::players::run(out),
-        Command::Think {
-            spec,
-            position,
-            seed,
-            json,
-        } => cmd::think::run(out, &spec, position.position.as_deref(), seed, json),
-        Command::Engine { player } => cmd::engine::run(&player),
-        Command::Selfplay {
-            spec,
-            games,
-            out: dir,
-            random_plies,
-            seed,
-            threads,
-            shard,
-            resume,
-        } => cmd::selfplay::run(
-            out,
-            &cmd::selfplay::Options {
-                spec,
-                games,
-                out: dir,
-                random_plies,
-                seed,
-                threads,
-                shard,
-                resume,
-            },
-        ),
-        Command::Train {
-            data,
-            out: file,
-            epochs,
-            seed,
-            target,
-            resume,
-        } => cmd::train::run(
-            out,
-            &cmd::train::Options {
-                data,
-                out: file,
-                epochs,
-                seed,
-                target,
-                resume,
-            },
-        ),
+        Command::Think(options) => cmd::think::run(out, &options),
+        Command::Engine(options) => cmd::engine::run(&options),
+        Command::Selfplay(options) => cmd::selfplay::run(out, &options),
+        Command::Train(options) => cmd::train::run(out, &options),
         Command::Data {
             command: DataCommand::Stats { path },
         } => cmd::data::stats(out, &path),
         Command::Data {
             command: DataCommand::Merge { out: dir, parts },
         } => cmd::selfplay::merge(out, &dir, &parts),
-        Command::Serve {
-            port,
-            bind,
-            max_games,
-            max_searches,
-            max_memory,
-            idle_timeout,
-            allow_origins,
-            tc,
-        } => cmd::serve::run(
-            out,
-            &cmd::serve::Options {
-                bind,
-                port,
-                max_games,
-                max_searches,
-                max_memory,
-                idle_timeout,
-                allow_origins,
-                tc,
-            },
-        ),
-        Command::Match {
-            first,
-            second,
-            games,
-            sprt,
-            pairing,
-            out: file,
-            resume,
-            json,
-        } => cmd::versus::run(
-            out,
-            &cmd::versus::Options {
-                first,
-                second,
-                games,
-                sprt,
-                pairing,
-                out: file,
-                resume,
-                json,
-            },
-        ),
-        Command::Tournament {
-            merge: Some(TournamentCommand::Merge { out: dir, parts }),
-            ..
-        } => cmd::tournament::merge(out, &dir, &parts),
-        Command::Tournament {
-            specs,
-            games_per_pair,
-            pairing,
-            out: dir,
-            shard,
-            resume,
-            merge: None,
-        } => cmd::tournament::run(
-            out,
-            &cmd::tournament::Options {
-                specs,
-                games_per_pair,
-                games: pairing,
-                out: dir,
-                shard,
-                resume,
-            },
-        ),
-        Command::Solve {
-            position,
-            tt,
-            threads,
-            json,
-        } => cmd::solve::run(
-            out,
-            position.as_deref(),
-            &cmd::solve::Options { tt, threads, json },
-        ),
-        Command::Bench { depth, json } => cmd::bench::run(out, depth, json),
-        Command::Tune {
-            out: dir,
-            resume,
-            generations,
-            population,
-            elite,
-            openings,
-            nodes,
-            opponents,
-            random_plies,
-            seed,
-            threads,
-            sprt,
-        } => cmd::tune::run(
-            out,
-            &cmd::tune::Options {
-                out: dir,
-                resume,
-                generations,
-                population,
-                elite,
-                openings,
-                nodes,
-                opponents,
-                random_plies,
-                seed,
-                threads,
-                sprt,
-            },
-        ),
-        Command::Play {
-            black,
-            white,
-            position,
-            seed,
-            tc,
-        } => cmd::play::run(
-            out,
-            &black,
-            &white,
-            position.position.as_deref(),
-            seed,
-            tc.as_deref(),
-        ),
-        Command::Openings {
-            count,
-            plies,
-            max_margin,
-            seed,
-        } => cmd::openings::run(
-            out,
-            count,
-            plies,
-            max_margin,
-            seed.unwrap_or(cmd::DEFAULT_SEED),
-        ),
+        Command::Serve(options) => cmd::serve::run(out, &options),
+        Command::Match(options) => cmd::versus::run(out, &options),
+        Command::Tournament(options) => cmd::tournament::run(out, &options),
+        Command::Solve(options) => cmd::solve::run(out, &options),
+        Command::Bench(options) => cmd::bench::run(out, &options),
+        Command::Tune(options) => cmd::tune::run(out, &options),
+        Command::Play(options) => cmd::play::run(out, &options),
+        Command::Openings(options) => cmd::openings::run(out, &options),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "yolah", out);
             Ok(())

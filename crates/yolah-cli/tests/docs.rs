@@ -123,3 +123,24 @@ fn the_wildcards_match_what_they_should() {
     assert!(lines_match(&["…".into(), "three".into()], &lines));
     assert!(!lines_match(&["one".into(), "three".into()], &lines));
 }
+
+/// Every path `docs/architecture.md` names, in backquotes, exists: the page that tells a
+/// newcomer where things are cannot point at a file that moved.
+#[test]
+fn the_architecture_page_names_only_paths_that_exist() {
+    let text = std::fs::read_to_string(root().join("docs/architecture.md")).unwrap();
+    let roots = ["crates/", "tables/", "xtask/", "docs/", "benches/"];
+    let mut named = 0;
+    let mut missing = Vec::new();
+    for (i, quoted) in text.split('`').enumerate() {
+        if i % 2 == 0 || !roots.iter().any(|r| quoted.starts_with(r)) {
+            continue;
+        }
+        named += 1;
+        if !root().join(quoted).exists() {
+            missing.push(quoted.to_string());
+        }
+    }
+    assert!(named >= 20, "only {named} paths found");
+    assert!(missing.is_empty(), "named but missing: {missing:?}");
+}

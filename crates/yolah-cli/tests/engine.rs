@@ -168,26 +168,8 @@ fn forking(pids: &Path) -> String {
     )
 }
 
-/// Whether process `pid` still runs (a zombie has ended).
-fn alive(pid: &str) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        stat.rsplit(')')
-            .next()
-            .is_some_and(|rest| !rest.trim_start().starts_with('Z'))
-    })
-}
-
 fn assert_all_ended(pids: &Path) {
-    let started = std::fs::read_to_string(pids).unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
-    while started.lines().any(alive) {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "left running: {:?}",
-            started.lines().filter(|p| alive(p)).collect::<Vec<_>>()
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    yolah_testkit::assert_all_end(std::fs::read_to_string(pids).unwrap().lines());
 }
 
 // Issue 19, item 7: an engine's helpers end with its game, and with a match that is killed.

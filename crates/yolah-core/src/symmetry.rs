@@ -3,7 +3,11 @@
 //! images, so a game transformed square by square is a legal game with the same scores: eight
 //! positions of training data for one.
 
-use crate::{Bitboard, Move, Position, Square};
+use crate::bitboard::Bitboard;
+use crate::color::Color;
+use crate::mv::Move;
+use crate::position::Position;
+use crate::square::Square;
 
 /// One of the eight symmetries of the square: first swap files and ranks if `transpose`, then
 /// mirror the files if `flip_files`, then the ranks if `flip_ranks`.
@@ -74,14 +78,11 @@ impl Symmetry {
     pub fn position(self, position: &Position) -> Position {
         Position::from_parts(
             [
-                self.bitboard(position.pieces(crate::Color::Black)),
-                self.bitboard(position.pieces(crate::Color::White)),
+                self.bitboard(position.pieces(Color::Black)),
+                self.bitboard(position.pieces(Color::White)),
             ],
             self.bitboard(position.holes()),
-            [
-                position.score(crate::Color::Black),
-                position.score(crate::Color::White),
-            ],
+            [position.score(Color::Black), position.score(Color::White)],
             position.ply(),
         )
     }

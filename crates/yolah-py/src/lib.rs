@@ -1,8 +1,9 @@
 //! Python bindings for Yolah, importable as `yolah` (`docs/python.md`): the rules
-//! ([`position`], [`rules`]), the players ([`players`]), planes for networks ([`planes`]) and the
+//! ([`position`], [`rules`]), the players ([`players`]), planes for networks ([`planes`], [`batch`]) and the
 //! training data ([`data`]). A thin layer: it converts types and releases the interpreter
 //! around long work; the game logic is yolah-core's and yolah-ai's.
 
+mod batch;
 mod data;
 mod move_names;
 mod numpy;
@@ -20,7 +21,7 @@ fn _yolah(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<players::Player>()?;
     module.add_function(wrap_pyfunction!(rules::perft, module)?)?;
     module.add_function(wrap_pyfunction!(rules::random_games, module)?)?;
-    module.add_function(wrap_pyfunction!(planes::planes_batch, module)?)?;
+    module.add_function(wrap_pyfunction!(batch::planes_batch, module)?)?;
     module.add_function(wrap_pyfunction!(players::think, module)?)?;
     module.add_function(wrap_pyfunction!(data::read_data, module)?)?;
     let names: Vec<&str> = yolah_ai::PLAYERS.iter().map(|p| p.name).collect();

@@ -1,9 +1,7 @@
-//! Positions as planes for a network: one position's (`Position.planes`) and a batch's
-//! (`yolah.planes_batch`), so that a training loop makes one call for many positions.
+//! Positions as planes for a network: the encoding, and one position's as an array
+//! (`Position.planes`); many positions at once are in [`crate::batch`].
 
 use crate::numpy;
-use crate::position::position_arg;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use yolah_core::{Color, Position};
 
@@ -32,23 +30,4 @@ pub fn one<'py>(py: Python<'py>, position: &Position) -> PyResult<Bound<'py, PyA
     let mut bytes = [0; PLANE_BYTES];
     write(position, &mut bytes);
     numpy::array(py, &bytes, "uint8", &[PLANES, 8, 8])
-}
-
-/// The planes of many positions (an iterable of `Position`s or notations): a `uint8` array of
-/// shape `(n, 3, 8, 8)`, in order.
-#[pyfunction]
-pub fn planes_batch<'py>(
-    py: Python<'py>,
-    positions: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let mut bytes = Vec::new();
-    let mut n = 0;
-    for item in positions.try_iter()? {
-        let position = position_arg(&item?)
-            .map_err(|e| PyValueError::new_err(format!("position {n}: {}", e.value(py))))?;
-        bytes.resize(bytes.len() + PLANE_BYTES, 0);
-        write(&position, &mut bytes[n * PLANE_BYTES..]);
-        n += 1;
-    }
-    numpy::array(py, &bytes, "uint8", &[n, PLANES, 8, 8])
 }

@@ -110,7 +110,7 @@ fn page(config: &Config) -> String {
         |tc| format!("{tc} (the server's; none, or another)"),
     );
     INDEX
-        .replace("{{DEFAULT_PLAYER}}", yolah_ai::spec::DEFAULT_PLAYER)
+        .replace("{{DEFAULT_PLAYER}}", yolah_ai::catalogue::DEFAULT_PLAYER)
         .replace("{{TIME_CONTROL}}", &clock)
 }
 
@@ -672,7 +672,7 @@ impl Connection {
 /// The player of analysis boards: the strongest, searching until it is stopped (the opening
 /// book off: an analysis shows a search, even of the first plies).
 fn analysis_spec() -> yolah_ai::Spec {
-    format!("{},book=off", yolah_ai::spec::DEFAULT_PLAYER)
+    format!("{},book=off", yolah_ai::catalogue::DEFAULT_PLAYER)
         .parse()
         .expect("the default player's spec is valid")
 }

@@ -90,8 +90,9 @@ fn check(state: &Value) {
     assert_eq!(state["result"].is_string(), position.game_over(), "{state}");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_human_plays_a_whole_game_against_a_machine() {
+/// A new server and a game on it, a person (black) against the random player: the socket and
+/// the first settled state.
+async fn against_random() -> (Socket, Value) {
     let address = server(yolah_web::Config::default()).await;
     let mut socket = connect(address).await;
     send(
@@ -99,12 +100,24 @@ async fn a_human_plays_a_whole_game_against_a_machine() {
         &json!({"type": "new", "black": "human", "white": "random"}),
     )
     .await;
-    let mut state = settled(&mut socket).await;
+    let state = settled(&mut socket).await;
+    (socket, state)
+}
+
+/// Plays the first legal move of `state` and waits for the machine's answer: the next settled
+/// state.
+async fn play_first(socket: &mut Socket, state: &Value) -> Value {
+    let first = state["legal"][0].clone();
+    send(socket, &json!({"type": "play", "move": first})).await;
+    settled(socket).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_human_plays_a_whole_game_against_a_machine() {
+    let (mut socket, mut state) = against_random().await;
     while state["result"].is_null() {
         assert_eq!(state["side"], "black", "the human's turn: {state}");
-        let first = state["legal"][0].clone();
-        send(&mut socket, &json!({"type": "play", "move": first})).await;
-        state = settled(&mut socket).await;
+        state = play_first(&mut socket, &state).await;
         check(&state);
     }
     let result = state["result"].as_str().unwrap();
@@ -645,18 +658,9 @@ async fn an_analysis_thinks_live_follows_the_moves_and_pauses() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resign_take_back_to_a_move_and_undo_a_watched_game() {
-    let address = server(yolah_web::Config::default()).await;
-    let mut socket = connect(address).await;
-    send(
-        &mut socket,
-        &json!({"type": "new", "black": "human", "white": "random"}),
-    )
-    .await;
-    let mut state = settled(&mut socket).await;
+    let (mut socket, mut state) = against_random().await;
     for _ in 0..3 {
-        let first = state["legal"][0].clone();
-        send(&mut socket, &json!({"type": "play", "move": first})).await;
-        state = settled(&mut socket).await;
+        state = play_first(&mut socket, &state).await;
     }
     assert_eq!(state["moves"].as_array().unwrap().len(), 6);
     send(&mut socket, &json!({"type": "undo", "to": 3})).await;

@@ -8,9 +8,9 @@
 //! still running, for a command stopped by a signal.
 
 use crate::limits::Limits;
-use crate::player::{Forfeit, Player, Report};
+use crate::options::{OptionInfo, Value, ValueKind};
+use crate::player::{Forfeit, Player, PlayerInfo, Report, no_conflicts, small};
 use crate::protocol::info;
-use crate::spec::{OptionInfo, PlayerInfo, Value, ValueKind};
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -322,21 +322,12 @@ impl Engine {
 }
 
 impl Player for Engine {
-    /// For callers that cannot take a forfeit: a failing program's move is replaced by the
-    /// first legal move, and the report says why.
-    fn choose(&mut self, position: &Position, limits: Limits) -> Report {
-        let start = Instant::now();
-        self.try_choose(position, limits)
-            .unwrap_or_else(|forfeit| Report {
-                detail: format!(
-                    "forfeit ({}); the first legal move played instead",
-                    forfeit.reason
-                ),
-                ..Report::new(position.moves()[0], start.elapsed())
-            })
-    }
-
-    fn try_choose(&mut self, position: &Position, limits: Limits) -> Result<Report, Forfeit> {
+    fn think(
+        &mut self,
+        position: &Position,
+        limits: Limits,
+        _progress: &mut (dyn FnMut(&Report) + Send),
+    ) -> Result<Report, Forfeit> {
         self.play(position, limits).map_err(|reason| {
             // A program that failed once is not trusted again: the next move starts afresh.
             self.process = None;
@@ -394,16 +385,14 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             help: "the program and its arguments: the rest of the spec, commas included",
         },
     ],
-    build: |spec, _| {
-        let Some(Value::Command(command)) = spec.value("cmd") else {
+    build: |options, _| {
+        let Some(Value::Command(command)) = options.value("cmd") else {
             unreachable!("a spec of the engine player has its command")
         };
-        let margin = match spec.value("margin") {
-            Some(Value::Duration(d)) => d,
-            _ => DEFAULT_MARGIN,
-        };
-        let send_clock = spec.whole("clock") != Some(0);
-        Box::new(Engine::new(command, margin, send_clock))
+        let margin = options.duration("margin").unwrap_or(DEFAULT_MARGIN);
+        let send_clock = options.switch("clock") != Some(false);
+        Box::new(Engine::new(command.clone(), margin, send_clock))
     },
-    check: None,
+    check: no_conflicts,
+    memory_mb: small,
 };

@@ -13,11 +13,9 @@
 //! moves every time.
 
 use crate::limits::{Budget, Limits};
-use crate::player::{Player, Report};
+use crate::options::{ITERATIONS, OptionInfo, PACE, SEED, THREADS, TIME, ValueKind};
+use crate::player::{Forfeit, Player, PlayerInfo, Report, no_conflicts};
 use crate::search::parallel::Threads;
-use crate::spec::{
-    ITERATIONS, OptionInfo, PACE, PlayerInfo, SEED, THREADS, TIME, Value, ValueKind,
-};
 use crossbeam_utils::CachePadded;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -342,17 +340,13 @@ fn progress_report(tree: &Tree, elapsed: std::time::Duration) -> Option<Report> 
 }
 
 impl Player for Mcts {
-    fn choose(&mut self, position: &Position, limits: Limits) -> Report {
-        self.choose_observed(position, limits, &mut |_| {})
-    }
-
     /// Tells `progress`, every quarter of a second, what the first thread's tree says.
-    fn choose_observed(
+    fn think(
         &mut self,
         position: &Position,
         limits: Limits,
         progress: &mut (dyn FnMut(&Report) + Send),
-    ) -> Report {
+    ) -> Result<Report, Forfeit> {
         let budget = Budget::start(limits);
         let moves = position.moves();
         if moves.len() == 1 {
@@ -360,7 +354,7 @@ impl Player for Mcts {
             self.trees.for_each(|tree| {
                 tree.set_root(position);
             });
-            return Report::only_move(moves[0], budget.elapsed());
+            return Ok(Report::only_move(moves[0], budget.elapsed()));
         }
         let threads = self.trees.len();
         let c = self.c;
@@ -403,7 +397,7 @@ impl Player for Mcts {
         let pv_text: Vec<String> = pv.iter().map(ToString::to_string).collect();
         let nodes: usize = searches.iter().map(|s| s.nodes).sum();
         let reused: u64 = searches.iter().map(|s| u64::from(s.reused)).sum();
-        Report {
+        Ok(Report {
             value: (visits > 0).then(|| half_points as f64 / (2.0 * visits as f64)),
             iterations: searches.iter().map(|s| s.iterations).sum(),
             detail: format!(
@@ -412,7 +406,7 @@ impl Player for Mcts {
             ),
             pv,
             ..Report::new(mv, budget.elapsed())
-        }
+        })
     }
 }
 
@@ -439,13 +433,16 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
         THREADS,
         SEED,
     ],
-    build: |spec, seed| {
-        let c = match spec.value("c") {
-            Some(Value::Real(c)) => c,
-            _ => DEFAULT_C,
-        };
-        let tree = spec.whole("tree").map_or(DEFAULT_TREE_MB, |n| n as usize);
-        Box::new(Mcts::with_tree_size(c, spec.threads(), seed, tree))
+    build: |options, seed| {
+        let c = options.real("c").unwrap_or(DEFAULT_C);
+        let tree = options
+            .whole("tree")
+            .map_or(DEFAULT_TREE_MB, |n| n as usize);
+        Box::new(Mcts::with_tree_size(c, options.threads(), seed, tree))
     },
-    check: None,
+    check: no_conflicts,
+    memory_mb: |options| {
+        let tree = options.whole("tree").unwrap_or(DEFAULT_TREE_MB as u64);
+        tree * options.threads() as u64
+    },
 };

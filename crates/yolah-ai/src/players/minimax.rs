@@ -15,11 +15,11 @@ use crate::book::{self, BookMove};
 use crate::eval::Evaluation;
 use crate::eval::network::Accumulator;
 use crate::limits::{Budget, Limits, StopFlag};
-use crate::player::{Margin, Player, Report};
+use crate::options::{Conflict, OptionInfo, Options, PACE, Value, ValueKind};
+use crate::player::{Forfeit, Margin, Player, PlayerInfo, Report};
 use crate::search::parallel::Threads;
 use crate::search::regions::{AreaLimits, PLAY_LIMITS, Regions};
 use crate::search::tt::{Bound, PROVEN, Table};
-use crate::spec::{OptionInfo, PlayerInfo, SpecError, Value, ValueKind};
 use crossbeam_utils::CachePadded;
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -907,31 +907,27 @@ fn outcome(
 }
 
 impl Player for Minimax {
-    fn choose(&mut self, position: &Position, limits: Limits) -> Report {
-        self.choose_observed(position, limits, &mut |_| {})
-    }
-
-    fn choose_observed(
+    fn think(
         &mut self,
         position: &Position,
         limits: Limits,
         progress: &mut (dyn FnMut(&Report) + Send),
-    ) -> Report {
+    ) -> Result<Report, Forfeit> {
         let start = Instant::now();
         let moves = position.moves();
         if moves.len() == 1 {
-            return Report::only_move(moves[0], start.elapsed());
+            return Ok(Report::only_move(moves[0], start.elapsed()));
         }
         if self.book
             && let Some(found) = book::probe(position)
         {
-            return book_report(position, found, start.elapsed());
+            return Ok(book_report(position, found, start.elapsed()));
         }
         let outcome = self.search_with(position, limits, |outcome| progress(&report(outcome)));
-        Report {
+        Ok(Report {
             time: start.elapsed(),
             ..report(&outcome)
-        }
+        })
     }
 }
 
@@ -1006,7 +1002,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             default: "100ms if neither depth nor nodes is given, else none",
             help: "thinking time per move (with depth or nodes: whichever ends first)",
         },
-        crate::spec::PACE,
+        PACE,
         OptionInfo {
             name: "soft",
             kind: ValueKind::Percent,
@@ -1097,8 +1093,8 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
     ],
     build: |spec, _| {
         let evaluation = match (spec.value("weights"), spec.value("net")) {
-            (Some(Value::Weights(weights)), _) => Evaluation::Heuristic(weights),
-            (_, Some(Value::Network(network))) => Evaluation::Network(network),
+            (Some(Value::Weights(weights)), _) => Evaluation::Heuristic(*weights),
+            (_, Some(Value::Network(network))) => Evaluation::Network(network.clone()),
             _ if spec.whole("eval") == Some(1) => {
                 Evaluation::Network(crate::eval::Network::shipped())
             }
@@ -1128,22 +1124,16 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
         player.stretch = spec.whole("stretch") == Some(1);
         Box::new(player)
     },
-    check: Some(check_evaluation),
+    check: check_evaluation,
+    memory_mb: |options| options.whole("tt").unwrap_or(DEFAULT_TT_MB as u64),
 };
 
 /// Evaluation options that cannot go together: a network with `eval=heuristic`, weights
 /// with a network.
-fn check_evaluation(
-    player: &'static str,
-    values: &[(&'static str, Value)],
-) -> Result<(), SpecError> {
-    let has = |name: &str| values.iter().any(|(n, _)| *n == name);
-    let eval = values.iter().find_map(|(n, v)| match (n, v) {
-        (&"eval", Value::Whole(e)) => Some(*e),
-        _ => None,
-    });
-    let conflict = |first: &str, second: &str| SpecError::Conflict {
-        player,
+fn check_evaluation(options: &Options) -> Result<(), Conflict> {
+    let has = |name: &str| options.has(name);
+    let eval = options.whole("eval");
+    let conflict = |first: &str, second: &str| Conflict {
         first: first.to_string(),
         second: second.to_string(),
     };

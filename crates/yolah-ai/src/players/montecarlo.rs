@@ -3,9 +3,9 @@
 //! playouts with their own generator, so an iteration limit gives the same move every time.
 
 use crate::limits::{Budget, Limits};
-use crate::player::{Player, Report};
+use crate::options::{ITERATIONS, PACE, SEED, THREADS, TIME};
+use crate::player::{Forfeit, Player, PlayerInfo, Report, no_conflicts, small};
 use crate::search::parallel::Threads;
-use crate::spec::{ITERATIONS, PACE, PlayerInfo, SEED, THREADS, TIME};
 use crossbeam_utils::CachePadded;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -124,21 +124,17 @@ fn best_of(tallies: &[Tally]) -> usize {
 }
 
 impl Player for MonteCarlo {
-    fn choose(&mut self, position: &Position, limits: Limits) -> Report {
-        self.choose_observed(position, limits, &mut |_| {})
-    }
-
     /// Tells `progress`, every quarter of a second, what the first thread's playouts say.
-    fn choose_observed(
+    fn think(
         &mut self,
         position: &Position,
         limits: Limits,
         progress: &mut (dyn FnMut(&Report) + Send),
-    ) -> Report {
+    ) -> Result<Report, Forfeit> {
         let budget = Budget::start(limits);
         let moves = position.moves();
         if moves.len() == 1 {
-            return Report::only_move(moves[0], budget.elapsed());
+            return Ok(Report::only_move(moves[0], budget.elapsed()));
         }
         let side = position.side_to_move();
         let children: std::sync::Arc<[Position]> = moves
@@ -191,7 +187,7 @@ impl Player for MonteCarlo {
         let best = order[0];
         let playouts: u64 = total.iter().map(|t| t.playouts).sum();
         let runner_up = order[1];
-        Report {
+        Ok(Report {
             value: (total[best].playouts > 0).then(|| total[best].mean()),
             iterations: playouts,
             detail: format!(
@@ -203,7 +199,7 @@ impl Player for MonteCarlo {
             ),
             pv: vec![moves[best]],
             ..Report::new(moves[best], budget.elapsed())
-        }
+        })
     }
 }
 
@@ -212,6 +208,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
     name: "montecarlo",
     about: "flat Monte Carlo: random playouts after each move, the best average wins (ch. 4)",
     options: &[TIME, PACE, ITERATIONS, THREADS, SEED],
-    build: |spec, seed| Box::new(MonteCarlo::new(spec.threads(), seed)),
-    check: None,
+    build: |options, seed| Box::new(MonteCarlo::new(options.threads(), seed)),
+    check: no_conflicts,
+    memory_mb: small,
 };

@@ -1,8 +1,8 @@
 //! The random player: a uniformly random legal move.
 
 use crate::limits::Limits;
-use crate::player::{Player, Report};
-use crate::spec::{PlayerInfo, SEED};
+use crate::options::SEED;
+use crate::player::{Forfeit, Player, PlayerInfo, Report, no_conflicts, small};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::time::Instant;
@@ -23,10 +23,15 @@ impl RandomPlayer {
 }
 
 impl Player for RandomPlayer {
-    fn choose(&mut self, position: &Position, _limits: Limits) -> Report {
+    fn think(
+        &mut self,
+        position: &Position,
+        _limits: Limits,
+        _progress: &mut (dyn FnMut(&Report) + Send),
+    ) -> Result<Report, Forfeit> {
         let start = Instant::now();
         let mv = position.random_move(&mut self.rng);
-        Report::new(mv, start.elapsed())
+        Ok(Report::new(mv, start.elapsed()))
     }
 }
 
@@ -36,5 +41,6 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
     about: "plays a uniformly random legal move",
     options: &[SEED],
     build: |_, seed| Box::new(RandomPlayer::new(seed)),
-    check: None,
+    check: no_conflicts,
+    memory_mb: small,
 };

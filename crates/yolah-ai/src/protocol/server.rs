@@ -16,7 +16,7 @@ use yolah_core::{Color, Position};
 /// The longest line read; longer ones are refused (and skipped to their end).
 pub const MAX_LINE: usize = 64 * 1024;
 /// The player of an engine that is told none.
-pub const DEFAULT_PLAYER: &str = crate::spec::DEFAULT_PLAYER;
+pub use crate::catalogue::DEFAULT_PLAYER;
 
 type Output = Arc<Mutex<dyn Write + Send>>;
 

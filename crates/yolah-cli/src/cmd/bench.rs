@@ -8,11 +8,23 @@ use std::io::Write;
 use yolah_ai::eval::{Network, Weights};
 use yolah_ai::search::bench;
 
+/// The options of `yolah bench`, as its command line gives them.
+#[derive(clap::Args)]
+pub struct Options {
+    /// Depth of each search, 1 to 14 [default: 8].
+    #[arg(long, short, value_name = "DEPTH")]
+    pub depth: Option<u32>,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// Deeper than this the bench runs for hours.
 const MAX_DEPTH: u32 = 14;
 
-pub fn run(out: &mut impl Write, depth: Option<u32>, json: bool) -> Result<()> {
-    let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
+pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
+    let json = options.json;
+    let depth = options.depth.unwrap_or(bench::DEFAULT_DEPTH);
     usage!(
         (1..=MAX_DEPTH).contains(&depth),
         "--depth must be from 1 to {MAX_DEPTH}, not {depth}"

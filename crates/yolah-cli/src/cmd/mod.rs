@@ -25,6 +25,7 @@ pub mod versus;
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt;
+use std::path::PathBuf;
 use yolah_ai::arena::record::GameRecord;
 use yolah_ai::arena::tournament::{ConfigError, MAX_THREADS};
 use yolah_ai::{Spec, TimeControl};
@@ -97,6 +98,13 @@ pub fn position_arg(text: Option<&str>) -> Result<Position> {
     }
 }
 
+impl PositionArg {
+    /// The position given, or the start.
+    pub fn get(&self) -> Result<Position> {
+        position_arg(self.position.as_deref())
+    }
+}
+
 /// The legal moves, sorted as strings, space-separated.
 pub fn sorted_moves(position: &Position) -> String {
     let mut moves: Vec<String> = position.moves().iter().map(ToString::to_string).collect();
@@ -130,7 +138,39 @@ pub const DEFAULT_RANDOM_PLIES: u32 = 4;
 /// The seed when none is given, in every command: the same command plays the same openings.
 pub const DEFAULT_SEED: u64 = 1;
 
-pub use crate::cli::Pairing;
+/// The position a command starts from.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct PositionArg {
+    /// The position, in notation or `startpos` [default: startpos].
+    #[arg(long, short, value_name = "POSITION")]
+    pub position: Option<String>,
+}
+
+/// How the games of a match or a tournament are played.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct Pairing {
+    /// Openings from this suite file (one a line: a position, or `startpos moves m1 m2 …`),
+    /// in file order, each played twice with colours swapped, instead of random plies.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Use the suite's openings in an order shuffled by the seed.
+    #[arg(long, requires = "openings")]
+    pub shuffle_openings: bool,
+    /// Random plies of each opening, 0 to 40 [default: 4].
+    #[arg(long, short, value_name = "K")]
+    pub random_plies: Option<u32>,
+    /// Seed of the openings and of players without a seed [default: 1].
+    #[arg(long, short, value_name = "SEED")]
+    pub seed: Option<u64>,
+    /// Games played at once, 1 to 1024 [default: one per core].
+    #[arg(long, short, value_name = "N")]
+    pub threads: Option<usize>,
+    /// A game clock for each side: BASE+INC, like 10s+100ms or 1min (base 1ms to 1h,
+    /// increment up to 1min). A side whose clock runs out loses on time. Players share their
+    /// time left over the moves to come; their spec's own time, if set, caps each move.
+    #[arg(long, value_name = "BASE+INC")]
+    pub tc: Option<String>,
+}
 
 impl Pairing {
     /// The number of games played at once, checked.

@@ -13,6 +13,23 @@ use yolah_ai::players::minimax::{Minimax, proven_margin};
 use yolah_core::Symmetry;
 use yolah_core::zobrist::splitmix64;
 
+/// The options of `yolah openings`, as its command line gives them.
+#[derive(clap::Args)]
+pub struct Options {
+    /// Openings, 1 to 100000.
+    #[arg(long, value_name = "N")]
+    pub count: u32,
+    /// Random plies of each, 1 to 40.
+    #[arg(long, value_name = "K", default_value_t = 8)]
+    pub plies: u32,
+    /// The largest search value kept, in points either way.
+    #[arg(long, value_name = "M", default_value_t = 1.5)]
+    pub max_margin: f64,
+    /// Seed of the random plies [default: 1].
+    #[arg(long, short, value_name = "SEED")]
+    pub seed: Option<u64>,
+}
+
 /// The depth of the search that values each candidate: a few milliseconds each.
 pub const DEPTH: u32 = 5;
 /// The most openings a suite is asked for.
@@ -20,7 +37,14 @@ pub const MAX_COUNT: u32 = 100_000;
 /// Candidates tried per opening kept before the request is judged impossible.
 const TRIES_PER_OPENING: u64 = 1_000;
 
-pub fn run(out: &mut impl Write, count: u32, plies: u32, max_margin: f64, seed: u64) -> Result<()> {
+pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
+    let Options {
+        count,
+        plies,
+        max_margin,
+        seed,
+    } = *options;
+    let seed = seed.unwrap_or(super::DEFAULT_SEED);
     usage!(
         (1..=MAX_COUNT).contains(&count),
         "--count must be from 1 to {MAX_COUNT}, not {count}"

@@ -1,6 +1,7 @@
 //! `yolah perft <depth>`: leaf count on stdout, time and rate on stderr.
 
-use super::{position_arg, usage};
+use super::PositionArg;
+use super::usage;
 use anyhow::Result;
 
 use std::io::Write;
@@ -8,12 +9,26 @@ use std::time::Instant;
 use yolah_core::perft;
 use yolah_core::perft::MAX_DEPTH;
 
-pub fn run(out: &mut impl Write, depth: u32, position: Option<&str>, json: bool) -> Result<()> {
+/// The options of `yolah perft`, as its command line gives them.
+#[derive(clap::Args)]
+pub struct Options {
+    /// Depth in plies, 0 to 20.
+    #[arg(value_name = "DEPTH")]
+    pub depth: u32,
+    #[command(flatten)]
+    pub position: PositionArg,
+    /// Print one JSON object (depth, leaves, `time_ms`).
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
+    let (depth, json) = (options.depth, options.json);
     usage!(
         depth <= MAX_DEPTH,
         "depth {depth} is too deep (at most {MAX_DEPTH})"
     );
-    let mut position = position_arg(position)?;
+    let mut position = options.position.get()?;
     let start = Instant::now();
     let leaves = perft(&mut position, depth);
     let seconds = start.elapsed().as_secs_f64();

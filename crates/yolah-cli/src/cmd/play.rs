@@ -1,13 +1,35 @@
 //! `yolah play`: a game in the terminal, human or machine on each side. Input is read line by
 //! line, so it can come from a pipe as well as a keyboard.
 
-use super::{position_arg, quote};
+use super::PositionArg;
+use super::quote;
 use anyhow::{Context, Result};
 use std::io::{BufRead, IsTerminal, Write};
 use std::time::Instant;
+use yolah_ai::catalogue::DEFAULT_PLAYER;
 use yolah_ai::clock::GameClocks;
 use yolah_ai::{Agent, Spec};
 use yolah_core::{Color, Diagram, Move, Outcome, Position};
+
+/// The options of `yolah play`, as its command line gives them.
+#[derive(clap::Args)]
+pub struct Options {
+    /// Black: `human` or a player spec.
+    #[arg(long, value_name = "SPEC", default_value = "human")]
+    pub black: String,
+    /// White: `human` or a player spec.
+    #[arg(long, value_name = "SPEC", default_value = DEFAULT_PLAYER)]
+    pub white: String,
+    #[command(flatten)]
+    pub position: PositionArg,
+    /// Seed of machine players without a seed [default: 1].
+    #[arg(long, short, value_name = "SEED")]
+    pub seed: Option<u64>,
+    /// A game clock for each side, BASE+INC like 5min+3s: it runs while the side thinks
+    /// (you too), and a side whose clock runs out loses on time.
+    #[arg(long, value_name = "BASE+INC")]
+    pub tc: Option<String>,
+}
 
 const HELP: &str = "\
   e4:g2   move the piece on e4 to g2 (a1:a1 passes, only when you have no move)
@@ -41,22 +63,16 @@ enum Action {
     Forfeited,
 }
 
-pub fn run(
-    out: &mut impl Write,
-    black: &str,
-    white: &str,
-    position: Option<&str>,
-    seed: Option<u64>,
-    tc: Option<&str>,
-) -> Result<()> {
-    let seed = seed.unwrap_or(super::DEFAULT_SEED);
+pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
+    let (black, white, tc) = (&options.black, &options.white, options.tc.as_deref());
+    let seed = options.seed.unwrap_or(super::DEFAULT_SEED);
     let clocks = super::time_control(tc)?.map(GameClocks::new);
     let mut sides = [
         Side::parse(black, seed)?,
         Side::parse(white, seed.wrapping_add(1))?,
     ];
     // Each position with the clocks as they stood there (undo takes both back).
-    let mut history = vec![(position_arg(position)?, clocks)];
+    let mut history = vec![(options.position.get()?, clocks)];
     let mut input = std::io::stdin().lock();
     if sides.iter().any(|s| matches!(s, Side::Human)) {
         writeln!(out, "Type a move like e4:g2, or help.")?;

@@ -21,7 +21,7 @@ pub fn run(out: &mut impl Write) -> Result<()> {
     writeln!(
         out,
         "examples: {}  (the default: the strongest)\n          minimax:time=1s,eval=nn  minimax:depth=8  minimax:nodes=200000,tt=64\n          mcts:time=1s,threads=2  montecarlo:time=100ms  random:seed=7\n          minimax:weights=FILE  minimax:net=FILE  engine:time=100ms,cmd=PROGRAM ARGS",
-        yolah_ai::spec::DEFAULT_PLAYER
+        yolah_ai::catalogue::DEFAULT_PLAYER
     )?;
     Ok(())
 }

@@ -8,12 +8,26 @@ use std::time::Instant;
 use yolah_ai::arena::tournament::game_pool;
 use yolah_core::random_games::{MAX_GAMES, random_games};
 
-pub fn run(
-    out: &mut impl Write,
-    games: u64,
-    seed: Option<u64>,
-    threads: Option<usize>,
-) -> Result<()> {
+/// The options of `yolah random-games`, as its command line gives them.
+#[derive(clap::Args)]
+pub struct Options {
+    /// Games, 1 to 100000000000.
+    #[arg(long, short, value_name = "N")]
+    pub games: u64,
+    /// Seed; the same seed gives the same results whatever the thread count [default: 1].
+    #[arg(long, short, value_name = "SEED")]
+    pub seed: Option<u64>,
+    /// Worker threads, 1 to 1024 [default: one per core].
+    #[arg(long, short, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
+    let Options {
+        games,
+        seed,
+        threads,
+    } = *options;
     usage!(
         (1..=MAX_GAMES).contains(&games),
         "--games must be from 1 to {MAX_GAMES}, not {games}"

@@ -2,20 +2,33 @@
 //! `--game N`, the moves of game N of a record file (`yolah match --out`, a tournament's
 //! `games.csv`).
 
-use super::{UsageError, position_arg, quote};
+use super::PositionArg;
+use super::{UsageError, quote};
 use anyhow::{Context, Result, bail};
 use std::io::Write;
 use std::path::Path;
+use std::path::PathBuf;
 use yolah_ai::arena::record::{RecordFile, Tail};
 use yolah_core::{Diagram, Move};
 
-pub fn run(
-    out: &mut impl Write,
-    file: Option<&Path>,
-    position: Option<&str>,
-    game: Option<u64>,
-) -> Result<()> {
-    let mut position = position_arg(position)?;
+/// The options of `yolah replay`, as its command line gives them.
+#[derive(clap::Args)]
+pub struct Options {
+    /// A file of whitespace-separated moves (`#` starts a comment), `-` or nothing for
+    /// stdin; or, with --game, a record file.
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    #[command(flatten)]
+    pub position: PositionArg,
+    /// Replay game N of a record file (`yolah match --out`, a tournament's games.csv),
+    /// which starts from the start (so no --position with it).
+    #[arg(long, value_name = "N", conflicts_with = "position")]
+    pub game: Option<u64>,
+}
+
+pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
+    let (file, game) = (options.file.as_deref(), options.game);
+    let mut position = options.position.get()?;
     let text = if let Some(number) = game {
         {
             let Some(path) = file.filter(|p| *p != Path::new("-")) else {

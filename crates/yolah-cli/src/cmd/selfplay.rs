@@ -14,21 +14,40 @@ use yolah_ai::arena::tournament::game_pool;
 use yolah_ai::learn::data::{self, Header};
 use yolah_ai::learn::selfplay::{self, Config, Shard};
 
+/// The options of `yolah selfplay`, as its command line gives them.
+#[derive(clap::Args)]
+pub struct Options {
+    /// The player for both sides [default: minimax:nodes=20000, reproducible].
+    #[arg(value_name = "SPEC")]
+    pub spec: Option<String>,
+    /// Games, 1 to 10000000 (with --resume: raises the total).
+    #[arg(long, short, value_name = "N")]
+    pub games: Option<u64>,
+    /// The run's directory: selfplay.json and data.bin.
+    #[arg(long, short, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Random plies before the player takes over, 0 to 40 [default: 4].
+    #[arg(long, short, value_name = "K")]
+    pub random_plies: Option<u32>,
+    /// Seed of the openings and the players [default: 1].
+    #[arg(long, short, value_name = "SEED")]
+    pub seed: Option<u64>,
+    /// Games at once, 1 to 1024 [default: one per core].
+    #[arg(long, short, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Play only part K of N of the games (those numbered K−1 modulo N), for runs split
+    /// over machines; `yolah data merge` joins the parts.
+    #[arg(long, value_name = "K/N", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<yolah_ai::learn::selfplay::Shard>()))]
+    pub shard: Option<yolah_ai::learn::selfplay::Shard>,
+    /// Go on with the run in --out after its last whole game.
+    #[arg(long)]
+    pub resume: bool,
+}
+
 const CONFIG: &str = "selfplay.json";
 const DATA: &str = "data.bin";
 /// The player of a run that names none: the tuned minimax, node-limited (reproducible).
 pub const DEFAULT_SPEC: &str = "minimax:nodes=20000";
-
-pub struct Options {
-    pub spec: Option<String>,
-    pub games: Option<u64>,
-    pub out: PathBuf,
-    pub random_plies: Option<u32>,
-    pub seed: Option<u64>,
-    pub threads: Option<usize>,
-    pub shard: Option<Shard>,
-    pub resume: bool,
-}
 
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     let threads = super::threads(options.threads)?;

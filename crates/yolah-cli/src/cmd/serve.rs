@@ -5,15 +5,36 @@ use anyhow::{Context, Result};
 use std::io::Write;
 use std::net::{SocketAddr, ToSocketAddrs};
 
-/// `yolah serve`'s options, as given.
+/// The options of `yolah serve`, as its command line gives them.
+#[derive(clap::Args)]
 pub struct Options {
-    pub bind: String,
+    /// Port to listen on.
+    #[arg(long, default_value_t = 8080)]
     pub port: u16,
+    /// Address or host name to listen on (loopback: only this machine can connect).
+    #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1")]
+    pub bind: String,
+    /// Games at once, 1 to 10000; more connections are refused.
+    #[arg(long, value_name = "N", default_value_t = 200)]
     pub max_games: usize,
+    /// Searches of watched games (machine against machine) at once, 1 to 1024; more
+    /// wait. Games a person plays never wait for these [default: one per core].
+    #[arg(long, value_name = "N")]
     pub max_searches: Option<usize>,
+    /// Memory for all games' machine players together (tables and trees), 16 to 1048576
+    /// MiB; a game that does not fit is refused.
+    #[arg(long, value_name = "MIB", default_value_t = yolah_web::server::DEFAULT_MAX_MEMORY_MB)]
     pub max_memory: u64,
+    /// Close a game after this long without a message or a search, 1s to 1h.
+    #[arg(long, value_name = "DURATION", default_value = "15min")]
     pub idle_timeout: String,
+    /// Let pages of this origin open games too, besides the page's own (like
+    /// `http://example.com:8080`); repeat for several.
+    #[arg(long = "allow-origin", value_name = "URL")]
     pub allow_origins: Vec<String>,
+    /// The game clock of games whose page sets none: BASE+INC like 5min+3s. The page can
+    /// choose another, or none.
+    #[arg(long, value_name = "BASE+INC")]
     pub tc: Option<String>,
 }
 
@@ -28,7 +49,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         "--max-memory must be from 16 to 1048576 MiB, not {}",
         options.max_memory
     );
-    let idle_timeout = yolah_ai::spec::parse_duration(&options.idle_timeout)
+    let idle_timeout = yolah_ai::options::parse_duration(&options.idle_timeout)
         .filter(|d| d.as_secs() >= 1)
         .ok_or_else(|| {
             super::UsageError(format!(

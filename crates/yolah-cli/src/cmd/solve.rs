@@ -9,10 +9,21 @@ use yolah_ai::Limits;
 use yolah_ai::eval::Weights;
 use yolah_ai::players::minimax::{Minimax, proven_margin};
 
-/// How the table and threads of a solve are chosen.
+/// The options of `yolah solve`, as its command line gives them.
+#[derive(clap::Args)]
 pub struct Options {
+    /// The position, in notation or `startpos` [default: startpos]; give one with about
+    /// 24 free squares or fewer (the start takes far too long).
+    #[arg(long, short, value_name = "POSITION")]
+    pub position: Option<String>,
+    /// Transposition table, 1 to 16384 MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 256)]
     pub tt: usize,
+    /// Search threads sharing the table, 1 to 256 (no more than the cores are used).
+    #[arg(long, short, value_name = "N", default_value_t = 1)]
     pub threads: usize,
+    /// Print one JSON object (margin, pv, nodes, `time_ms`).
+    #[arg(long)]
     pub json: bool,
 }
 
@@ -20,7 +31,7 @@ pub struct Options {
 pub const MAX_TT_MB: usize = 16_384;
 pub const MAX_THREADS: usize = 256;
 
-pub fn run(out: &mut impl Write, position: Option<&str>, options: &Options) -> Result<()> {
+pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     usage!(
         (1..=MAX_TT_MB).contains(&options.tt),
         "--tt must be from 1 to {MAX_TT_MB} MiB, not {}",
@@ -31,7 +42,7 @@ pub fn run(out: &mut impl Write, position: Option<&str>, options: &Options) -> R
         "--threads must be from 1 to {MAX_THREADS}, not {}",
         options.threads
     );
-    let position = position_arg(position)?;
+    let position = position_arg(options.position.as_deref())?;
     let us = position.side_to_move();
     let them = us.opponent();
     let (margin, pv, nodes, seconds) = if position.game_over() {

@@ -1,19 +1,32 @@
 //! `yolah think [SPEC]`: one search from a position; prints the player's report, whose first
 //! word is the move, or with `--json` one object with the same facts.
 
-use super::{DEFAULT_SEED, parse_spec, position_arg};
+use super::PositionArg;
+use super::{DEFAULT_SEED, parse_spec};
 use anyhow::{Result, ensure};
 use std::io::Write;
 use yolah_ai::Report;
+use yolah_ai::catalogue::DEFAULT_PLAYER;
 
-pub fn run(
-    out: &mut impl Write,
-    spec: &str,
-    position: Option<&str>,
-    seed: Option<u64>,
-    json: bool,
-) -> Result<()> {
-    let position = position_arg(position)?;
+/// The options of `yolah think`, as its command line gives them.
+#[derive(clap::Args)]
+pub struct Options {
+    /// The player, `name[:option=value,…]` like `mcts:time=1s` (`yolah players` lists them).
+    #[arg(value_name = "SPEC", default_value = DEFAULT_PLAYER)]
+    pub spec: String,
+    #[command(flatten)]
+    pub position: PositionArg,
+    /// Seed of a player without one [default: 1].
+    #[arg(long, short, value_name = "SEED")]
+    pub seed: Option<u64>,
+    /// Print one JSON object (move, value, depth, iterations, nodes, `time_ms`, pv, …).
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
+    let (spec, seed, json) = (&options.spec, options.seed, options.json);
+    let position = options.position.get()?;
     ensure!(
         !position.game_over(),
         "the game is over: there is no move to choose"

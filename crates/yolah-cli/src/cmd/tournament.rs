@@ -5,15 +5,43 @@ use super::{DEFAULT_RANDOM_PLIES, Pairing, UsageError, canonical_specs, standing
 use anyhow::{Context, Result};
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 use std::time::Instant;
 use yolah_ai::Spec;
 use yolah_ai::arena::record::{GameRecord, RecordWriter, Tail};
-use yolah_ai::arena::shard::Shard;
 use yolah_ai::arena::tally::Tally;
 use yolah_ai::arena::tournament::{
     Config, Crosstable, Ratings, Scheduled, Store, game_pool, run_games,
 };
 use yolah_core::Color;
+
+/// The options of `yolah tournament`, as its command line gives them.
+#[derive(clap::Args)]
+pub struct Options {
+    /// The players, like `mcts:time=20ms` (see `yolah players`) [default:
+    /// minimax:time=20ms,eval=nn minimax:time=20ms mcts:time=20ms montecarlo:time=20ms
+    /// random].
+    #[arg(value_name = "SPEC")]
+    pub specs: Vec<String>,
+    /// Games between each pair; at most 1000000 games in all [default: 40].
+    #[arg(long, value_name = "N")]
+    pub games_per_pair: Option<u32>,
+    #[command(flatten)]
+    pub pairing: Pairing,
+    /// Directory for tournament.json, games.csv (a row per game as it ends),
+    /// ratings.json and ratings.png.
+    #[arg(long, short, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Play only part K of N of the schedule (the games numbered K−1 modulo N), for runs
+    /// split over machines; `yolah tournament merge` joins the parts.
+    #[arg(long, value_name = "K/N", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<yolah_ai::arena::shard::Shard>()))]
+    pub shard: Option<yolah_ai::arena::shard::Shard>,
+    /// Finish the tournament in --out after an interruption.
+    #[arg(long)]
+    pub resume: bool,
+    #[command(subcommand)]
+    pub merge: Option<TournamentCommand>,
+}
 
 /// The players of `yolah tournament` without specs: the built-in players at a short time per
 /// move, so that the whole run takes about two minutes on two cores.
@@ -25,16 +53,6 @@ pub const DEFAULT_PLAYERS: [&str; 5] = [
     "random",
 ];
 
-/// The command line's options; `None` where the user gave nothing.
-pub struct Options {
-    pub specs: Vec<String>,
-    pub games_per_pair: Option<u32>,
-    pub games: Pairing,
-    pub out: Option<std::path::PathBuf>,
-    pub shard: Option<Shard>,
-    pub resume: bool,
-}
-
 pub const DEFAULT_GAMES_PER_PAIR: u32 = 40;
 
 /// What a run starts from: the store (holding the directory's lock) if there is a directory,
@@ -42,7 +60,10 @@ pub const DEFAULT_GAMES_PER_PAIR: u32 = 40;
 type Opened = (Option<Store>, Config, Vec<GameRecord>, Option<RecordWriter>);
 
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
-    let threads = options.games.threads()?;
+    if let Some(TournamentCommand::Merge { out: dir, parts }) = &options.merge {
+        return merge(out, dir, parts);
+    }
+    let threads = options.pairing.threads()?;
     // The store holds the directory's lock until the end of the run.
     let (store, config, mut records, writer) = open(options)?;
     let specs = config.players()?;
@@ -264,12 +285,12 @@ fn open(options: &Options) -> Result<Opened> {
         let config = Config {
             specs,
             games_per_pair: options.games_per_pair.unwrap_or(DEFAULT_GAMES_PER_PAIR),
-            random_plies: options.games.random_plies.unwrap_or(DEFAULT_RANDOM_PLIES),
-            seed: options.games.seed.unwrap_or(super::DEFAULT_SEED),
+            random_plies: options.pairing.random_plies.unwrap_or(DEFAULT_RANDOM_PLIES),
+            seed: options.pairing.seed.unwrap_or(super::DEFAULT_SEED),
             shard: options.shard,
-            openings: options.games.openings()?,
-            shuffle_openings: options.games.shuffle_openings,
-            time_control: options.games.time_control()?,
+            openings: options.pairing.openings()?,
+            shuffle_openings: options.pairing.shuffle_openings,
+            time_control: options.pairing.time_control()?,
         };
         config.players()?;
         match options.out.as_deref() {
@@ -338,10 +359,10 @@ fn check_same(options: &Options, config: &Config) -> Result<()> {
         ),
         (
             "--random-plies",
-            options.games.random_plies.map(u64::from),
+            options.pairing.random_plies.map(u64::from),
             u64::from(config.random_plies),
         ),
-        ("--seed", options.games.seed, config.seed),
+        ("--seed", options.pairing.seed, config.seed),
     ] {
         if let Some(given) = given.filter(|&g| g != stored) {
             return Err(UsageError(format!(
@@ -350,11 +371,11 @@ fn check_same(options: &Options, config: &Config) -> Result<()> {
             .into());
         }
     }
-    let given = options.games.time_control()?;
+    let given = options.pairing.time_control()?;
     usage!(
         given.is_none() || given == config.time_control,
         "--resume: --tc {} differs from the tournament's {}",
-        options.games.tc.as_deref().unwrap_or_default(),
+        options.pairing.tc.as_deref().unwrap_or_default(),
         config
             .time_control
             .map_or_else(|| "none".to_string(), |tc| tc.to_string())
@@ -365,11 +386,7 @@ fn check_same(options: &Options, config: &Config) -> Result<()> {
 /// `yolah tournament merge OUT DIR…`: the shards of one tournament joined into `OUT` (its
 /// games in schedule order), then its crosstable and ratings as `--resume` prints them. Every
 /// shard must be there once, finished, and of the same tournament.
-pub fn merge(
-    out: &mut impl Write,
-    dir: &std::path::Path,
-    parts: &[std::path::PathBuf],
-) -> Result<()> {
+fn merge(out: &mut impl Write, dir: &std::path::Path, parts: &[std::path::PathBuf]) -> Result<()> {
     usage!(
         !parts.is_empty(),
         "tournament merge needs the shard directories to join"
@@ -437,10 +454,26 @@ pub fn merge(
         &Options {
             specs: Vec::new(),
             games_per_pair: None,
-            games: Pairing::default(),
+            pairing: Pairing::default(),
             out: Some(dir.to_path_buf()),
             shard: None,
             resume: true,
+            merge: None,
         },
     )
+}
+
+/// `yolah tournament merge`.
+#[derive(clap::Subcommand)]
+pub enum TournamentCommand {
+    /// Join the shards of a tournament (`tournament --shard K/N`) into one directory, then
+    /// print its crosstable and ratings.
+    Merge {
+        /// The directory to write (tournament.json, games.csv, ratings.json).
+        #[arg(value_name = "OUT")]
+        out: PathBuf,
+        /// The shards' directories, all N of them.
+        #[arg(value_name = "DIR")]
+        parts: Vec<PathBuf>,
+    },
 }

@@ -16,6 +16,31 @@ use yolah_ai::eval::network::{self, Parameters};
 use yolah_ai::learn::data;
 use yolah_ai::learn::train::{Dataset, Settings, Target, Trainer, initial_parameters};
 
+/// The options of `yolah train`, as its command line gives them.
+#[derive(clap::Args)]
+pub struct Options {
+    /// A self-play directory (or its data.bin); repeat to train on several.
+    #[arg(long, short, value_name = "DIR", required = true)]
+    pub data: Vec<PathBuf>,
+    /// The network file to write, like runs/nn/network.yolahnet; STEM.train.json,
+    /// STEM.train.csv and STEM.loss.png go beside it.
+    #[arg(long, short, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Epochs, 1 to 10000 (with --resume: raises the total) [default: 30].
+    #[arg(long, short, value_name = "N")]
+    pub epochs: Option<u32>,
+    /// Seed of the initial weights, the validation split and the shuffles [default: 1].
+    #[arg(long, short, value_name = "SEED")]
+    pub seed: Option<u64>,
+    /// What to learn: score (the search's), margin (the game's), result, or blend=λ
+    /// (λ × score + (1 − λ) × result) [default: score].
+    #[arg(long, value_name = "TARGET", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<yolah_ai::learn::train::Target>()))]
+    pub target: Option<yolah_ai::learn::train::Target>,
+    /// Go on after the last epoch the network file holds.
+    #[arg(long)]
+    pub resume: bool,
+}
+
 /// The most epochs a run may ask for.
 pub const MAX_EPOCHS: u32 = 10_000;
 /// Positions per step.
@@ -26,15 +51,6 @@ pub const LEARNING_RATE: f64 = 2e-3;
 pub const MAX_POSITIONS: usize = 50_000_000;
 /// The part of the games set aside for validation.
 pub const VALIDATION: f64 = 0.1;
-
-pub struct Options {
-    pub data: Vec<PathBuf>,
-    pub out: PathBuf,
-    pub epochs: Option<u32>,
-    pub seed: Option<u64>,
-    pub target: Option<Target>,
-    pub resume: bool,
-}
 
 /// What decides a run; stored in `STEM.train.json` and checked on `--resume`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -13,18 +13,49 @@ use yolah_ai::arena::lock::DirLock;
 use yolah_ai::eval::Weights;
 use yolah_ai::learn::ga::{self, Checkpoint, Config, START_JSON};
 
+/// The options of `yolah tune`, as its command line gives them.
+#[derive(clap::Args)]
 pub struct Options {
+    /// Directory of the run.
+    #[arg(long, short, value_name = "DIR")]
     pub out: PathBuf,
+    /// Go on with the run in --out (its settings are kept; --generations may extend it).
+    #[arg(long)]
     pub resume: bool,
+    /// Generations, 1 to 10000 [default: 30].
+    #[arg(long, value_name = "N")]
     pub generations: Option<u32>,
+    /// Individuals per generation, 2 to 1000 [default: 24].
+    #[arg(long, value_name = "N")]
     pub population: Option<usize>,
+    /// Best individuals kept unchanged, fewer than the population [default: 3].
+    #[arg(long, value_name = "N")]
     pub elite: Option<usize>,
+    /// Openings per opponent per generation, each played with both colours, 1 to 1000
+    /// [default: 8].
+    #[arg(long, value_name = "N")]
     pub openings: Option<u32>,
+    /// Nodes per move of every minimax search, 1 to 100000000 [default: 5000].
+    #[arg(long, value_name = "N")]
     pub nodes: Option<u64>,
+    /// An opponent of the panel: `start` (minimax with the starting weights) or a player
+    /// spec; repeat for several [default: start, mcts:iterations=5000].
+    #[arg(long = "opponent", value_name = "SPEC")]
     pub opponents: Vec<String>,
+    /// Random plies of each opening, 0 to 40 [default: 4].
+    #[arg(long, short, value_name = "K")]
     pub random_plies: Option<u32>,
+    /// Seed of the run [default: 1].
+    #[arg(long, short, value_name = "SEED")]
     pub seed: Option<u64>,
+    /// Games played at once, 1 to 1024 [default: one per core].
+    #[arg(long, short, value_name = "N")]
     pub threads: Option<usize>,
+    /// Once the run is finished, decide whether its best weights beat the starting ones:
+    /// game pairs at the run's nodes per move until this test decides,
+    /// `elo0=E0,elo1=E1[,alpha,beta]` (as `match --sprt`); the games go to
+    /// DIR/sprt-gen<N>.csv, and the same command resumes them.
+    #[arg(long, value_name = "TEST", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<yolah_ai::arena::sprt::Sprt>()))]
     pub sprt: Option<yolah_ai::arena::sprt::Sprt>,
 }
 

@@ -13,15 +13,35 @@ use yolah_ai::arena::tournament::{
 };
 use yolah_core::Color;
 
-/// `yolah match`'s options, as given.
+/// The options of `yolah match`, as its command line gives them.
+#[derive(clap::Args)]
 pub struct Options {
+    /// The first player, like `minimax:time=100ms` (see `yolah players`); the summary is
+    /// from its point of view.
+    #[arg(value_name = "FIRST")]
     pub first: String,
+    /// The second player, like `mcts:time=100ms`.
+    #[arg(value_name = "SECOND")]
     pub second: String,
+    /// Games, 1 to 1000000 (with --sprt: the most to play) [default with --sprt: 20000].
+    #[arg(long, short, value_name = "N", required_unless_present = "sprt")]
     pub games: Option<u32>,
-    pub sprt: Option<Sprt>,
+    /// Play game pairs until a sequential probability ratio test decides between Elo E0
+    /// (H0) and E1 (H1) for the first player: `elo0=E0,elo1=E1[,alpha=0.05,beta=0.05]`.
+    #[arg(long, value_name = "TEST", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<yolah_ai::arena::sprt::Sprt>()))]
+    pub sprt: Option<yolah_ai::arena::sprt::Sprt>,
+    #[command(flatten)]
     pub pairing: Pairing,
+    /// Write every game to this new CSV file (`yolah replay FILE --game N` reads it).
+    #[arg(long, short, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Continue the match recorded in --out after an interruption: give the command that
+    /// started it, plus --resume. The games played are kept (and a test goes on from
+    /// them); the others are played.
+    #[arg(long, requires = "out")]
     pub resume: bool,
+    /// Print one JSON object (the score, Elo and interval, the games).
+    #[arg(long)]
     pub json: bool,
 }
 

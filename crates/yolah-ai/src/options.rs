@@ -1,0 +1,353 @@
+//! The vocabulary of player options, below every player: the kinds of value an option takes,
+//! how each is parsed and checked, the options several players share, and [`Options`], the
+//! checked values a player is built from. Players, clocks and limits import this; it imports
+//! none of them.
+
+use crate::eval::Weights;
+use crate::eval::network::Network;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The type of an option's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueKind {
+    /// A duration with its unit: `250us`, `100ms`, `1.5s` (at most an hour).
+    Duration,
+    /// A whole number ≥ 1.
+    Count,
+    /// A thread count, 1 to 256.
+    Threads,
+    /// A finite real number ≥ 0.
+    Real,
+    /// Any whole number from 0 to 2^64 − 1.
+    Seed,
+    /// A search depth in plies, 1 to 127.
+    Depth,
+    /// A table size in MiB, 1 to 16384.
+    Megabytes,
+    /// A whole percentage, 1 to 100.
+    Percent,
+    /// The path of a weights file (JSON, see `yolah_ai::eval::weights`).
+    WeightsFile,
+    /// The path of a network file (`docs/network-format.md`).
+    NetworkFile,
+    /// An evaluation: `heuristic` or `nn`.
+    Evaluation,
+    /// `on` or `off`.
+    Switch,
+    /// A command line: the rest of the spec, commas and spaces included, split into words as
+    /// a shell would (quotes group words). Always the last option of a spec.
+    Command,
+}
+
+impl ValueKind {
+    /// How a value of this kind is written, for error messages and `yolah players`.
+    pub fn expected(self) -> &'static str {
+        match self {
+            ValueKind::Duration => {
+                "a duration with a unit (us, ms, s, min, h), like 250us, 100ms or 1.5s, at most 1h"
+            }
+            ValueKind::Count => "a whole number of at least 1",
+            ValueKind::Threads => "a thread count from 1 to 256",
+            ValueKind::Real => "a real number of at least 0, like 1.4",
+            ValueKind::Seed => "a whole number from 0 to 18446744073709551615",
+            ValueKind::Depth => "a depth in plies from 1 to 127",
+            ValueKind::Megabytes => "a size in MiB from 1 to 16384",
+            ValueKind::Percent => "a whole percentage from 1 to 100",
+            ValueKind::WeightsFile => "the path of a weights file",
+            ValueKind::NetworkFile => "the path of a network file",
+            ValueKind::Evaluation => "heuristic or nn",
+            ValueKind::Switch => "on or off",
+            ValueKind::Command => {
+                "a command line, last in the spec (quotes group words), like cmd=yolah engine"
+            }
+        }
+    }
+
+    /// Whether a value of this kind names a file to read (never allowed from a web page).
+    pub fn is_file(self) -> bool {
+        matches!(self, ValueKind::WeightsFile | ValueKind::NetworkFile)
+    }
+
+    /// Whether its values keep their case (paths and command lines); other words are
+    /// lower-cased.
+    pub fn keeps_case(self) -> bool {
+        self.is_file() || self == ValueKind::Command
+    }
+}
+
+/// One option of a player.
+#[derive(Debug)]
+pub struct OptionInfo {
+    /// Its name in specs.
+    pub name: &'static str,
+    /// The type of its value.
+    pub kind: ValueKind,
+    /// Its default, as words.
+    pub default: &'static str,
+    /// What it does.
+    pub help: &'static str,
+}
+
+/// The per-move time of a search player given neither `time` nor `iterations`.
+pub const DEFAULT_TIME: Duration = Duration::from_millis(100);
+
+/// The seed of a player's random numbers.
+pub const SEED: OptionInfo = OptionInfo {
+    name: "seed",
+    kind: ValueKind::Seed,
+    default: "given by the command (from its --seed, 1 by default)",
+    help: "seed of the player's random numbers",
+};
+/// Thinking time per move.
+pub const TIME: OptionInfo = OptionInfo {
+    name: "time",
+    kind: ValueKind::Duration,
+    default: "100ms if iterations is not given, else none",
+    help: "thinking time per move",
+};
+/// Search iterations per move.
+pub const ITERATIONS: OptionInfo = OptionInfo {
+    name: "iterations",
+    kind: ValueKind::Count,
+    default: "none",
+    help: "search iterations per move (with time: whichever ends first)",
+};
+/// How a game clock's time left is shared over the moves to come.
+pub const PACE: OptionInfo = OptionInfo {
+    name: "pace",
+    kind: ValueKind::Count,
+    default: "5, or the moves left when fewer",
+    help: "under a game clock: the moves its time left is shared over (each move takes 1/pace)",
+};
+/// Search threads.
+pub const THREADS: OptionInfo = OptionInfo {
+    name: "threads",
+    kind: ValueKind::Threads,
+    default: "1",
+    help: "search threads, each with its own tree or playouts (capped at the machine's cores)",
+};
+
+/// A checked option value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// A duration.
+    Duration(Duration),
+    /// A whole number: counts, sizes, depths, seeds; a switch is 1 (on) or 0 (off); an
+    /// evaluation is 0 (heuristic) or 1 (nn).
+    Whole(u64),
+    /// A real number.
+    Real(f64),
+    /// Heuristic weights read from a file.
+    Weights(Weights),
+    /// A network read from a file.
+    Network(Arc<Network>),
+    /// A command line, split into words.
+    Command(Vec<String>),
+}
+
+/// Why an option's text is not a value of its kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ValueError {
+    /// Not of the kind's form.
+    Form,
+    /// A file that could not be used: what was wrong, with the path.
+    File(String),
+}
+
+impl Value {
+    /// Parses `text` as a value of `kind`, reading the file it names for the file kinds.
+    pub fn parse(kind: ValueKind, text: &str) -> Result<Value, ValueError> {
+        let whole_in = |range: std::ops::RangeInclusive<u64>| {
+            text.parse()
+                .ok()
+                .filter(|n| range.contains(n))
+                .map(Value::Whole)
+        };
+        let parsed = match kind {
+            ValueKind::Duration => parse_duration(text).map(Value::Duration),
+            ValueKind::Count => whole_in(1..=u64::MAX),
+            ValueKind::Threads => whole_in(1..=256),
+            ValueKind::Real => text
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .map(Value::Real),
+            ValueKind::Seed => whole_in(0..=u64::MAX),
+            ValueKind::Depth => whole_in(1..=127),
+            ValueKind::Megabytes => whole_in(1..=16_384),
+            ValueKind::Percent => whole_in(1..=100),
+            ValueKind::Switch => match text {
+                "on" => Some(Value::Whole(1)),
+                "off" => Some(Value::Whole(0)),
+                _ => None,
+            },
+            ValueKind::Command => shell_words::split(text)
+                .ok()
+                .filter(|words| !words.is_empty() && !text.chars().any(char::is_control))
+                .map(Value::Command),
+            ValueKind::Evaluation => match text {
+                "heuristic" => Some(Value::Whole(0)),
+                "nn" => Some(Value::Whole(1)),
+                _ => None,
+            },
+            ValueKind::WeightsFile => {
+                return Weights::load(std::path::Path::new(text))
+                    .map(Value::Weights)
+                    .map_err(|error| ValueError::File(error.to_string()));
+            }
+            ValueKind::NetworkFile => {
+                return Network::load(std::path::Path::new(text))
+                    .map(|network| Value::Network(Arc::new(network)))
+                    .map_err(|error| ValueError::File(error.to_string()));
+            }
+        };
+        parsed.ok_or(ValueError::Form)
+    }
+}
+
+/// `250us`, `100ms`, `1.5s`, `2min`, `1h`: more than zero, at most an hour.
+pub fn parse_duration(text: &str) -> Option<Duration> {
+    let split = text.find(|c: char| c.is_ascii_alphabetic())?;
+    let (number, unit) = text.split_at(split);
+    let number: f64 = number.parse().ok()?;
+    let seconds = match unit {
+        "us" => number / 1e6,
+        "ms" => number / 1e3,
+        "s" => number,
+        "min" => number * 60.0,
+        "h" => number * 3600.0,
+        _ => return None,
+    };
+    (seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0)
+        .then(|| Duration::from_secs_f64(seconds))
+        .filter(|d| !d.is_zero())
+}
+
+/// Two options of one player that cannot go together, as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    /// The first.
+    pub first: String,
+    /// The other.
+    pub second: String,
+}
+
+/// The checked option values of one player: what a spec gives, and all a player is built from.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Options {
+    values: Vec<(&'static str, Value)>,
+}
+
+impl Options {
+    /// Sets `name` (replacing its value if it had one).
+    pub fn set(&mut self, name: &'static str, value: Value) {
+        self.values.retain(|(n, _)| *n != name);
+        self.values.push((name, value));
+    }
+
+    /// The value of `name`, if given.
+    pub fn value(&self, name: &str) -> Option<&Value> {
+        self.values
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, value)| value)
+    }
+
+    /// Whether `name` is given.
+    pub fn has(&self, name: &str) -> bool {
+        self.value(name).is_some()
+    }
+
+    /// The whole-number value of `name` (counts, sizes, depths, seeds, switches as 0/1).
+    pub fn whole(&self, name: &str) -> Option<u64> {
+        match self.value(name) {
+            Some(Value::Whole(n)) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// The value of the switch `name`: `Some(true)` for on.
+    pub fn switch(&self, name: &str) -> Option<bool> {
+        self.whole(name).map(|n| n != 0)
+    }
+
+    /// The duration `name`, if given.
+    pub fn duration(&self, name: &str) -> Option<Duration> {
+        match self.value(name) {
+            Some(Value::Duration(d)) => Some(*d),
+            _ => None,
+        }
+    }
+
+    /// The real number `name`, if given.
+    pub fn real(&self, name: &str) -> Option<f64> {
+        match self.value(name) {
+            Some(Value::Real(x)) => Some(*x),
+            _ => None,
+        }
+    }
+
+    /// The search threads: as given (1 by default), but no more than the machine's cores.
+    /// Threads beyond the cores only share them, and their start-up and switching would break
+    /// the time promise.
+    pub fn threads(&self) -> usize {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        self.whole("threads").map_or(1, |n| n as usize).min(cores)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("100ms"), Some(Duration::from_millis(100)));
+        assert_eq!(parse_duration("1.5s"), Some(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("250us"), Some(Duration::from_micros(250)));
+        for bad in ["100", "ms", "0ms", "-1s", "2h", "1e9s", "NaNs", "1 s", ""] {
+            assert_eq!(parse_duration(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn values_are_checked_against_their_kind() {
+        assert_eq!(
+            Value::parse(ValueKind::Percent, "100"),
+            Ok(Value::Whole(100))
+        );
+        assert_eq!(Value::parse(ValueKind::Switch, "off"), Ok(Value::Whole(0)));
+        for (kind, bad) in [
+            (ValueKind::Percent, "0"),
+            (ValueKind::Percent, "101"),
+            (ValueKind::Threads, "257"),
+            (ValueKind::Count, "0"),
+            (ValueKind::Real, "inf"),
+            (ValueKind::Switch, "yes"),
+            (ValueKind::Command, ""),
+        ] {
+            assert_eq!(
+                Value::parse(kind, bad),
+                Err(ValueError::Form),
+                "{kind:?} {bad}"
+            );
+        }
+        assert!(matches!(
+            Value::parse(ValueKind::NetworkFile, "/nonexistent/x.yolahnet"),
+            Err(ValueError::File(_))
+        ));
+    }
+
+    #[test]
+    fn options_hold_one_value_each() {
+        let mut options = Options::default();
+        options.set("tt", Value::Whole(8));
+        options.set("tt", Value::Whole(16));
+        options.set("lmr", Value::Whole(0));
+        assert_eq!(options.whole("tt"), Some(16));
+        assert_eq!(options.switch("lmr"), Some(false));
+        assert_eq!(options.duration("tt"), None);
+        assert!(!options.has("time"));
+    }
+}
