@@ -5,6 +5,7 @@ use crate::limits::Limits;
 use crate::player::{Forfeit, Player, Report};
 use crate::spec::Spec;
 use yolah_core::Position;
+use yolah_core::zobrist::splitmix64;
 
 /// A player together with the spec it was built from and the limits that spec sets.
 pub struct Agent {
@@ -62,5 +63,17 @@ impl Spec {
     /// Builds the player; its seed is the spec's, or `seed` when the spec sets none.
     pub fn agent(&self, seed: u64) -> Agent {
         Agent::new(self.clone(), self.player(seed))
+    }
+
+    /// Builds the player for one game of many (a match, a tournament, self-play), whose own
+    /// seed is `game_seed`: a spec's seed is mixed with it, so that `random:seed=1` plays a
+    /// different, reproducible game each time and a match's games are independent; a spec
+    /// without a seed takes `game_seed`.
+    pub fn agent_for_game(&self, game_seed: u64) -> Agent {
+        let seed = match self.seed() {
+            Some(own) => splitmix64(own ^ splitmix64(game_seed)),
+            None => game_seed,
+        };
+        Agent::new(self.clone(), (self.info().build)(self.options(), seed))
     }
 }

@@ -6,7 +6,7 @@
 //! thinks, and it gains the increment after each of its moves. A side whose thinking takes
 //! more than the time it had left loses on time.
 
-use crate::options::parse_duration;
+use crate::options::{parse_duration, parse_duration_or_zero};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::str::FromStr;
@@ -40,7 +40,9 @@ impl FromStr for TimeControl {
             parse_duration(base.trim()).ok_or_else(|| format!("{}: {expected}", quote(text)))?;
         let increment = match increment.trim() {
             "0" => Duration::ZERO,
-            inc => parse_duration(inc).ok_or_else(|| format!("{}: {expected}", quote(text)))?,
+            inc => {
+                parse_duration_or_zero(inc).ok_or_else(|| format!("{}: {expected}", quote(text)))?
+            }
         };
         if base < Duration::from_millis(1) || base > MAX_BASE {
             return Err(format!(
@@ -255,11 +257,18 @@ mod tests {
         assert_eq!(tc.increment, Duration::ZERO);
         assert_eq!(tc.to_string(), "1min+0");
         assert_eq!("1.5s+0".parse::<TimeControl>().unwrap().base, ms(1500));
+        // A zero increment with its unit is a zero increment (issue 35, item 12).
+        for zero in ["8s+0s", "1min+0s", "8s+0ms", "8s + 0us"] {
+            let tc: TimeControl = zero.parse().unwrap_or_else(|e| panic!("{zero}: {e}"));
+            assert_eq!(tc.increment, Duration::ZERO, "{zero}");
+        }
         for (bad, why) in [
             ("", "BASE[+INC]"),
             ("10", "BASE[+INC]"),
             ("10s+", "BASE[+INC]"),
             ("10s+5", "BASE[+INC]"),
+            ("0s", "BASE[+INC]"),
+            ("10s+-1ms", "BASE[+INC]"),
             ("-1s", "BASE[+INC]"),
             ("2h", "BASE[+INC]"),
             ("500us", "from 1ms"),

@@ -96,7 +96,7 @@ pub const DEFAULT_TIME: Duration = Duration::from_millis(100);
 pub const SEED: OptionInfo = OptionInfo {
     name: "seed",
     kind: ValueKind::Seed,
-    default: "given by the command (from its --seed, 1 by default)",
+    default: "given by the command (from its --seed, 1 by default); in a match, mixed with each game's",
     help: "seed of the player's random numbers",
 };
 /// Thinking time per move.
@@ -208,6 +208,11 @@ impl Value {
 
 /// `250us`, `100ms`, `1.5s`, `2min`, `1h`: more than zero, at most an hour.
 pub fn parse_duration(text: &str) -> Option<Duration> {
+    parse_duration_or_zero(text).filter(|d| !d.is_zero())
+}
+
+/// [`parse_duration`], zero allowed (`0s`, `0ms`: an increment of nothing).
+pub fn parse_duration_or_zero(text: &str) -> Option<Duration> {
     let split = text.find(|c: char| c.is_ascii_alphabetic())?;
     let (number, unit) = text.split_at(split);
     let number: f64 = number.parse().ok()?;
@@ -219,9 +224,8 @@ pub fn parse_duration(text: &str) -> Option<Duration> {
         "h" => number * 3600.0,
         _ => return None,
     };
-    (seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0)
+    (seconds.is_finite() && (0.0..=3600.0).contains(&seconds))
         .then(|| Duration::from_secs_f64(seconds))
-        .filter(|d| !d.is_zero())
 }
 
 /// Two options of one player that cannot go together, as written.
@@ -306,9 +310,16 @@ mod tests {
         assert_eq!(parse_duration("100ms"), Some(Duration::from_millis(100)));
         assert_eq!(parse_duration("1.5s"), Some(Duration::from_millis(1500)));
         assert_eq!(parse_duration("250us"), Some(Duration::from_micros(250)));
-        for bad in ["100", "ms", "0ms", "-1s", "2h", "1e9s", "NaNs", "1 s", ""] {
+        for bad in [
+            "100", "ms", "0ms", "-1s", "2h", "1e9s", "NaNs", "1 s", "", "1e-12s",
+        ] {
             assert_eq!(parse_duration(bad), None, "{bad}");
         }
+        for zero in ["0s", "0ms", "0us", "0.0min"] {
+            assert_eq!(parse_duration_or_zero(zero), Some(Duration::ZERO), "{zero}");
+        }
+        assert_eq!(parse_duration_or_zero("-0s"), Some(Duration::ZERO));
+        assert_eq!(parse_duration_or_zero("-1ms"), None);
     }
 
     #[test]

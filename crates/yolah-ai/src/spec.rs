@@ -77,6 +77,13 @@ pub enum SpecError {
         /// The other.
         second: String,
     },
+    /// An option that names a file, where no file may be read (a spec from a web page).
+    FileRefused {
+        /// The player.
+        player: &'static str,
+        /// The option.
+        option: &'static str,
+    },
     /// A file named by an option could not be used.
     BadFile {
         /// The player.
@@ -149,6 +156,9 @@ impl fmt::Display for SpecError {
                 option,
                 reason,
             } => write!(f, "{player} option {option}: {reason}"),
+            SpecError::FileRefused { player, option } => {
+                write!(f, "{player} option {option}: no file can be read here")
+            }
             SpecError::Conflict {
                 player,
                 first,
@@ -194,6 +204,18 @@ impl FromStr for Spec {
     type Err = SpecError;
 
     fn from_str(text: &str) -> Result<Spec, SpecError> {
+        Spec::parse(text, true)
+    }
+}
+
+impl Spec {
+    /// A spec from someone who may not name files (a web page): refused, before anything is
+    /// read, if any option names one, in any spelling (`WEIGHTS=`, ` net =`).
+    pub fn parse_without_files(text: &str) -> Result<Spec, SpecError> {
+        Spec::parse(text, false)
+    }
+
+    fn parse(text: &str, read_files: bool) -> Result<Spec, SpecError> {
         // Words are trimmed and their case ignored (`Minimax: Time=1s, eval=NN`); file names
         // and command lines keep theirs.
         let text = text.trim();
@@ -223,6 +245,12 @@ impl FromStr for Spec {
                     player,
                     option: option.to_string(),
                 })?;
+            if option_info.kind.is_file() && !read_files {
+                return Err(SpecError::FileRefused {
+                    player,
+                    option: option_info.name,
+                });
+            }
             let value = if option_info.kind.keeps_case() {
                 value.to_string()
             } else {
@@ -297,6 +325,11 @@ impl Spec {
     /// The player's name (`mcts`).
     pub fn name(&self) -> &'static str {
         self.info.name
+    }
+
+    /// The kind of player, as the catalogue describes it.
+    pub fn info(&self) -> &'static PlayerInfo {
+        self.info
     }
 
     /// The player's checked options.

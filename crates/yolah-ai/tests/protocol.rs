@@ -313,3 +313,36 @@ fn every_search_player_reports_while_it_thinks() {
         gui.quit();
     }
 }
+
+/// Issue 35, item 11: the opening book answers timed moves only. `go infinite` searches until
+/// `stop` and `go depth N` searches to depth N, even where the book has the position; a timed
+/// move from the start is the book's.
+#[test]
+fn the_book_answers_timed_moves_and_analysis_searches() {
+    let mut gui = Gui::start("minimax:eval=nn");
+    let start = Position::start();
+    gui.send("position startpos");
+    let (_, timed) = gui.search("go movetime 50", &start);
+    assert!(timed.iter().any(|l| l.contains("book")), "{timed:?}");
+
+    gui.send("go infinite");
+    // Still searching after a while: no bestmove until stop.
+    assert!(
+        gui.output
+            .recv_timeout(Duration::from_millis(300))
+            .is_ok_and(|l| !l.starts_with("bestmove")),
+        "an infinite search reports and goes on"
+    );
+    gui.send("stop");
+    let (_, infinite) = gui.bestmove(&start);
+    assert!(!infinite.iter().any(|l| l.contains("book")), "{infinite:?}");
+    assert!(
+        infinite.iter().any(|l| l.contains(" depth ")),
+        "{infinite:?}"
+    );
+
+    let (_, deep) = gui.search("go depth 3", &start);
+    assert!(!deep.iter().any(|l| l.contains("book")), "{deep:?}");
+    assert!(deep.iter().any(|l| l.contains("depth 3")), "{deep:?}");
+    gui.quit();
+}

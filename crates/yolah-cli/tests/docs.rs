@@ -81,14 +81,27 @@ fn lines_match(expected: &[String], actual: &[&str]) -> bool {
     }
 }
 
+/// A scratch directory that looks like the workspace (a link to each of its top-level
+/// entries), so that examples read the shipped files and write theirs (`--out my-data`) where
+/// they can neither litter the tree nor find a previous run's output.
+fn scratch() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(root()).unwrap() {
+        let entry = entry.unwrap();
+        std::os::unix::fs::symlink(entry.path(), dir.path().join(entry.file_name())).unwrap();
+    }
+    dir
+}
+
 #[test]
 fn the_documented_outputs_are_what_the_program_prints() {
     let mut checked = 0;
     for file in ["README.md", "docs/guide.md"] {
+        let scratch = scratch();
         for example in examples(file) {
             let output = Command::new(env!("CARGO_BIN_EXE_yolah"))
                 .args(&example.args)
-                .current_dir(root())
+                .current_dir(scratch.path())
                 .output()
                 .unwrap();
             let stdout = String::from_utf8(output.stdout).unwrap();

@@ -284,3 +284,20 @@ fn tune_refuses_bad_settings_before_any_work() {
         "there is no tuning run to resume",
     );
 }
+
+/// Issue 35, item 13: a solve that cannot finish (the start has 56 free squares) ends at its
+/// time with a clear "not proved within …", instead of running for ever.
+#[test]
+fn a_solve_beyond_its_time_says_so_and_ends() {
+    let start = Instant::now();
+    let output = yolah(&["solve", "--time", "1s"], "");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let last = stderr(&output).lines().last().unwrap_or("").to_string();
+    assert!(last.contains("not proved within 1s"), "{last}");
+    assert!(last.contains("56 free squares"), "{last}");
+    assert!(
+        start.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        start.elapsed()
+    );
+}

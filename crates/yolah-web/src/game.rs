@@ -4,7 +4,7 @@
 use crate::message::{Clocks, MAX_MOVES, State};
 use std::time::{Duration, Instant};
 use yolah_ai::clock::GameClocks;
-use yolah_ai::{Limits, Spec, TimeControl};
+use yolah_ai::{Limits, Spec, SpecError, TimeControl};
 use yolah_core::text::quote;
 use yolah_core::{Color, Move, Outcome, Position};
 
@@ -34,16 +34,15 @@ impl Side {
             return Ok(Side::Human);
         }
         let refuse = |why: &str| Err(format!("player {}: {why}", quote(text)));
-        // Checked before parsing: parsing reads the file.
-        if text
-            .split([':', ','])
-            .any(|item| item.starts_with("weights=") || item.starts_with("net="))
-        {
-            return refuse("weights and network files cannot be read from a browser");
-        }
-        let spec: Spec = text
-            .parse()
-            .map_err(|e| format!("player {}: {e}", quote(text)))?;
+        // Decided on the parsed spec, before any file is read: no option that names a file,
+        // in any spelling.
+        let spec = match Spec::parse_without_files(text) {
+            Ok(spec) => spec,
+            Err(SpecError::FileRefused { .. }) => {
+                return refuse("weights and network files cannot be read from a browser");
+            }
+            Err(e) => return Err(format!("player {}: {e}", quote(text))),
+        };
         if spec.name() == "engine" {
             return refuse("other programs cannot be started from a browser");
         }
@@ -97,6 +96,8 @@ pub struct Table {
     /// A watched game or an analysis stopped by the person (or by an undo): no search starts
     /// until it is resumed.
     paused: bool,
+    /// When it was paused: the clocks stand still from then until it is resumed.
+    paused_at: Option<Instant>,
 }
 
 impl Table {
@@ -124,6 +125,7 @@ impl Table {
             resigned: None,
             analysis: false,
             paused: false,
+            paused_at: None,
         };
         table.pass_for_human();
         Ok(table)
@@ -170,7 +172,10 @@ impl Table {
         if self.has_human() && !self.analysis {
             return Err("only a watched game or an analysis pauses".to_string());
         }
-        self.paused = true;
+        if !self.paused {
+            self.paused = true;
+            self.paused_at = Some(Instant::now());
+        }
         Ok(())
     }
 
@@ -180,7 +185,12 @@ impl Table {
             return Err("nothing is paused".to_string());
         }
         self.paused = false;
-        self.turn_started = Instant::now();
+        // The turn goes on with the time it had used before the pause.
+        let used = self.turn_elapsed();
+        self.paused_at = None;
+        self.turn_started = Instant::now()
+            .checked_sub(used)
+            .unwrap_or_else(Instant::now);
         Ok(())
     }
 
@@ -226,9 +236,18 @@ impl Table {
             .expect("a game has a clock entry per position")
     }
 
-    /// When the side to move runs out of time, if the game has a clock and is not over.
+    /// The time the side to move has used of its turn (a pause stops it).
+    fn turn_elapsed(&self) -> Duration {
+        match self.paused_at {
+            Some(at) => at.saturating_duration_since(self.turn_started),
+            None => self.turn_started.elapsed(),
+        }
+    }
+
+    /// When the side to move runs out of time, if the game has a clock, is not over and is not
+    /// paused (a paused clock stands still).
     pub fn deadline(&self) -> Option<Instant> {
-        if self.over() {
+        if self.over() || self.paused {
             return None;
         }
         let clocks = self.clocks()?;
@@ -241,7 +260,7 @@ impl Table {
         if self.deadline().is_some_and(|d| Instant::now() >= d) {
             let side = self.position().side_to_move();
             let mut clocks = self.clocks().expect("a deadline comes from a clock");
-            if let Err(flag) = clocks.charge(side, self.turn_started.elapsed()) {
+            if let Err(flag) = clocks.charge(side, self.turn_elapsed()) {
                 *self.clocks.last_mut().expect("a clock entry") = Some(clocks);
                 self.flagged = Some((side, flag.to_string()));
             }
@@ -250,7 +269,7 @@ impl Table {
     }
 
     /// The limits of the machine to move: its spec's, and on a clock its share of the time
-    /// left (measured from the start of its turn).
+    /// left (measured from the start of its turn), never more than [`MAX_MOVE_TIME`].
     pub fn machine_limits(&self, spec: &Spec) -> Limits {
         let limits = spec.limits();
         let Some(clocks) = self.clocks() else {
@@ -258,8 +277,11 @@ impl Table {
         };
         let position = self.position();
         let mut clock = clocks.view(position.side_to_move());
-        clock.left = clock.left.saturating_sub(self.turn_started.elapsed());
-        limits.on_clock(clock, &position, spec.explicit_time(), spec.pace())
+        clock.left = clock.left.saturating_sub(self.turn_elapsed());
+        let mut limits = limits.on_clock(clock, &position, spec.explicit_time(), spec.pace());
+        // A long clock gives a long share; no machine move a page starts passes the cap.
+        limits.time = limits.time.map(|time| time.min(MAX_MOVE_TIME));
+        limits
     }
 
     /// The memory its machine players may hold, MiB ([`Spec::memory_mb`]).
@@ -306,7 +328,7 @@ impl Table {
         let position = self.position();
         let mut clocks = self.clocks();
         if let Some(clocks) = clocks.as_mut()
-            && let Err(flag) = clocks.charge(position.side_to_move(), self.turn_started.elapsed())
+            && let Err(flag) = clocks.charge(position.side_to_move(), self.turn_elapsed())
         {
             *self.clocks.last_mut().expect("a clock entry") = Some(*clocks);
             self.flagged = Some((position.side_to_move(), flag.to_string()));
@@ -407,8 +429,11 @@ impl Table {
         self.moves.truncate(moves);
         self.flagged = None;
         self.resigned = None;
-        self.paused = self.paused || !self.has_human();
         self.turn_started = Instant::now();
+        if !self.paused && !self.has_human() {
+            self.paused = true;
+            self.paused_at = Some(self.turn_started);
+        }
     }
 
     /// The game as the page draws it.
@@ -434,8 +459,9 @@ impl Table {
                 control: clocks.control().to_string(),
                 black_ms: ms(black),
                 white_ms: ms(white),
-                running: (!self.over()).then(|| position.side_to_move().to_string()),
-                since_ms: ms(self.turn_started.elapsed()),
+                running: (!self.over() && !self.paused)
+                    .then(|| position.side_to_move().to_string()),
+                since_ms: ms(self.turn_elapsed()),
             }
         });
         let legal = if self.over() {
@@ -474,6 +500,24 @@ mod tests {
             ),
             (
                 "minimax:eval=nn,net=/etc/passwd",
+                "network files cannot be read",
+            ),
+            // Any spelling of a file option is refused before anything is read: a file
+            // that exists and holds JSON would otherwise echo its fields.
+            (
+                "minimax:WEIGHTS=/etc/passwd",
+                "network files cannot be read",
+            ),
+            (
+                "minimax: weights =Cargo.toml",
+                "network files cannot be read",
+            ),
+            (
+                "minimax:eval=nn,Net=/nonexistent",
+                "network files cannot be read",
+            ),
+            (
+                " Minimax : tt=8 , NET=/etc/passwd",
                 "network files cannot be read",
             ),
             ("mcts:threads=2", "one thread"),
@@ -584,5 +628,45 @@ mod tests {
         watched.resume().unwrap();
         assert!(watched.machine_to_move().is_some());
         assert_eq!(watched.resume().unwrap_err(), "nothing is paused");
+    }
+
+    /// Issue 35, item 5: a page's long clock gives a long share of it, but no machine move
+    /// passes the per-move cap.
+    #[test]
+    fn a_long_clock_does_not_lift_the_cap_on_a_machine_move() {
+        for tc in ["1h", "2min", "10min+5s"] {
+            let table = Table::new("minimax", "human", None, Some(tc.parse().unwrap())).unwrap();
+            let spec = table
+                .machine_to_move()
+                .expect("the machine is black")
+                .clone();
+            let time = table.machine_limits(&spec).time.unwrap();
+            assert!(time <= MAX_MOVE_TIME, "{tc}: {time:?}");
+        }
+    }
+
+    /// Issue 35, item 6: a paused watched game's clock stands still: it does not lose on
+    /// time while paused, and its turn goes on with the time it had used.
+    #[test]
+    fn a_paused_clock_stands_still() {
+        let tc: TimeControl = "60ms".parse().unwrap();
+        let mut watched = Table::new("random", "random", None, Some(tc)).unwrap();
+        watched.pause().unwrap();
+        assert!(watched.deadline().is_none());
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(!watched.check_flag(), "lost on time while paused");
+        let clocks = watched.state(false).clocks.unwrap();
+        assert_eq!(clocks.running, None, "a paused clock does not run");
+        assert!(clocks.since_ms < 60, "{clocks:?}");
+        watched.resume().unwrap();
+        assert!(watched.deadline().is_some());
+        std::thread::sleep(Duration::from_millis(80));
+        assert!(watched.check_flag(), "the clock runs again after resume");
+        // An undo pauses a watched game, and its clock with it.
+        let mut undone = Table::new("random", "random", None, Some(tc)).unwrap();
+        undone.replay(&["a1:c3".to_string()]).unwrap();
+        undone.undo().unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(!undone.check_flag(), "lost on time while paused by an undo");
     }
 }

@@ -250,15 +250,16 @@ fn shuffled(i: u64, n: u64, seed: u64) -> u64 {
     ((u128::from(a) * u128::from(i) + u128::from(b)) % u128::from(n)) as u64
 }
 
-/// Plays one scheduled game. Players whose spec sets no seed get one from the game.
+/// Plays one scheduled game. Each player's seed comes from the game (its number, its colour,
+/// the run's seed), mixed with the spec's own seed if it sets one.
 pub fn play_scheduled(config: &Config, specs: &[Spec], scheduled: Scheduled) -> GameRecord {
     let opening = config
         .opening(&scheduled)
         .expect("the suite was checked before the games");
     let seed =
         |color: Color| splitmix64(config.seed ^ (scheduled.game << 1 | color.index() as u64));
-    let mut black = specs[scheduled.black].agent(seed(Color::Black));
-    let mut white = specs[scheduled.white].agent(seed(Color::White));
+    let mut black = specs[scheduled.black].agent_for_game(seed(Color::Black));
+    let mut white = specs[scheduled.white].agent_for_game(seed(Color::White));
     let game = play_opening(
         &mut black,
         &mut white,

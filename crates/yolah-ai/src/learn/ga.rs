@@ -322,7 +322,7 @@ impl Checkpoint {
                         None => {
                             Agent::new(searcher.clone(), Box::new(Minimax::new(start, TABLE_MB, 1)))
                         }
-                        Some(spec) => spec.agent(seed),
+                        Some(spec) => spec.agent_for_game(seed),
                     };
                     let game = match color {
                         Color::Black => play_game(&mut me, &mut opponent, &openings[k], |_, _| {}),

@@ -83,8 +83,8 @@ fn score(report: &Report) -> i16 {
 pub fn play(config: &Config, spec: &Spec, number: u64) -> Vec<Sample> {
     let game_seed = splitmix64(config.seed ^ number);
     let opening = random_opening(config.random_plies, game_seed);
-    let mut black = spec.agent(splitmix64(game_seed ^ 1));
-    let mut white = spec.agent(splitmix64(game_seed ^ 2));
+    let mut black = spec.agent_for_game(splitmix64(game_seed ^ 1));
+    let mut white = spec.agent_for_game(splitmix64(game_seed ^ 2));
     let mut searched: Vec<(Position, i16)> = Vec::new();
     let game = play_game(&mut black, &mut white, &opening, |position, report| {
         if position.moves().len() > 1 {

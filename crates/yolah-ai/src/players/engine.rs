@@ -32,6 +32,10 @@ pub const DEFAULT_MARGIN: Duration = Duration::from_millis(200);
 pub const UNTIMED_CAP: Duration = Duration::from_mins(10);
 /// The longest line read from a program.
 const MAX_LINE: u64 = 64 * 1024;
+/// Lines read ahead of the game: past them the reader waits, and so does a program that
+/// floods its output (the pipe fills), so its lines hold at most this many times
+/// [`MAX_LINE`] of our memory.
+const LINES_AHEAD: usize = 256;
 
 /// The process groups of the programs running now, and whether the process is ending (then
 /// no program is started any more).
@@ -97,7 +101,7 @@ impl Process {
         drop(groups);
         let input = child.stdin.take().ok_or("no input pipe")?;
         let output = child.stdout.take().ok_or("no output pipe")?;
-        let (sender, lines) = mpsc::channel();
+        let (sender, lines) = mpsc::sync_channel(LINES_AHEAD);
         let reader = std::thread::spawn(move || {
             let mut output = BufReader::new(output);
             loop {
@@ -138,9 +142,14 @@ impl Process {
         }
     }
 
-    /// The next line, by `deadline`.
+    /// The next line, by `deadline`: none once it has passed, however many lines wait (a
+    /// program that floods its output still loses on time).
     fn line(&mut self, deadline: Instant) -> Result<Option<String>, String> {
-        let wait = deadline.saturating_duration_since(Instant::now());
+        let now = Instant::now();
+        if now >= deadline {
+            return Ok(None);
+        }
+        let wait = deadline - now;
         match self.lines.recv_timeout(wait) {
             Ok(line) => Ok(Some(line)),
             Err(RecvTimeoutError::Timeout) => Ok(None),

@@ -918,7 +918,11 @@ impl Player for Minimax {
         if moves.len() == 1 {
             return Ok(Report::only_move(moves[0], start.elapsed()));
         }
+        // The book answers timed moves only: a depth, a node count, or no limit at all (an
+        // analysis, `go infinite`) asks for a search.
+        let timed = limits.time.is_some() && limits.depth.is_none() && limits.nodes.is_none();
         if self.book
+            && timed
             && let Some(found) = book::probe(position)
         {
             return Ok(book_report(position, found, start.elapsed()));

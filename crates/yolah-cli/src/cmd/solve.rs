@@ -13,7 +13,7 @@ use yolah_ai::players::minimax::{Minimax, proven_margin};
 #[derive(clap::Args)]
 pub struct Options {
     /// The position, in notation or `startpos` [default: startpos]; give one with about
-    /// 24 free squares or fewer (the start takes far too long).
+    /// 24 free squares or fewer (the start cannot be solved in any --time).
     #[arg(long, short, value_name = "POSITION")]
     pub position: Option<String>,
     /// Transposition table, 1 to 16384 MiB.
@@ -22,6 +22,9 @@ pub struct Options {
     /// Search threads sharing the table, 1 to 256 (no more than the cores are used).
     #[arg(long, short, value_name = "N", default_value_t = 1)]
     pub threads: usize,
+    /// Give up after this long, 1s to 1h: "not proved within …", exit 1.
+    #[arg(long, value_name = "DURATION", default_value = "1min")]
+    pub time: String,
     /// Print one JSON object (margin, pv, nodes, `time_ms`).
     #[arg(long)]
     pub json: bool,
@@ -42,6 +45,13 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         "--threads must be from 1 to {MAX_THREADS}, not {}",
         options.threads
     );
+    let time = yolah_ai::options::parse_duration(&options.time).filter(|t| t.as_secs() >= 1);
+    usage!(
+        time.is_some(),
+        "--time must be a duration from 1s to 1h, like 30s or 5min, not {}",
+        super::quote(&options.time)
+    );
+    let time = time.expect("checked above");
     let position = position_arg(options.position.as_deref())?;
     let us = position.side_to_move();
     let them = us.opponent();
@@ -52,7 +62,11 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         let mut player = Minimax::new(Weights::tuned(), options.tt, options.threads);
         player.regions = true;
         player.region_limits = yolah_ai::search::regions::SOLVE_LIMITS;
-        let outcome = player.search_with(&position, Limits::default(), |iteration| {
+        let limits = Limits {
+            time: Some(time),
+            ..Limits::default()
+        };
+        let outcome = player.search_with(&position, limits, |iteration| {
             eprintln!(
                 "depth {:>3}: {}, {} nodes, {:.2} s",
                 iteration.depth,
@@ -61,7 +75,14 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
                 iteration.time.as_secs_f64()
             );
         });
-        ensure!(outcome.proven, "the search ended without a proof");
+        ensure!(
+            outcome.proven,
+            "not proved within {}: the search reached depth {} ({} free squares; about 24 or \
+             fewer solve in seconds; a longer --time may do)",
+            yolah_ai::clock::duration_text(time),
+            outcome.depth,
+            64 - position.occupied().count()
+        );
         let margin = proven_margin(outcome.value).unwrap_or(0);
         let pv: Vec<String> = outcome.pv.iter().map(ToString::to_string).collect();
         (margin, pv, outcome.nodes, outcome.time.as_secs_f64())
