@@ -296,7 +296,7 @@ fn a_solve_beyond_its_time_says_so_and_ends() {
     assert!(last.contains("not proved within 1s"), "{last}");
     assert!(last.contains("56 free squares"), "{last}");
     assert!(
-        start.elapsed() < Duration::from_secs(60),
+        start.elapsed() < Duration::from_mins(1),
         "{:?}",
         start.elapsed()
     );
