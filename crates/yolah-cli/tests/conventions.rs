@@ -204,7 +204,8 @@ fn json_output_is_one_object_with_the_texts_facts() {
     }
     assert_eq!(think["depth"], 3);
     assert_eq!(think["book"], false);
-    let book = json(&["think", "minimax:depth=3,eval=nn", "--json"]);
+    // The book answers timed moves (a depth limit searches).
+    let book = json(&["think", "minimax:time=50ms,eval=nn", "--json"]);
     assert_eq!(
         book["book"], true,
         "the start is in the opening book: {book}"

@@ -634,3 +634,44 @@ fn play_echoes_at_most_forty_characters_of_a_line() {
     assert!(longest < 200, "a line of {longest} characters");
     assert!(text.contains(&format!("{}…", "z".repeat(40))), "{text}");
 }
+
+/// Issue 35, item 8: one Elo figure, live and final, and one JSON schema for every mode.
+#[test]
+fn a_match_says_one_elo_and_one_schema() {
+    let args = ["match", "mcts:iterations=300", "random", "--games", "20"];
+    let output = yolah(&args, "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    // On a pipe the live line comes every ten pairs: here once, after the last pair.
+    let live = stderr(&output);
+    let live = live.lines().find(|l| l.starts_with("20 games, ")).unwrap();
+    let figure = |line: &str| line[line.find("Elo ").unwrap()..].to_string();
+    let summary = stdout(&output);
+    assert_eq!(figure(live), figure(summary.trim()), "{live}\n{summary}");
+
+    let keys = |extra: &[&str]| {
+        let mut args = args.to_vec();
+        args.extend_from_slice(extra);
+        args.push("--json");
+        let output = yolah(&args, "");
+        assert!(output.status.success(), "{}", stderr(&output));
+        let object: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+        let mut keys: Vec<String> = object.as_object().unwrap().keys().cloned().collect();
+        keys.sort();
+        (keys, object)
+    };
+    let (plain, object) = keys(&[]);
+    let (sprt, tested) = keys(&["--sprt", "elo0=0,elo1=200"]);
+    let suite = "../yolah-ai/data/openings-8ply.txt";
+    let (suited, from_suite) = keys(&["--openings", suite]);
+    assert_eq!(plain, sprt);
+    assert_eq!(plain, suited);
+    for key in ["wins", "pairs", "los", "elo", "sprt", "verdict", "llr"] {
+        assert!(plain.contains(&key.to_string()), "{key}: {plain:?}");
+    }
+    assert!(
+        object["sprt"].is_null() && tested["sprt"].is_string(),
+        "{tested}"
+    );
+    assert!(from_suite["random_plies"].is_null(), "{from_suite}");
+    assert_eq!(from_suite["openings"], 200, "{from_suite}");
+}

@@ -1,4 +1,4 @@
-//! Printing results: a match's summary line, a tournament's crosstable and ratings.
+//! Printing results: a tournament's crosstable and ratings.
 
 use anyhow::{Result, bail};
 use std::io::Write;
@@ -13,24 +13,6 @@ pub fn elo(value: f64) -> String {
     } else {
         format!("{rounded:+}")
     }
-}
-
-/// `mcts vs random: +23 =4 -13, score 62.5 %, Elo +89 [+31, +150]`.
-pub fn match_summary(specs: &[String], table: &Crosstable, fit: Option<&Fit>) -> String {
-    let [wins, draws, losses] = table.wdl[0][1];
-    let games = table.games(0);
-    let score = 100.0 * table.points(0) / f64::from(games.max(1));
-    let rating = fit.map_or_else(
-        || "Elo n/a".to_string(),
-        |fit| {
-            let (d, low, high) = fit.difference(0, 1);
-            format!("Elo {} [{}, {}]", elo(d), elo(low), elo(high))
-        },
-    );
-    format!(
-        "{} vs {}: +{wins} ={draws} -{losses}, score {score:.1} %, {rating}",
-        specs[0], specs[1]
-    )
 }
 
 /// The crosstable (points of the row player against the column player), the ratings with

@@ -1,16 +1,14 @@
 //! `yolah match A B`: two players over paired openings, a summary line with the Elo difference
 //! (or, with `--json`, one object with the same facts).
 
-use super::{DEFAULT_RANDOM_PLIES, DEFAULT_SEED, Pairing, canonical_specs, standings, usage};
+use super::{DEFAULT_RANDOM_PLIES, DEFAULT_SEED, Pairing, canonical_specs, usage};
 use anyhow::{Context, Result, bail};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use yolah_ai::arena::record::{GameRecord, RecordFile, RecordWriter, Tail};
-use yolah_ai::arena::sprt::{Pentanomial, Sprt, Verdict};
+use yolah_ai::arena::sprt::{Sprt, Verdict};
 use yolah_ai::arena::tally::Tally;
-use yolah_ai::arena::tournament::{
-    Config, Crosstable, check_against_schedule, game_pool, run_games,
-};
+use yolah_ai::arena::tournament::{Config, check_against_schedule, game_pool, run_games};
 use yolah_core::Color;
 
 /// The options of `yolah match`, as its command line gives them.
@@ -74,51 +72,92 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         }
     };
     let played = play_pairs(&config, &specs, options.sprt, threads, writer, done)?;
-    if let Some(sprt) = options.sprt {
-        let decision = Decision {
-            sprt,
-            pairs: played.pairs,
-            verdict: played.verdict,
-            games: played.records.len(),
-            seconds: played.seconds,
-        };
-        decision.print(out, &config, options.json)?;
-        super::report_forfeits(&config.specs, &played.records);
-        return Ok(());
-    }
-    let records = played.records;
-    let table = Crosstable::new(&config.specs, &records).map_err(anyhow::Error::msg)?;
-    let fit = table.fit();
-    if options.json {
-        let [wins, draws, losses] = table.wdl[0][1];
-        let elo = fit.as_ref().map(|fit| fit.difference(0, 1));
-        let object = serde_json::json!({
-            "first": config.specs[0],
-            "second": config.specs[1],
-            "games": records.len(),
-            "wins": wins,
-            "draws": draws,
-            "losses": losses,
-            "score": table.points(0) / f64::from(table.games(0).max(1)),
-            "elo": elo.map(|e| e.0),
-            "elo_low": elo.map(|e| e.1),
-            "elo_high": elo.map(|e| e.2),
-            "seed": config.seed,
-            "random_plies": config.random_plies,
-            "tc": config.time_control.map(|tc| tc.to_string()),
-            "forfeits": records.iter().filter(|r| !r.forfeit.is_empty()).count(),
-        });
-        writeln!(out, "{object}")?;
-    } else {
-        writeln!(
-            out,
-            "{}",
-            standings::match_summary(&config.specs, &table, fit.as_ref())
-        )?;
-    }
-    if let Some((spec, reason)) = super::report_forfeits(&config.specs, &records).first() {
+    summary(out, &config, &played, options.sprt, options.json)?;
+    let forfeits = super::report_forfeits(&config.specs, &played.records);
+    if options.sprt.is_none()
+        && let Some((spec, reason)) = forfeits.first()
+    {
         bail!("{spec} never ran: {reason}");
     }
+    Ok(())
+}
+
+/// The summary of a match, with or without a test: one method for the Elo (the pentanomial of
+/// the game pairs, as the live line shows it), one JSON schema for every mode (the test's
+/// fields are null without one).
+fn summary(
+    out: &mut impl Write,
+    config: &Config,
+    played: &Played,
+    sprt: Option<Sprt>,
+    json: bool,
+) -> Result<()> {
+    let specs = &config.specs;
+    let tally = &played.tally;
+    let pairs = &tally.pairs;
+    let games = played.records.len();
+    let seconds = played.seconds;
+    let (elo, low, high) = pairs.elo();
+    let decision = sprt.map(|_| {
+        played
+            .verdict
+            .map_or_else(|| "inconclusive".to_string(), |v| v.to_string())
+    });
+    if json {
+        let bounds = sprt.map(|sprt| sprt.bounds());
+        let object = serde_json::json!({
+            "first": specs[0],
+            "second": specs[1],
+            "games": games,
+            "wins": tally.wdl[0],
+            "draws": tally.wdl[1],
+            "losses": tally.wdl[2],
+            "pairs": pairs.0,
+            "score": pairs.score(),
+            "elo": elo,
+            "elo_low": low,
+            "elo_high": high,
+            "los": pairs.los(),
+            "sprt": sprt.map(|sprt| sprt.to_string()),
+            "verdict": decision,
+            "llr": sprt.map(|sprt| sprt.llr(pairs)),
+            "lower": bounds.map(|b| b.0),
+            "upper": bounds.map(|b| b.1),
+            "seed": config.seed,
+            "openings": config.openings.as_ref().map(Vec::len),
+            "random_plies": config.openings.is_none().then_some(config.random_plies),
+            "tc": config.time_control.map(|tc| tc.to_string()),
+            "forfeits": played.records.iter().filter(|r| !r.forfeit.is_empty()).count(),
+            "seconds": seconds,
+        });
+        writeln!(out, "{object}")?;
+        return Ok(());
+    }
+    let Some(sprt) = sprt else {
+        writeln!(out, "{} vs {}: {}", specs[0], specs[1], tally.line(None))?;
+        return Ok(());
+    };
+    let (lower, upper) = sprt.bounds();
+    writeln!(
+        out,
+        "{} vs {}: SPRT {sprt}: {games} games ({} pairs) in {seconds:.1} s",
+        specs[0],
+        specs[1],
+        pairs.pairs(),
+    )?;
+    writeln!(
+        out,
+        "pentanomial [0, 1/4, 1/2, 3/4, 1]: [{}]",
+        pairs.counts_text()
+    )?;
+    writeln!(
+        out,
+        "score {:.1} %, Elo {elo:+.1} [{low:+.1}, {high:+.1}], LOS {:.1} %",
+        100.0 * pairs.score(),
+        100.0 * pairs.los()
+    )?;
+    writeln!(out, "LLR {:.2} ({lower:.2}, {upper:.2})", sprt.llr(pairs))?;
+    writeln!(out, "{}", decision.expect("a test has a decision"))?;
     Ok(())
 }
 
@@ -132,7 +171,7 @@ struct Decided;
 /// What the games of a match came to.
 struct Played {
     records: Vec<GameRecord>,
-    pairs: Pentanomial,
+    tally: Tally,
     verdict: Option<Verdict>,
     seconds: f64,
 }
@@ -218,80 +257,10 @@ fn play_pairs(
     bar.finish_and_clear();
     Ok(Played {
         records,
-        pairs: tally.pairs,
+        tally,
         verdict,
         seconds: started.elapsed().as_secs_f64(),
     })
-}
-
-/// What a sequential match came to.
-struct Decision {
-    sprt: Sprt,
-    pairs: Pentanomial,
-    verdict: Option<Verdict>,
-    games: usize,
-    seconds: f64,
-}
-
-impl Decision {
-    /// The summary: the verdict, the LLR and its bounds, the pentanomial counts, the Elo.
-    fn print(&self, out: &mut impl Write, config: &Config, json: bool) -> Result<()> {
-        let specs = &config.specs;
-        let Decision {
-            sprt,
-            pairs,
-            verdict,
-            games,
-            seconds,
-        } = self;
-        let (lower, upper) = sprt.bounds();
-        let (elo, low, high) = pairs.elo();
-        let llr = sprt.llr(pairs);
-        let decision = verdict.map_or_else(|| "inconclusive".to_string(), |v| v.to_string());
-        if json {
-            let object = serde_json::json!({
-                "first": specs[0],
-                "second": specs[1],
-                "sprt": sprt.to_string(),
-                "verdict": decision,
-                "llr": llr,
-                "lower": lower,
-                "upper": upper,
-                "games": games,
-                "pairs": pairs.0,
-                "score": pairs.score(),
-                "elo": elo,
-                "elo_low": low,
-                "elo_high": high,
-                "los": pairs.los(),
-                "seconds": seconds,
-                "tc": config.time_control.map(|tc| tc.to_string()),
-            });
-            writeln!(out, "{object}")?;
-            return Ok(());
-        }
-        writeln!(
-            out,
-            "{} vs {}: SPRT {sprt}: {games} games ({} pairs) in {seconds:.1} s",
-            specs[0],
-            specs[1],
-            pairs.pairs(),
-        )?;
-        writeln!(
-            out,
-            "pentanomial [0, 1/4, 1/2, 3/4, 1]: [{}]",
-            pairs.counts_text()
-        )?;
-        writeln!(
-            out,
-            "score {:.1} %, Elo {elo:+.1} [{low:+.1}, {high:+.1}], LOS {:.1} %",
-            100.0 * pairs.score(),
-            100.0 * pairs.los()
-        )?;
-        writeln!(out, "LLR {llr:.2} ({lower:.2}, {upper:.2})")?;
-        writeln!(out, "{decision}")?;
-        Ok(())
-    }
 }
 
 impl std::fmt::Display for Decided {
