@@ -712,9 +712,18 @@ async fn next_update(
     }
 }
 
-async fn send(socket: &mut WebSocket, message: &ServerMessage) -> bool {
+/// How long one message may take to leave: a page that sends but never reads fills its
+/// socket's buffers, and then its connection is closed (so it cannot hold a game slot past
+/// this, whatever its idle timeout).
+pub const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Sends `message`; false if the connection is gone or cannot take it within `within`.
+async fn send(socket: &mut WebSocket, message: &ServerMessage, within: Duration) -> bool {
     let text = serde_json::to_string(message).expect("messages serialise");
-    socket.send(Message::Text(text.into())).await.is_ok()
+    matches!(
+        tokio::time::timeout(within, socket.send(Message::Text(text.into()))).await,
+        Ok(Ok(()))
+    )
 }
 
 /// Closes the connection with `code` and `reason` (a close frame's reason is at most 123
@@ -811,8 +820,9 @@ async fn play(mut socket: WebSocket, shared: Arc<Shared>) {
                 messages
             }
         };
+        let within = SEND_TIMEOUT.min(idle_timeout);
         for message in &outgoing {
-            if !send(&mut socket, message).await {
+            if !send(&mut socket, message, within).await {
                 connection.abandon();
                 return;
             }

@@ -862,3 +862,53 @@ async fn two_browsers_play_a_game_with_a_spectator_and_a_reconnect() {
             .contains("no shared game")
     );
 }
+
+/// Issue 35, item 2: a page that sends but never reads cannot hold a game slot: once its
+/// socket's buffers are full, a reply that cannot leave within the bound closes it, and the
+/// slot is free again (before, the server waited in its send for ever and never ran the idle
+/// timer).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_never_reads_is_closed_and_frees_its_slot() {
+    let config = yolah_web::Config {
+        idle_timeout: Duration::from_secs(2),
+        max_games: 1,
+        ..yolah_web::Config::default()
+    };
+    let address = server(config).await;
+    let mut deaf = connect(address).await;
+    let new = json!({"type": "new", "black": "human", "white": "human"}).to_string();
+    let start = Instant::now();
+    let mut sent = 0;
+    // Sends until the server stops taking messages or closes; never reads a reply.
+    while start.elapsed() < Duration::from_mins(1) {
+        match tokio::time::timeout(
+            Duration::from_secs(1),
+            deaf.send(tokio_tungstenite::tungstenite::Message::Text(
+                new.clone().into(),
+            )),
+        )
+        .await
+        {
+            Ok(Ok(())) => sent += 1,
+            _ => break,
+        }
+    }
+    // The slot comes back within the send bound (2 s here) and a margin for a busy machine.
+    let freed = Instant::now();
+    while health(address).await["games"] != 0 {
+        assert!(
+            freed.elapsed() < Duration::from_secs(20),
+            "the deaf client still holds its game after {sent} messages"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let mut page = connect(address).await;
+    send(
+        &mut page,
+        &json!({"type": "new", "black": "human", "white": "random"}),
+    )
+    .await;
+    let state = settled(&mut page).await;
+    assert!(state["result"].is_null(), "{state}");
+    drop(deaf);
+}
