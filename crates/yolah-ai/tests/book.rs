@@ -78,7 +78,8 @@ fn minimax_plays_the_book_and_says_so_unless_told_not_to() {
     let Some(found) = book::probe(&start) else {
         return;
     };
-    let spec: Spec = "minimax:depth=2,eval=nn".parse().unwrap();
+    // The book answers timed moves.
+    let spec: Spec = "minimax:time=50ms,eval=nn".parse().unwrap();
     let report = spec.agent(1).choose(&start);
     assert!(report.book);
     assert_eq!(report.mv, found.mv);
@@ -87,10 +88,13 @@ fn minimax_plays_the_book_and_says_so_unless_told_not_to() {
     assert_eq!(report.depth, Some(found.depth));
     // Off when told, and by default for other evaluations than the shipped network (the
     // book is its choices); on when told.
+    // A depth or a node limit asks for a search (issue 35, item 11).
     for (spec, book) in [
-        ("minimax:depth=2,eval=nn,book=off", false),
-        ("minimax:depth=2", false),
-        ("minimax:depth=2,book=on", true),
+        ("minimax:time=50ms,eval=nn,book=off", false),
+        ("minimax:time=50ms", false),
+        ("minimax:time=50ms,book=on", true),
+        ("minimax:depth=2,eval=nn", false),
+        ("minimax:nodes=500,book=on", false),
     ] {
         let report = spec.parse::<Spec>().unwrap().agent(1).choose(&start);
         assert_eq!(report.book, book, "{spec}");

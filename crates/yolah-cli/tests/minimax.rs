@@ -98,12 +98,15 @@ fn minimax_plays_think_and_match() {
     let output = yolah(&["think", "minimax:depth=3"], "");
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(stdout(&output).contains("depth 3/"), "{}", stdout(&output));
-    let output = yolah(&["think", "minimax:depth=3,eval=nn"], "");
+    // The book answers a timed move; a depth limit searches.
+    let output = yolah(&["think", "minimax:time=50ms,eval=nn"], "");
     assert!(
         stdout(&output).contains("; book move ("),
         "{}",
         stdout(&output)
     );
+    let output = yolah(&["think", "minimax:depth=3,eval=nn"], "");
+    assert!(stdout(&output).contains("depth 3/"), "{}", stdout(&output));
     let output = yolah(
         &[
             "match",
