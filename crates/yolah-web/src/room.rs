@@ -194,7 +194,8 @@ impl Room {
         self.updates.subscribe()
     }
 
-    fn forgotten(&self, grace: Duration) -> bool {
+    /// Whether nobody has sat in it for `grace`: then it is dropped.
+    pub fn forgotten(&self, grace: Duration) -> bool {
         self.lock()
             .empty_since
             .is_some_and(|t| t.elapsed() >= grace)
@@ -242,6 +243,15 @@ impl Rooms {
         });
         rooms.insert(room.id.clone(), Arc::clone(&room));
         Ok(room)
+    }
+
+    /// Whether `room` is still one of the server's (not forgotten and dropped).
+    pub fn holds(&self, room: &Arc<Room>) -> bool {
+        self.rooms
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&room.id)
+            .is_some_and(|kept| Arc::ptr_eq(kept, room))
     }
 
     /// The room `id`, unless forgotten.

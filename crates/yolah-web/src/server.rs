@@ -53,6 +53,15 @@ pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_mins(15);
 pub const CLOSE_TRY_LATER: u16 = 1013;
 /// The WebSocket close code of an idle game (the application range).
 pub const CLOSE_IDLE: u16 = 4000;
+/// Searches of games people play at once, for each `max_searches` slot: people's moves are
+/// short (the machine's share of a clock, or its spec's time) and must not queue behind
+/// watchers, yet one client opening many games cannot start unboundedly many searches.
+pub const PLAY_SLOTS_PER_SEARCH: usize = 4;
+
+/// The shared games one connection may have hosted and still open (each is kept a while
+/// after its players leave, for them to come back): a page cannot take every room.
+pub const MAX_HOSTED: usize = 4;
+
 /// The longest the engine thinks on one position of an analysis board before it pauses.
 pub const MAX_ANALYSIS_TIME: Duration = Duration::from_mins(2);
 
@@ -93,8 +102,12 @@ struct Shared {
     config: Config,
     /// The page, made once.
     page: String,
-    /// The slots of watched games' searches.
+    /// The slots of searches no person waits on for a move: watched games' and analyses'.
     watch_searches: Arc<Semaphore>,
+    /// The slots of machine moves in games a person plays: apart from the watchers', so a
+    /// person never waits behind them, and bounded too ([`PLAY_SLOTS_PER_SEARCH`] times
+    /// `max_searches`).
+    play_searches: Arc<Semaphore>,
     games: AtomicUsize,
     searching: AtomicUsize,
     /// MiB reserved by live games.
@@ -120,6 +133,9 @@ pub fn router(config: Config) -> Router {
     let shared = Arc::new(Shared {
         page: page(&config),
         watch_searches: Arc::new(Semaphore::new(config.max_searches.max(1))),
+        play_searches: Arc::new(Semaphore::new(
+            config.max_searches.max(1) * PLAY_SLOTS_PER_SEARCH,
+        )),
         config,
         games: AtomicUsize::new(0),
         searching: AtomicUsize::new(0),
@@ -303,6 +319,8 @@ struct Connection {
     analysing: bool,
     /// The game between two browsers this connection is in, instead of a game of its own.
     member: Option<Member>,
+    /// The rooms this connection has hosted (at most [`MAX_HOSTED`] still open).
+    hosted: Vec<std::sync::Weak<Room>>,
 }
 
 /// A connection's place in a room.
@@ -344,6 +362,7 @@ impl Connection {
             flags: Vec::new(),
             analysing: false,
             member: None,
+            hosted: Vec::new(),
         }
     }
 
@@ -423,12 +442,24 @@ impl Connection {
         };
         let tc = self.time_control(tc.as_deref())?;
         let config = &self.shared.config;
+        let grace = config.idle_timeout;
+        self.hosted.retain(|room| {
+            room.upgrade()
+                .is_some_and(|room| !room.forgotten(grace) && self.shared.rooms.holds(&room))
+        });
+        if self.hosted.len() >= MAX_HOSTED {
+            return Err(format!(
+                "this page has hosted {MAX_HOSTED} shared games still open; finish or leave \
+                 one first"
+            ));
+        }
         let room = self.shared.rooms.create(
             position.as_deref(),
             tc,
             config.max_games,
             config.idle_timeout,
         )?;
+        self.hosted.push(Arc::downgrade(&room));
         self.enter(room, None, Some(prefer));
         Ok(())
     }
@@ -579,17 +610,19 @@ impl Connection {
         let generation = self.generation;
         let events = self.events.clone();
         let shared = Arc::clone(&self.shared);
-        let watched = !table.has_human();
+        // An analysis is a search no person waits on for a move, like a watched game's.
+        let watched = !table.has_human() || analysing;
         let ply = table.moves();
         tokio::spawn(async move {
-            // A person's game searches at once; watched games wait for a slot of their own.
-            let permit = if watched {
-                let Ok(permit) = Arc::clone(&shared.watch_searches).acquire_owned().await else {
-                    return;
-                };
-                Some(permit)
+            // Watched games and analyses share their slots; a person's game takes one of its
+            // own kind, so it never waits behind them.
+            let slots = if watched {
+                &shared.watch_searches
             } else {
-                None
+                &shared.play_searches
+            };
+            let Ok(permit) = Arc::clone(slots).acquire_owned().await else {
+                return;
             };
             let limits = yolah_ai::Limits {
                 stop: Some(stop),

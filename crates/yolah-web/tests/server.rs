@@ -912,3 +912,28 @@ async fn a_client_that_never_reads_is_closed_and_frees_its_slot() {
     assert!(state["result"].is_null(), "{state}");
     drop(deaf);
 }
+
+/// Issue 35, item 7: one connection cannot take every shared room (it hosted 158 in a
+/// second before): past the bound it is told why, and the rooms stay free for others.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_connection_hosts_a_bounded_number_of_rooms() {
+    let address = server(yolah_web::Config::default()).await;
+    let mut greedy = connect(address).await;
+    for _ in 0..yolah_web::server::MAX_HOSTED {
+        send(&mut greedy, &json!({"type": "host", "colour": "black"})).await;
+        let hosted = room(&mut greedy).await;
+        assert!(hosted["id"].is_string(), "{hosted}");
+    }
+    for _ in 0..50 {
+        send(&mut greedy, &json!({"type": "host", "colour": "black"})).await;
+        let refused = next(&mut greedy, "error").await;
+        assert!(
+            refused["message"].as_str().unwrap().contains("still open"),
+            "{refused}"
+        );
+    }
+    // Another page hosts as usual.
+    let mut other = connect(address).await;
+    send(&mut other, &json!({"type": "host", "colour": "white"})).await;
+    assert!(room(&mut other).await["id"].is_string());
+}

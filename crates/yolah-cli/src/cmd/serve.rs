@@ -17,8 +17,9 @@ pub struct Options {
     /// Games at once, 1 to 10000; more connections are refused.
     #[arg(long, value_name = "N", default_value_t = 200)]
     pub max_games: usize,
-    /// Searches of watched games (machine against machine) at once, 1 to 1024; more
-    /// wait. Games a person plays never wait for these [default: one per core].
+    /// Searches of watched games (machine against machine) and analyses at once, 1 to 1024;
+    /// more wait. Games a person plays have four slots for each of these, and never wait for
+    /// watchers [default: one per core].
     #[arg(long, value_name = "N")]
     pub max_searches: Option<usize>,
     /// Memory for all games' machine players together (tables and trees), 16 to 1048576
