@@ -346,3 +346,19 @@ fn the_book_answers_timed_moves_and_analysis_searches() {
     assert!(deep.iter().any(|l| l.contains("depth 3")), "{deep:?}");
     gui.quit();
 }
+
+/// Issue 35, item 15: an `engine:` player inside the engine that fails still gives a move (the
+/// first legal one), and the GUI is told why in an `info string`.
+#[test]
+fn a_failing_inner_engine_says_why_its_move_is_a_replacement() {
+    let mut gui = Gui::start("random");
+    gui.send("setoption name Player value engine:time=20ms,cmd=/nonexistent/engine");
+    let (_, lines) = gui.search("go", &Position::start());
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string forfeit (cannot start")),
+        "{lines:?}"
+    );
+    gui.quit();
+}

@@ -157,6 +157,13 @@ fn one_line(error: &clap::Error) -> String {
             }
         }
         let path = words.join(" ");
+        // `-g` counts games in match, selfplay and random-games; a tournament counts them per
+        // pair, under another name.
+        if path == "yolah tournament"
+            && matches!(error.get(ContextKind::InvalidArg), Some(ContextValue::String(arg)) if arg == "-g")
+        {
+            line.push_str("; a tournament's games are --games-per-pair N");
+        }
         let mut found = found.clone().bin_name(&path);
         let usage = found.render_usage().to_string();
         let usage: Vec<&str> = usage

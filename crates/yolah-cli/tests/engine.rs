@@ -361,11 +361,14 @@ fn a_program_that_never_ran_is_reported() {
     let output = yolah(&["match", "random", missing, "--games", "2"], "");
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     let err = stderr(&output);
-    assert!(err.contains("forfeited all 2 games it played"), "{err}");
     assert!(
         err.contains("never ran: cannot start 'target/release/yolh'"),
         "{err}"
     );
+    // Issue 35, item 15: the match stops at the first game the program cannot start, with
+    // no summary and no Elo of nothing.
+    assert!(stdout(&output).is_empty(), "{}", stdout(&output));
+    assert_eq!(err.lines().count(), 1, "{err}");
     // A tournament goes on, and names the player on stderr.
     let output = yolah(
         &[

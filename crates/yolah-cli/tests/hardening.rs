@@ -675,3 +675,41 @@ fn a_match_says_one_elo_and_one_schema() {
     assert!(from_suite["random_plies"].is_null(), "{from_suite}");
     assert_eq!(from_suite["openings"], 200, "{from_suite}");
 }
+
+/// Issue 35, item 15: `match --resume` takes the record file's lock before it repairs
+/// anything: a file another run holds is refused and left byte for byte as it was (before,
+/// its damaged last row was cut first, under the other run's feet).
+#[test]
+fn match_resume_locks_before_it_repairs() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games.csv");
+    let path = file.to_str().unwrap();
+    let args = ["match", "random", "random:seed=2", "-g", "4", "--out", path];
+    assert!(yolah(&args, "").status.success());
+    // A row being written: no newline yet, and cut short.
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes.extend_from_slice(b"5,\"random\",\"ran");
+    std::fs::write(&file, &bytes).unwrap();
+    let held = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&file)
+        .unwrap();
+    held.try_lock().unwrap();
+    let mut resume = args.to_vec();
+    resume.push("--resume");
+    let output = yolah(&resume, "");
+    assert_clean_error(&output, "is in use by another run");
+    assert!(
+        std::fs::read(&file).unwrap() == bytes,
+        "the file was changed"
+    );
+    drop(held);
+}
+
+/// Issue 35, item 15: `tournament -g N` points to the flag that counts a tournament's games.
+#[test]
+fn a_tournament_given_games_is_pointed_to_games_per_pair() {
+    let output = yolah(&["tournament", "random", "mcts", "-g", "2"], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert_clean_error(&output, "--games-per-pair");
+}

@@ -449,6 +449,33 @@ impl RecordWriter {
         Ok(writer)
     }
 
+    /// Takes the record file at `path` for this run (its lock first, so that no other run
+    /// writes it while it is read), reads it, lets `check` refuse it (a file of another run),
+    /// and only then continues it as [`RecordWriter::append`] does: the rows read, and the
+    /// writer. A file another run holds, or that `check` refuses, is left unchanged.
+    pub fn resume(
+        path: &Path,
+        check: impl FnOnce(&RecordFile) -> Result<(), String>,
+    ) -> Result<(RecordWriter, RecordFile), String> {
+        let file = OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(|e| e.to_string())?;
+        let mut writer = RecordWriter {
+            file,
+            len: 0,
+            columns: Vec::new(),
+        };
+        writer.try_lock()?;
+        let read = RecordFile::read(path).map_err(|e| e.to_string())?;
+        check(&read)?;
+        // The repair goes through a second handle; the locked one is kept for the run.
+        let continued = RecordWriter::append(path, &read).map_err(|e| e.to_string())?;
+        writer.len = continued.len;
+        writer.columns = continued.columns;
+        Ok((writer, read))
+    }
+
     /// Opens the file `read` came from to add records at its end: cuts its damaged last row
     /// if it has one, ends a last row that lacks its newline, and writes the header into a
     /// file that has none.

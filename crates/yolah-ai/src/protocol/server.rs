@@ -298,6 +298,11 @@ impl Session {
                 say(&output, &info::line(report));
             });
             say(&output, &info::line(&report));
+            if report.detail.starts_with("forfeit (") {
+                // A player that failed (an `engine:` program): the move is a replacement,
+                // and the GUI is told why.
+                say(&output, &format!("info string {}", report.detail));
+            }
             finished.store(true, Ordering::Release);
             say(&output, &format!("bestmove {}", report.mv));
             player

@@ -5,7 +5,7 @@ use super::{DEFAULT_RANDOM_PLIES, DEFAULT_SEED, Pairing, canonical_specs, usage}
 use anyhow::{Context, Result, bail};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use yolah_ai::arena::record::{GameRecord, RecordFile, RecordWriter, Tail};
+use yolah_ai::arena::record::{GameRecord, RecordWriter, Tail};
 use yolah_ai::arena::sprt::{Sprt, Verdict};
 use yolah_ai::arena::tally::Tally;
 use yolah_ai::arena::tournament::{Config, check_against_schedule, game_pool, run_games};
@@ -231,6 +231,19 @@ fn play_pairs(
                     .context("writing the games file (the games so far are kept)")?;
             }
             let paired = count(&mut tally, &record);
+            // A program that cannot start will not start in the next game either: stop at the
+            // first, rather than play every game and print an Elo of nothing.
+            if record
+                .forfeit
+                .starts_with(yolah_ai::players::engine::CANNOT_START)
+            {
+                let loser = if record.result == "1-0" {
+                    &record.white
+                } else {
+                    &record.black
+                };
+                bail!("{loser} never ran: {}", record.forfeit);
+            }
             records.push(record);
             bar.inc(1);
             if !paired {
@@ -304,18 +317,13 @@ fn create_record_file(path: &Path) -> Result<RecordWriter> {
 /// one this match schedules (same players, colours, openings and config fingerprint); a last
 /// row cut short is cut off and its game played again.
 fn resume_record_file(path: &Path, config: &Config) -> Result<(RecordWriter, Vec<GameRecord>)> {
-    let read = RecordFile::read(path).map_err(|e| anyhow::anyhow!("--resume: {e}"))?;
-    check_against_schedule(config, &read.records, read.fingerprinted).map_err(|e| {
-        anyhow::anyhow!(
-            "--resume '{}': {e}; give the command that started it",
-            path.display()
-        )
-    })?;
-    let writer = RecordWriter::append(path, &read)
-        .map_err(|e| anyhow::anyhow!("--resume '{}': {e}", path.display()))?;
-    writer
-        .try_lock()
-        .map_err(|e| anyhow::anyhow!("--resume '{}': {e}", path.display()))?;
+    // The lock first; then the file is read, checked (a file of another match is left as it
+    // is) and its tail repaired, all under the lock.
+    let (writer, read) = RecordWriter::resume(path, |read| {
+        check_against_schedule(config, &read.records, read.fingerprinted)
+            .map_err(|e| format!("{e}; give the command that started it"))
+    })
+    .map_err(|e| anyhow::anyhow!("--resume '{}': {e}", path.display()))?;
     match &read.tail {
         Tail::Clean => {}
         Tail::MissingNewline => eprintln!("ended the last row of the games file"),
