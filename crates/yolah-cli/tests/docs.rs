@@ -157,3 +157,66 @@ fn the_architecture_page_names_only_paths_that_exist() {
     assert!(named >= 20, "only {named} paths found");
     assert!(missing.is_empty(), "named but missing: {missing:?}");
 }
+
+/// Every example that shows what `yolah` prints is either checked (a ```console block, run
+/// by the test above) or says why not on its first line: `# output varies: …` (time-limited
+/// searches, clocks, rates) or `# not run by the tests: …` (hours of work, a server, input
+/// typed at a prompt). So no deterministic example can go stale unseen (issue 35, item 14).
+#[test]
+fn every_example_with_output_is_checked_or_says_why_not() {
+    let mut unmarked = Vec::new();
+    let mut files = vec![root().join("README.md")];
+    for entry in std::fs::read_dir(root().join("docs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            files.push(path);
+        }
+    }
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let mut block: Option<(String, usize, Vec<&str>)> = None;
+        for (number, line) in text.lines().enumerate() {
+            if line.starts_with("```") {
+                match block.take() {
+                    None => block = Some((line[3..].trim().to_string(), number + 1, Vec::new())),
+                    Some((fence, start, lines)) => {
+                        if fence != "console" && shows_output(&lines) {
+                            let marked = lines.first().is_some_and(|first| {
+                                first.starts_with("# output varies:")
+                                    || first.starts_with("# not run by the tests:")
+                            });
+                            if !marked {
+                                unmarked.push(format!("{}:{start}", file.display()));
+                            }
+                        }
+                    }
+                }
+            } else if let Some((_, _, lines)) = block.as_mut() {
+                lines.push(line);
+            }
+        }
+    }
+    assert!(
+        unmarked.is_empty(),
+        "examples neither checked nor marked: {unmarked:#?}"
+    );
+}
+
+/// Whether a block runs `yolah` and shows something it printed: a line that is neither a
+/// command, the continuation of one, a comment nor blank.
+fn shows_output(lines: &[&str]) -> bool {
+    let mut runs_yolah = false;
+    let mut continued = false;
+    let mut output = false;
+    for line in lines {
+        let command = line.starts_with("$ ");
+        if command && line.contains("yolah") {
+            runs_yolah = true;
+        }
+        if !command && !continued && !line.trim().is_empty() && !line.starts_with('#') {
+            output = true;
+        }
+        continued = (command || continued) && line.trim_end().ends_with('\\');
+    }
+    runs_yolah && output
+}
