@@ -8,7 +8,8 @@
 //! - [`players`]: random, Monte Carlo, MCTS, minimax, one module each;
 //! - [`search`]: what the search players share (transposition table, threads);
 //! - [`eval`]: the features of a position and the weights that combine them;
-//! - [`learn`]: the genetic algorithm that tunes the weights;
+//! - [`data`]: the training data format (self-play writes it, the trainer and Python read
+//!   it; the trainer itself is the `yolah-train` crate);
 //! - [`book`]: the opening book compiled in from `tables/book.rs`;
 //! - [`arena`]: games, openings, records, matches and tournaments, Bradley–Terry ratings;
 //! - [`protocol`]: the engine protocol (`docs/protocol.md`), served by `yolah engine` and
@@ -28,9 +29,9 @@ pub mod arena;
 pub mod book;
 pub mod catalogue;
 pub mod clock;
+pub mod data;
 pub mod eval;
 pub mod files;
-pub mod learn;
 pub mod limits;
 pub mod options;
 pub mod player;

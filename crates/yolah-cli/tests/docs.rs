@@ -158,7 +158,7 @@ fn the_architecture_page_names_only_paths_that_exist() {
     assert!(missing.is_empty(), "named but missing: {missing:?}");
 }
 
-/// Every example that shows what `yolah` prints is either checked (a ```console block, run
+/// Every example that shows what `yolah` prints is either checked (a `console` block, run
 /// by the test above) or says why not on its first line: `# output varies: …` (time-limited
 /// searches, clocks, rates) or `# not run by the tests: …` (hours of work, a server, input
 /// typed at a prompt). So no deterministic example can go stale unseen (issue 35, item 14).
@@ -176,9 +176,9 @@ fn every_example_with_output_is_checked_or_says_why_not() {
         let text = std::fs::read_to_string(&file).unwrap();
         let mut block: Option<(String, usize, Vec<&str>)> = None;
         for (number, line) in text.lines().enumerate() {
-            if line.starts_with("```") {
+            if let Some(fence) = line.strip_prefix("```") {
                 match block.take() {
-                    None => block = Some((line[3..].trim().to_string(), number + 1, Vec::new())),
+                    None => block = Some((fence.trim().to_string(), number + 1, Vec::new())),
                     Some((fence, start, lines)) => {
                         if fence != "console" && shows_output(&lines) {
                             let marked = lines.first().is_some_and(|first| {

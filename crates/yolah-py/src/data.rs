@@ -6,7 +6,7 @@ use pyo3::exceptions::{PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use std::ffi::CString;
 use std::path::PathBuf;
-use yolah_ai::learn::data::{self, RECORD_SIZE};
+use yolah_ai::data::{self, RECORD_SIZE};
 
 /// The records of the data file at `path`, one per position, as an array of
 /// `yolah.RECORD_DTYPE` (the file's 32-byte records, field for field). Damage raises

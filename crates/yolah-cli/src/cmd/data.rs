@@ -5,7 +5,7 @@ use anyhow::Result;
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;
-use yolah_ai::learn::data;
+use yolah_ai::data;
 
 pub fn stats(out: &mut impl Write, path: &Path) -> Result<()> {
     let path = if path.is_dir() {

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use yolah_ai::arena::lock::DirLock;
 use yolah_ai::arena::tournament::game_pool;
-use yolah_ai::learn::data::{self, Header};
-use yolah_ai::learn::selfplay::{self, Config, Shard};
+use yolah_ai::data::{self, Header};
+use yolah_train::selfplay::{self, Config, Shard};
 
 /// The options of `yolah selfplay`, as its command line gives them.
 #[derive(clap::Args)]
@@ -37,8 +37,8 @@ pub struct Options {
     pub threads: Option<usize>,
     /// Play only part K of N of the games (those numbered K−1 modulo N), for runs split
     /// over machines; `yolah data merge` joins the parts.
-    #[arg(long, value_name = "K/N", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<yolah_ai::learn::selfplay::Shard>()))]
-    pub shard: Option<yolah_ai::learn::selfplay::Shard>,
+    #[arg(long, value_name = "K/N", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<yolah_train::selfplay::Shard>()))]
+    pub shard: Option<yolah_train::selfplay::Shard>,
     /// Go on with the run in --out after its last whole game.
     #[arg(long)]
     pub resume: bool,

@@ -12,9 +12,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use yolah_ai::arena::lock::DirLock;
+use yolah_ai::data;
 use yolah_ai::eval::network::{self, Parameters};
-use yolah_ai::learn::data;
-use yolah_ai::learn::train::{Dataset, Settings, Target, Trainer, initial_parameters};
+use yolah_train::train::{Dataset, Settings, Target, Trainer, initial_parameters};
 
 /// The options of `yolah train`, as its command line gives them.
 #[derive(clap::Args)]
@@ -34,8 +34,8 @@ pub struct Options {
     pub seed: Option<u64>,
     /// What to learn: score (the search's), margin (the game's), result, or blend=λ
     /// (λ × score + (1 − λ) × result) [default: score].
-    #[arg(long, value_name = "TARGET", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<yolah_ai::learn::train::Target>()))]
-    pub target: Option<yolah_ai::learn::train::Target>,
+    #[arg(long, value_name = "TARGET", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<yolah_train::train::Target>()))]
+    pub target: Option<yolah_train::train::Target>,
     /// Go on after the last epoch the network file holds.
     #[arg(long)]
     pub resume: bool,

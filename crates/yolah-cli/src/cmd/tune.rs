@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use yolah_ai::arena::lock::DirLock;
 use yolah_ai::eval::Weights;
-use yolah_ai::learn::ga::{self, Checkpoint, Config, START_JSON};
+use yolah_train::ga::{self, Checkpoint, Config, START_JSON};
 
 /// The options of `yolah tune`, as its command line gives them.
 #[derive(clap::Args)]

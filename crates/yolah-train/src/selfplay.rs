@@ -2,16 +2,16 @@
 //! position kept with its labels (the result and margin the game ended with, and the search's
 //! own score), as training data for the network.
 
-use crate::arena::game::play_game;
-use crate::arena::opening::random_opening;
-pub use crate::arena::shard::Shard;
-use crate::learn::data::Sample;
-use crate::player::Report;
-use crate::spec::Spec;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
+use yolah_ai::arena::game::play_game;
+use yolah_ai::arena::opening::random_opening;
+pub use yolah_ai::arena::shard::Shard;
+use yolah_ai::data::Sample;
+use yolah_ai::player::Report;
+use yolah_ai::spec::Spec;
 use yolah_core::zobrist::{fnv1a, splitmix64};
 use yolah_core::{Color, Position};
 

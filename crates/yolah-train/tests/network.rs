@@ -7,8 +7,8 @@ use rand::{RngExt, SeedableRng};
 use yolah_ai::eval::network::{
     self, FILE_SIZE, HIDDEN, INPUTS, MAX_INPUT_WEIGHT, Network, Parameters,
 };
-use yolah_ai::learn::train::{Settings, Trainer, initial_parameters};
 use yolah_core::{Color, Position};
+use yolah_train::train::{Settings, Trainer, initial_parameters};
 
 /// Every position of `games` random games, from the start.
 fn random_positions(games: usize, seed: u64) -> Vec<Position> {

@@ -15,17 +15,17 @@
 //! All randomness comes from the run's seed and the generation number, so a run resumed from
 //! its checkpoint continues exactly as if it had never stopped.
 
-use crate::agent::Agent;
-use crate::arena::game::play_game;
-use crate::arena::opening::random_opening;
-use crate::eval::Weights;
-use crate::eval::features::COUNT;
-use crate::players::minimax::Minimax;
-use crate::spec::{Spec, SpecError};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use yolah_ai::agent::Agent;
+use yolah_ai::arena::game::play_game;
+use yolah_ai::arena::opening::random_opening;
+use yolah_ai::eval::Weights;
+use yolah_ai::eval::features::COUNT;
+use yolah_ai::players::minimax::Minimax;
+use yolah_ai::spec::{Spec, SpecError};
 use yolah_core::Color;
 use yolah_core::text::quote;
 use yolah_core::zobrist::splitmix64;
@@ -34,7 +34,7 @@ use yolah_core::zobrist::splitmix64;
 pub const GENES: usize = 2 * COUNT;
 
 /// The weights the tuning starts from: set by hand, before any tuning.
-pub const START_JSON: &str = include_str!("../../data/weights-start.json");
+pub const START_JSON: &str = include_str!("../../yolah-ai/data/weights-start.json");
 
 /// The opponent name that stands for minimax with the starting weights at the run's nodes.
 pub const START: &str = "start";
@@ -465,14 +465,14 @@ mod tests {
     #[test]
     fn mutation_stays_within_the_weight_limits() {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
-        let mut genes = [crate::eval::weights::MAX_WEIGHT; GENES];
+        let mut genes = [yolah_ai::eval::weights::MAX_WEIGHT; GENES];
         for _ in 0..100 {
             mutate(&mut genes, &mut rng, 1.0);
         }
         assert!(
             genes
                 .iter()
-                .all(|g| g.abs() <= crate::eval::weights::MAX_WEIGHT)
+                .all(|g| g.abs() <= yolah_ai::eval::weights::MAX_WEIGHT)
         );
     }
 }

@@ -1,4 +1,4 @@
-//! Training the network ([`crate::eval::network`]) on self-play positions, on the CPU with
+//! Training the network ([`yolah_ai::eval::network`]) on self-play positions, on the CPU with
 //! `candle` (autograd and the `AdamW` optimiser; the README says why candle).
 //!
 //! The network's output is the rest of the game's margin for black in points; the prediction
@@ -8,13 +8,6 @@
 //! a random one of the board's 8 symmetries each epoch. Validation positions are whole games
 //! set aside (no position of a validation game is trained on) and seen as they are.
 
-use crate::eval::Weights;
-use crate::eval::features::COUNT;
-use crate::eval::network::{
-    BOARD_INPUTS, DENSE, FEATURE_SCALE, HIDDEN, HIDDEN2, INPUTS, MAX_INPUT_WEIGHT, MAX_WEIGHT,
-    Parameters, dense_inputs,
-};
-use crate::learn::data::Sample;
 use candle_core::{DType, Device, Tensor, Var};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
 use rand::seq::SliceRandom;
@@ -23,6 +16,13 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
+use yolah_ai::data::Sample;
+use yolah_ai::eval::Weights;
+use yolah_ai::eval::features::COUNT;
+use yolah_ai::eval::network::{
+    BOARD_INPUTS, DENSE, FEATURE_SCALE, HIDDEN, HIDDEN2, INPUTS, MAX_INPUT_WEIGHT, MAX_WEIGHT,
+    Parameters, dense_inputs,
+};
 use yolah_core::zobrist::splitmix64;
 use yolah_core::{Bitboard, Color, Position, Symmetry};
 
@@ -248,7 +248,7 @@ pub fn initial_parameters(seed: u64) -> Parameters {
         skip[k] = late * FEATURE_SCALE;
         skip[COUNT + k] = (early - late) * FEATURE_SCALE;
     }
-    skip[crate::eval::Feature::Score as usize] -= FEATURE_SCALE;
+    skip[yolah_ai::eval::Feature::Score as usize] -= FEATURE_SCALE;
     Parameters {
         input,
         bias1,
