@@ -151,3 +151,54 @@ fn bad_arguments_are_refused_before_anything_is_written() {
     assert!(!out.exists());
     assert!(!out.with_file_name("net.train.json").exists());
 }
+
+/// Issue 30, item 2: networks of any shape. A wider network with a third layer and output
+/// buckets trains, is written in format version 2, keeps its shape over `--resume`, and plays;
+/// a shape the inference does not run is refused before anything is written.
+#[test]
+fn networks_of_other_shapes_train_resume_and_play() {
+    let root = tempfile::tempdir().unwrap();
+    let data = root.path().join("data");
+    make_data(&data, "6");
+    let out = root.path().join("net.yolahnet");
+    let shape = ["--hidden", "256,32,16", "--buckets", "2", "--epochs", "1"];
+    let output = train(&data, &out, &shape);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(
+        u16::from_le_bytes([bytes[8], bytes[9]]),
+        2,
+        "format version 2"
+    );
+    assert_eq!(u16::from_le_bytes([bytes[12], bytes[13]]), 256);
+    assert_eq!(u16::from_le_bytes([bytes[18], bytes[19]]), 2, "two buckets");
+    let output = train(&data, &out, &["--resume", "--epochs", "2"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let resumed = std::fs::read(&out).unwrap();
+    assert_eq!(resumed.len(), bytes.len(), "the same shape after --resume");
+    let spec = format!("minimax:depth=3,net={}", out.display());
+    let output = yolah(&["think", &spec], "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("depth 3/3"), "{}", stdout(&output));
+
+    let refused = root.path().join("refused.yolahnet");
+    for (flags, why) in [
+        (&["--hidden", "100"][..], "multiples of 16"),
+        (
+            &["--hidden", "256,32", "--buckets", "9"][..],
+            "9 output buckets",
+        ),
+        (&["--hidden", "big"][..], "expected H[,L2[,L3]]"),
+    ] {
+        let output = train(&data, &refused, flags);
+        assert!(!output.status.success(), "{flags:?}");
+        assert!(
+            stderr(&output).contains(why),
+            "{flags:?}: {}",
+            stderr(&output)
+        );
+        assert!(!refused.exists() && !refused.with_file_name("refused.train.json").exists());
+    }
+    let output = train(&data, &out, &["--resume", "--hidden", "512"]);
+    assert_clean_error(&output, "only --epochs may be given");
+}

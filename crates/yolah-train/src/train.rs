@@ -20,8 +20,8 @@ use yolah_ai::data::Sample;
 use yolah_ai::eval::Weights;
 use yolah_ai::eval::features::COUNT;
 use yolah_ai::eval::network::{
-    BOARD_INPUTS, DENSE, FEATURE_SCALE, HIDDEN, HIDDEN2, INPUTS, MAX_INPUT_WEIGHT, MAX_WEIGHT,
-    Parameters, dense_inputs,
+    BOARD_INPUTS, DENSE, FEATURE_SCALE, INPUTS, MAX_INPUT_WEIGHT, MAX_WEIGHT, Parameters, Shape,
+    Stack, dense_inputs, max_second_weight,
 };
 use yolah_core::zobrist::splitmix64;
 use yolah_core::{Bitboard, Color, Position, Symmetry};
@@ -199,99 +199,134 @@ fn text(error: candle_core::Error) -> String {
     format!("training: {error}")
 }
 
+/// The layers behind the first, for one output bucket, as trained.
+struct StackVars {
+    /// Unit-major (second × hidden).
+    w2: Var,
+    /// Unit-major (second × dense), with the features.
+    w2d: Option<Var>,
+    b2: Var,
+    /// Unit-major (third × second), with a third layer.
+    w3: Option<Var>,
+    b3: Option<Var>,
+    /// last × 1.
+    out: Var,
+    /// dense × 1, with the features.
+    skip: Option<Var>,
+    bout: Var,
+}
+
 /// The network being trained: its variables and the optimiser.
 pub struct Trainer {
+    shape: Shape,
     w1: Var,
     b1: Var,
-    /// Unit-major, as stored ([`HIDDEN2`] × [`HIDDEN`]).
-    w2: Var,
-    /// Unit-major ([`HIDDEN2`] × [`DENSE`]).
-    w2d: Var,
-    b2: Var,
-    w3: Var,
-    /// [`DENSE`] × 1.
-    skip: Var,
-    b3: Var,
+    stacks: Vec<StackVars>,
     optimizer: AdamW,
     settings: Settings,
     device: Device,
 }
 
-/// The initial parameters: the direct path on the features is the tuned heuristic (so the
-/// network starts as the tuned evaluation), the rest random, uniform in ±1/√fan-in (the usual
-/// linear-layer start), seeded; the output's weights on the hidden layer start small, so the
-/// start is close to the heuristic.
-pub fn initial_parameters(seed: u64) -> Parameters {
+/// The initial parameters of `shape`: with the features, the direct path on them is the
+/// tuned heuristic (so the network starts as the tuned evaluation); the rest random, uniform
+/// in ±1/√fan-in (the usual linear-layer start), seeded; the output's weights on the hidden
+/// layer start small, so the start is close to the heuristic.
+pub fn initial_parameters(shape: Shape, seed: u64) -> Parameters {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut uniform = |n: usize, fan_in: usize| -> Vec<f32> {
         let bound = 1.0 / (fan_in as f32).sqrt();
         (0..n).map(|_| rng.random_range(-bound..bound)).collect()
     };
+    let (h, second, third, d) = (shape.hidden, shape.second, shape.third, shape.dense());
     // The inputs are sparse: about 30 are on, so the first layer is scaled for that many.
-    let input = uniform(INPUTS * HIDDEN, 32);
-    let bias1 = uniform(HIDDEN, 32);
-    let hidden = uniform(HIDDEN2 * HIDDEN, HIDDEN);
-    let dense = uniform(HIDDEN2 * DENSE, DENSE);
-    let bias2 = uniform(HIDDEN2, HIDDEN);
-    let output = uniform(HIDDEN2, HIDDEN2)
-        .into_iter()
-        .map(|w| w / 16.0)
-        .collect();
+    let input = uniform(INPUTS * h, 32);
+    let bias1 = uniform(h, 32);
     // The heuristic in points: Σ v (late + (early − late) × phase) / 100 for features v; the
     // dense inputs are v / FEATURE_SCALE and v / FEATURE_SCALE × phase. The points scored are
     // added outside the network, so the score feature's weight is less one point.
-    let tuned = Weights::tuned();
-    let mut skip = vec![0.0; DENSE];
-    for k in 0..COUNT {
-        let late = tuned.late[k] as f32 / 100.0;
-        let early = tuned.early[k] as f32 / 100.0;
-        skip[k] = late * FEATURE_SCALE;
-        skip[COUNT + k] = (early - late) * FEATURE_SCALE;
+    let mut skip = vec![0.0; d];
+    if shape.features {
+        let tuned = Weights::tuned();
+        for k in 0..COUNT {
+            let late = tuned.late[k] as f32 / 100.0;
+            let early = tuned.early[k] as f32 / 100.0;
+            skip[k] = late * FEATURE_SCALE;
+            skip[COUNT + k] = (early - late) * FEATURE_SCALE;
+        }
+        skip[yolah_ai::eval::Feature::Score as usize] -= FEATURE_SCALE;
     }
-    skip[yolah_ai::eval::Feature::Score as usize] -= FEATURE_SCALE;
+    let limit = max_second_weight(h);
+    let stacks = (0..shape.buckets)
+        .map(|_| Stack {
+            hidden: uniform(second * h, h)
+                .into_iter()
+                .map(|w| w.clamp(-limit, limit))
+                .collect(),
+            dense: uniform(second * d, d.max(1)),
+            bias2: uniform(second, h),
+            third: uniform(third * second, second),
+            bias3: uniform(third, second),
+            output: uniform(shape.last(), shape.last())
+                .into_iter()
+                .map(|w| w / 16.0)
+                .collect(),
+            skip: skip.clone(),
+            bias_out: 0.0,
+        })
+        .collect();
     Parameters {
+        shape,
         input,
         bias1,
-        hidden,
-        dense,
-        bias2,
-        output,
-        skip,
-        bias3: 0.0,
+        stacks,
     }
 }
 
 impl Trainer {
-    /// A trainer starting from `parameters`.
+    /// A trainer starting from `parameters` (of any shape).
     pub fn new(parameters: &Parameters, settings: Settings) -> Result<Trainer, String> {
         let device = Device::Cpu;
+        let shape = parameters.shape;
+        let (h, second, third, d) = (shape.hidden, shape.second, shape.third, shape.dense());
         let var = |values: &[f32], shape: (usize, usize)| {
             Var::from_tensor(&Tensor::from_slice(values, shape, &device)?)
         };
         let build = || -> candle_core::Result<_> {
-            Ok((
-                var(&parameters.input, (INPUTS, HIDDEN))?,
-                var(&parameters.bias1, (1, HIDDEN))?,
-                var(&parameters.hidden, (HIDDEN2, HIDDEN))?,
-                var(&parameters.dense, (HIDDEN2, DENSE))?,
-                var(&parameters.bias2, (1, HIDDEN2))?,
-                var(&parameters.output, (HIDDEN2, 1))?,
-                var(&parameters.skip, (DENSE, 1))?,
-                var(&[parameters.bias3], (1, 1))?,
-            ))
+            let w1 = var(&parameters.input, (INPUTS, h))?;
+            let b1 = var(&parameters.bias1, (1, h))?;
+            let stacks = parameters
+                .stacks
+                .iter()
+                .map(|s| -> candle_core::Result<StackVars> {
+                    Ok(StackVars {
+                        w2: var(&s.hidden, (second, h))?,
+                        w2d: (d > 0).then(|| var(&s.dense, (second, d))).transpose()?,
+                        b2: var(&s.bias2, (1, second))?,
+                        w3: (third > 0)
+                            .then(|| var(&s.third, (third, second)))
+                            .transpose()?,
+                        b3: (third > 0).then(|| var(&s.bias3, (1, third))).transpose()?,
+                        out: var(&s.output, (shape.last(), 1))?,
+                        skip: (d > 0).then(|| var(&s.skip, (d, 1))).transpose()?,
+                        bout: var(&[s.bias_out], (1, 1))?,
+                    })
+                })
+                .collect::<candle_core::Result<Vec<_>>>()?;
+            Ok((w1, b1, stacks))
         };
-        let (w1, b1, w2, w2d, b2, w3, skip, b3) = build().map_err(text)?;
+        let (w1, b1, stacks) = build().map_err(text)?;
+        let mut vars = vec![w1.clone(), b1.clone()];
+        for s in &stacks {
+            vars.extend([s.w2.clone(), s.b2.clone(), s.out.clone(), s.bout.clone()]);
+            vars.extend(
+                [&s.w2d, &s.w3, &s.b3, &s.skip]
+                    .into_iter()
+                    .flatten()
+                    .cloned(),
+            );
+        }
         let optimizer = AdamW::new(
-            vec![
-                w1.clone(),
-                b1.clone(),
-                w2.clone(),
-                w2d.clone(),
-                b2.clone(),
-                w3.clone(),
-                skip.clone(),
-                b3.clone(),
-            ],
+            vars,
             ParamsAdamW {
                 lr: settings.learning_rate,
                 weight_decay: 0.0,
@@ -300,14 +335,10 @@ impl Trainer {
         )
         .map_err(text)?;
         Ok(Trainer {
+            shape,
             w1,
             b1,
-            w2,
-            w2d,
-            b2,
-            w3,
-            skip,
-            b3,
+            stacks,
             optimizer,
             settings,
             device,
@@ -317,26 +348,46 @@ impl Trainer {
     /// The current parameters.
     pub fn parameters(&self) -> Result<Parameters, String> {
         let flat = |v: &Var| v.as_tensor().flatten_all()?.to_vec1::<f32>();
+        let maybe = |v: &Option<Var>| v.as_ref().map_or(Ok(Vec::new()), flat);
         let get = || -> candle_core::Result<Parameters> {
+            let stacks = self
+                .stacks
+                .iter()
+                .map(|s| -> candle_core::Result<Stack> {
+                    Ok(Stack {
+                        hidden: flat(&s.w2)?,
+                        dense: maybe(&s.w2d)?,
+                        bias2: flat(&s.b2)?,
+                        third: maybe(&s.w3)?,
+                        bias3: maybe(&s.b3)?,
+                        output: flat(&s.out)?,
+                        skip: maybe(&s.skip)?,
+                        bias_out: flat(&s.bout)?[0],
+                    })
+                })
+                .collect::<candle_core::Result<Vec<_>>>()?;
             Ok(Parameters {
+                shape: self.shape,
                 input: flat(&self.w1)?,
                 bias1: flat(&self.b1)?,
-                hidden: flat(&self.w2)?,
-                dense: flat(&self.w2d)?,
-                bias2: flat(&self.b2)?,
-                output: flat(&self.w3)?,
-                skip: flat(&self.skip)?,
-                bias3: flat(&self.b3)?[0],
+                stacks,
             })
         };
         get().map_err(text)
     }
 
-    /// The sparse inputs of `items`, an `items × INPUTS` matrix of 0 and 1, and their dense
-    /// inputs, `items × DENSE`.
-    fn inputs(&self, items: &[Item]) -> candle_core::Result<(Tensor, Tensor)> {
+    /// The sparse inputs of `items`, an `items × INPUTS` matrix of 0 and 1, their dense
+    /// inputs, `items × DENSE` (none without the features), and their buckets one-hot,
+    /// `items × buckets`.
+    fn inputs(&self, items: &[Item]) -> candle_core::Result<(Tensor, Option<Tensor>, Tensor)> {
         let mut x = vec![0f32; items.len() * INPUTS];
-        for (row, item) in x.chunks_exact_mut(INPUTS).zip(items) {
+        let buckets = self.shape.buckets;
+        let mut mask = vec![0f32; items.len() * buckets];
+        for ((row, item), mask) in x
+            .chunks_exact_mut(INPUTS)
+            .zip(items)
+            .zip(mask.chunks_exact_mut(buckets))
+        {
             for (plane, &bits) in item.planes.iter().enumerate() {
                 let mut bits = bits;
                 while bits != 0 {
@@ -347,29 +398,63 @@ impl Trainer {
             if item.white_to_move {
                 row[BOARD_INPUTS] = 1.0;
             }
+            let occupied: u32 = item.planes.iter().map(|b| b.count_ones()).sum();
+            mask[self.shape.bucket(64 - occupied)] = 1.0;
         }
-        let dense: Vec<f32> = items.iter().flat_map(|i| i.dense).collect();
+        let dense = if self.shape.features {
+            let dense: Vec<f32> = items.iter().flat_map(|i| i.dense).collect();
+            Some(Tensor::from_vec(dense, (items.len(), DENSE), &self.device)?)
+        } else {
+            None
+        };
         Ok((
             Tensor::from_vec(x, (items.len(), INPUTS), &self.device)?,
-            Tensor::from_vec(dense, (items.len(), DENSE), &self.device)?,
+            dense,
+            Tensor::from_vec(mask, (items.len(), buckets), &self.device)?,
         ))
     }
 
-    /// The network's output for inputs `(x, dense)` (the rest of the game for black, points),
-    /// `n × 1`.
-    fn output(&self, (x, dense): &(Tensor, Tensor)) -> candle_core::Result<Tensor> {
+    /// The network's output for inputs `(x, dense, buckets)` (the rest of the game for
+    /// black, points), `n × 1`: every bucket's stack, each item's own picked by its one-hot
+    /// bucket.
+    fn output(
+        &self,
+        (x, dense, buckets): &(Tensor, Option<Tensor>, Tensor),
+    ) -> candle_core::Result<Tensor> {
         let h1 = x
             .matmul(self.w1.as_tensor())?
             .broadcast_add(self.b1.as_tensor())?
             .clamp(0f32, 1f32)?;
-        let h2 = (h1.matmul(&self.w2.as_tensor().t()?)?
-            + dense.matmul(&self.w2d.as_tensor().t()?)?)?
-        .broadcast_add(self.b2.as_tensor())?
-        .clamp(0f32, 1f32)?;
-        (h2.matmul(self.w3.as_tensor())? + dense.matmul(self.skip.as_tensor())?)?
-            .broadcast_add(self.b3.as_tensor())
+        let mut total: Option<Tensor> = None;
+        for (b, s) in self.stacks.iter().enumerate() {
+            let mut z2 = h1.matmul(&s.w2.as_tensor().t()?)?;
+            if let (Some(dense), Some(w2d)) = (dense, &s.w2d) {
+                z2 = (z2 + dense.matmul(&w2d.as_tensor().t()?)?)?;
+            }
+            let mut last = z2.broadcast_add(s.b2.as_tensor())?.clamp(0f32, 1f32)?;
+            if let (Some(w3), Some(b3)) = (&s.w3, &s.b3) {
+                last = last
+                    .matmul(&w3.as_tensor().t()?)?
+                    .broadcast_add(b3.as_tensor())?
+                    .clamp(0f32, 1f32)?;
+            }
+            let mut out = last.matmul(s.out.as_tensor())?;
+            if let (Some(dense), Some(skip)) = (dense, &s.skip) {
+                out = (out + dense.matmul(skip.as_tensor())?)?;
+            }
+            let out = out.broadcast_add(s.bout.as_tensor())?;
+            let picked = if self.stacks.len() == 1 {
+                out
+            } else {
+                (out * buckets.narrow(1, b, 1)?)?
+            };
+            total = Some(match total {
+                None => picked,
+                Some(t) => (t + picked)?,
+            });
+        }
+        Ok(total.expect("a network has at least one bucket"))
     }
-
     /// The expected results for black of `items`, `n × 1`.
     fn predict(&self, items: &[Item]) -> candle_core::Result<Tensor> {
         let scored: Vec<f32> = items.iter().map(|i| i.scored).collect();
@@ -428,15 +513,21 @@ impl Trainer {
         let loss = (self.predict(items)? - targets)?.sqr()?.mean_all()?;
         self.optimizer.backward_step(&loss)?;
         // Keep the weights where the integer inference can hold them.
-        let limit = f64::from(MAX_INPUT_WEIGHT);
-        for v in [&self.w1, &self.b1] {
-            v.set(&v.as_tensor().clamp(-limit, limit)?)?;
-        }
-        let limit = f64::from(MAX_WEIGHT);
-        for v in [
-            &self.w2, &self.w2d, &self.b2, &self.w3, &self.skip, &self.b3,
-        ] {
-            v.set(&v.as_tensor().clamp(-limit, limit)?)?;
+        let clamp = |v: &Var, limit: f32| {
+            let limit = f64::from(limit);
+            v.set(&v.as_tensor().clamp(-limit, limit)?)
+        };
+        clamp(&self.w1, MAX_INPUT_WEIGHT)?;
+        clamp(&self.b1, MAX_INPUT_WEIGHT)?;
+        let second = max_second_weight(self.shape.hidden);
+        for s in &self.stacks {
+            clamp(&s.w2, second)?;
+            for v in [&s.b2, &s.out, &s.bout]
+                .into_iter()
+                .chain([&s.w2d, &s.w3, &s.b3, &s.skip].into_iter().flatten())
+            {
+                clamp(v, MAX_WEIGHT)?;
+            }
         }
         loss.to_dtype(DType::F32)?.to_scalar::<f32>()
     }

@@ -3,7 +3,7 @@
 //! row per epoch) and `STEM.loss.png` (the curves). `--resume` goes on after the last epoch
 //! the network file holds.
 
-use super::{plot, usage, write_atomic};
+use super::{UsageError, plot, usage, write_atomic};
 use anyhow::{Context, Result, bail, ensure};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use yolah_ai::arena::lock::DirLock;
 use yolah_ai::data;
-use yolah_ai::eval::network::{self, Parameters};
+use yolah_ai::eval::network::{self, Parameters, Shape};
 use yolah_train::train::{Dataset, Settings, Target, Trainer, initial_parameters};
 
 /// The options of `yolah train`, as its command line gives them.
@@ -36,9 +36,36 @@ pub struct Options {
     /// (λ × score + (1 − λ) × result) [default: score].
     #[arg(long, value_name = "TARGET", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<yolah_train::train::Target>()))]
     pub target: Option<yolah_train::train::Target>,
+    /// The network's layers behind its inputs: first-layer units (a multiple of 16 up to
+    /// 2048), then one or two smaller layers, like 256,32 or 1024,64,32 [default: 128,16].
+    #[arg(long, value_name = "H[,L2[,L3]]", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<Shape>()))]
+    pub hidden: Option<Shape>,
+    /// Output buckets, 1 to 8: the layers behind the first, one set for each slice of the
+    /// game (by free squares) [default: 1].
+    #[arg(long, value_name = "N")]
+    pub buckets: Option<usize>,
+    /// Whether the heuristic's 22 features feed the network, on or off [default: on].
+    #[arg(long, value_name = "ON|OFF", value_parser = ["on", "off"])]
+    pub features: Option<String>,
     /// Go on after the last epoch the network file holds.
     #[arg(long)]
     pub resume: bool,
+}
+
+impl Options {
+    /// The network's shape the flags ask for (the first layers from --hidden, the buckets,
+    /// the features), checked.
+    fn shape(&self) -> Result<Shape> {
+        let shape = Shape {
+            buckets: self.buckets.unwrap_or(1),
+            features: self.features.as_deref() != Some("off"),
+            ..self.hidden.unwrap_or(Shape::V1)
+        };
+        shape
+            .check()
+            .map_err(|e| UsageError(format!("--hidden/--buckets: {e}")))?;
+        Ok(shape)
+    }
 }
 
 /// The most epochs a run may ask for.
@@ -62,6 +89,52 @@ struct Run {
     target: Target,
     validation: f64,
     settings: Settings,
+    /// The network's shape (absent in runs from before shapes: the version-1 shape).
+    #[serde(default)]
+    network: NetworkShape,
+}
+
+/// A [`Shape`] as the run's settings file keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+struct NetworkShape {
+    hidden: usize,
+    second: usize,
+    third: usize,
+    buckets: usize,
+    features: bool,
+}
+
+impl Default for NetworkShape {
+    fn default() -> NetworkShape {
+        NetworkShape::from(Shape::V1)
+    }
+}
+
+impl From<Shape> for NetworkShape {
+    fn from(s: Shape) -> NetworkShape {
+        NetworkShape {
+            hidden: s.hidden,
+            second: s.second,
+            third: s.third,
+            buckets: s.buckets,
+            features: s.features,
+        }
+    }
+}
+
+impl NetworkShape {
+    /// The shape, checked (a settings file is untrusted).
+    fn shape(self) -> Result<Shape> {
+        let shape = Shape {
+            hidden: self.hidden,
+            second: self.second,
+            third: self.third,
+            buckets: self.buckets,
+            features: self.features,
+        };
+        shape.check().map_err(anyhow::Error::msg)?;
+        Ok(shape)
+    }
 }
 
 /// One row of the log.
@@ -118,7 +191,12 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     let csv_path = sibling(&options.out, "train.csv");
     let png_path = sibling(&options.out, "loss.png");
     usage!(
-        !options.resume || (options.target.is_none() && options.seed.is_none()),
+        !options.resume
+            || (options.target.is_none()
+                && options.seed.is_none()
+                && options.hidden.is_none()
+                && options.buckets.is_none()
+                && options.features.is_none()),
         "--resume takes its settings from {}: only --epochs may be given",
         json_path.display()
     );
@@ -213,15 +291,16 @@ fn resume(
         json_path.display()
     );
     let (parameters, done) =
-        match yolah_ai::files::read_bounded(&options.out, network::FILE_SIZE as u64) {
+        match yolah_ai::files::read_bounded(&options.out, network::parameters::MAX_FILE_SIZE) {
             Ok(bytes) => {
                 let parameters = Parameters::from_bytes(&bytes)
                     .map_err(|e| anyhow::anyhow!("{}: {e}", options.out.display()))?;
                 (parameters, network::epochs_of(&bytes))
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                (initial_parameters(run.settings.seed), 0)
-            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (
+                initial_parameters(run.network.shape()?, run.settings.seed),
+                0,
+            ),
             Err(e) => bail!("cannot read {}: {e}", options.out.display()),
         };
     let mut rows = read_rows(csv_path)?;
@@ -256,6 +335,7 @@ fn start(
         json_path.display()
     );
     let seed = options.seed.unwrap_or(1);
+    let shape = options.shape()?;
     let run = Run {
         data: options.data.clone(),
         fingerprints,
@@ -267,9 +347,10 @@ fn start(
             epochs,
             seed,
         },
+        network: NetworkShape::from(shape),
     };
     write_atomic(json_path, &serde_json::to_string_pretty(&run)?)?;
-    Ok((run, Vec::new(), initial_parameters(seed)))
+    Ok((run, Vec::new(), initial_parameters(shape, seed)))
 }
 
 /// Trains the epochs after those in `rows`, appending to `rows`, writing the log and the

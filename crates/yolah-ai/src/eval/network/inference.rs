@@ -1,0 +1,289 @@
+//! The integer network the search runs, of any [`Shape`]: the first layer as `i16` sums at
+//! scale [`QA`] kept up to date by each move and its undo (the clipped `ReLU` is a clamp to
+//! `0..=QA`), the second layer's weights on it `i16` at scale [`QW`] with `i32` sums; the
+//! dense inputs and the small layers behind are float. Tested against
+//! [`Parameters::forward`].
+
+use super::parameters::{NetworkError, Parameters, crelu};
+use super::shape::Shape;
+use super::shape::{MAX_HIDDEN, MAX_LAYER};
+use super::{BOARD_INPUTS, SHIPPED, active_inputs, dense_inputs, free_squares, input};
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+use yolah_core::{Color, Move, Position};
+
+/// Scale of the accumulator: a clipped-ReLU output of 1.0 is `QA`.
+pub const QA: i32 = 255;
+/// Scale of the second layer's integer weights on the first.
+pub const QW: i32 = 256;
+
+/// The layers behind the first for one bucket, as the search runs them.
+#[derive(Clone, Debug, PartialEq)]
+struct Stack {
+    /// Weights on the first layer at scale [`QW`], unit-major.
+    hidden: Vec<i16>,
+    /// Weights on the dense inputs, input-major: the units' sums are then independent, and
+    /// vectorise (a float dot product of 22 would be a chain of dependent additions).
+    dense: Vec<f32>,
+    bias2: Vec<f32>,
+    third: Vec<f32>,
+    bias3: Vec<f32>,
+    output: Vec<f32>,
+    skip: Vec<f32>,
+    bias_out: f32,
+}
+
+/// The integer network the search runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    shape: Shape,
+    /// First layer at scale [`QA`], input-major: `hidden` weights for each input.
+    input: Vec<i16>,
+    bias1: Vec<i16>,
+    stacks: Vec<Stack>,
+    parameters: Parameters,
+}
+
+/// The first layer's sums for one position (without the side to move, which
+/// [`Network::evaluate`] adds): what `play` and `undo` keep up to date.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    values: Vec<i16>,
+}
+
+impl Network {
+    /// The integer network of `parameters` (checked as the file reader checks them).
+    pub fn new(parameters: Parameters) -> Network {
+        let shape = parameters.shape;
+        let q = |x: f32, scale: i32| (x * scale as f32).round() as i32 as i16;
+        let d = shape.dense();
+        let stacks = parameters
+            .stacks
+            .iter()
+            .map(|s| Stack {
+                hidden: s.hidden.iter().map(|&w| q(w, QW)).collect(),
+                dense: (0..d)
+                    .flat_map(|k| (0..shape.second).map(move |j| (j, k)))
+                    .map(|(j, k)| s.dense[j * d + k])
+                    .collect(),
+                bias2: s.bias2.clone(),
+                third: s.third.clone(),
+                bias3: s.bias3.clone(),
+                output: s.output.clone(),
+                skip: s.skip.clone(),
+                bias_out: s.bias_out,
+            })
+            .collect();
+        Network {
+            shape,
+            input: parameters.input.iter().map(|&w| q(w, QA)).collect(),
+            bias1: parameters.bias1.iter().map(|&w| q(w, QA)).collect(),
+            stacks,
+            parameters,
+        }
+    }
+
+    /// Reads and checks a network file.
+    pub fn load(path: &Path) -> Result<Network, NetworkError> {
+        let bytes = crate::files::read_bounded(path, super::parameters::MAX_FILE_SIZE)
+            .map_err(|e| NetworkError::Io(path.display().to_string(), e))?;
+        Ok(Network::new(Parameters::from_bytes(&bytes)?))
+    }
+
+    /// The shipped network, parsed once.
+    pub fn shipped() -> Arc<Network> {
+        static SHIPPED_NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
+        SHIPPED_NETWORK
+            .get_or_init(|| {
+                Arc::new(Network::new(
+                    Parameters::from_bytes(SHIPPED).expect("the shipped network is valid"),
+                ))
+            })
+            .clone()
+    }
+
+    /// The float parameters this network was made from.
+    pub fn parameters(&self) -> &Parameters {
+        &self.parameters
+    }
+
+    /// Its sizes.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The first-layer weights of input `i`.
+    #[inline]
+    fn row(&self, i: usize) -> &[i16] {
+        let h = self.shape.hidden;
+        &self.input[i * h..(i + 1) * h]
+    }
+
+    /// The accumulator of `position`, computed from scratch.
+    pub fn accumulator(&self, position: &Position) -> Accumulator {
+        let mut acc = Accumulator {
+            values: self.bias1.clone(),
+        };
+        for i in active_inputs(position) {
+            add(&mut acc.values, self.row(i));
+        }
+        acc
+    }
+
+    /// Updates `acc` for `mover` playing `m`: its piece leaves `from` for `to`, and `from`
+    /// becomes a hole (three inputs; a pass changes none).
+    #[inline]
+    pub fn play(&self, acc: &mut Accumulator, mover: Color, m: Move) {
+        if m.is_pass() {
+            return;
+        }
+        let plane = mover.index();
+        let (from, to) = (m.from().index(), m.to().index());
+        sub(&mut acc.values, self.row(input(plane, from)));
+        add(&mut acc.values, self.row(input(plane, to)));
+        add(&mut acc.values, self.row(input(2, from)));
+    }
+
+    /// Undoes [`Network::play`] (exactly: integer sums).
+    #[inline]
+    pub fn undo(&self, acc: &mut Accumulator, mover: Color, m: Move) {
+        if m.is_pass() {
+            return;
+        }
+        let plane = mover.index();
+        let (from, to) = (m.from().index(), m.to().index());
+        add(&mut acc.values, self.row(input(plane, from)));
+        sub(&mut acc.values, self.row(input(plane, to)));
+        sub(&mut acc.values, self.row(input(2, from)));
+    }
+
+    /// The network's value of the rest of the game for black, in points, from `acc` (which
+    /// must be `position`'s).
+    #[inline]
+    pub fn rest_for_black(&self, acc: &Accumulator, position: &Position) -> f32 {
+        let shape = self.shape;
+        let side = (position.side_to_move() == Color::White).then(|| self.row(BOARD_INPUTS));
+        let stack = &self.stacks[shape.bucket(free_squares(position))];
+        let all_dense;
+        let dense: &[f32] = if shape.features {
+            all_dense = dense_inputs(position);
+            &all_dense
+        } else {
+            &[]
+        };
+        let mut z_buffer = [0f32; MAX_LAYER];
+        let z = &mut z_buffer[..shape.second];
+        z.copy_from_slice(&stack.bias2);
+        for (k, &d) in dense.iter().enumerate() {
+            let weights = &stack.dense[k * shape.second..(k + 1) * shape.second];
+            for (z, &w) in z.iter_mut().zip(weights) {
+                *z += w * d;
+            }
+        }
+        // The sizes that ship get code of their own (loops of known length, buffers of
+        // their size); any other size runs the same arithmetic with lengths read at run time.
+        match shape.hidden {
+            128 => second_layer::<128>(&acc.values, side, &stack.hidden, z),
+            256 => second_layer::<256>(&acc.values, side, &stack.hidden, z),
+            512 => second_layer::<512>(&acc.values, side, &stack.hidden, z),
+            1024 => second_layer::<1024>(&acc.values, side, &stack.hidden, z),
+            _ => second_layer_any(&acc.values, side, &stack.hidden, z),
+        }
+        let mut out = stack.bias_out + dot(&stack.skip, dense);
+        if shape.third > 0 {
+            for z in z.iter_mut() {
+                *z = crelu(*z);
+            }
+            for (k, row) in stack.third.chunks_exact(shape.second).enumerate() {
+                out += stack.output[k] * crelu(stack.bias3[k] + dot(row, z));
+            }
+        } else {
+            for (&w, &z) in stack.output.iter().zip(z.iter()) {
+                out += w * crelu(z);
+            }
+        }
+        out
+    }
+
+    /// The value of `position` for the side to move, in hundredths of a point of final margin
+    /// (the points scored so far plus the network's rest of the game); `acc` must be
+    /// `position`'s.
+    #[inline]
+    pub fn evaluate(&self, acc: &Accumulator, position: &Position) -> i32 {
+        let scored =
+            i32::from(position.score(Color::Black)) - i32::from(position.score(Color::White));
+        let black = 100 * scored + (100.0 * self.rest_for_black(acc, position)).round() as i32;
+        match position.side_to_move() {
+            Color::Black => black,
+            Color::White => -black,
+        }
+    }
+}
+
+/// Adds the second layer's sums on the first to `z`: `clamp(acc + side, 0, QA)` (the side's
+/// row when white is to move) times each unit's integer weights, in `i32`, at scale
+/// `1 / (QA · QW)`. For a first layer of `H` units.
+#[inline(always)]
+fn second_layer<const H: usize>(acc: &[i16], side: Option<&[i16]>, weights: &[i16], z: &mut [f32]) {
+    let acc: &[i16; H] = acc
+        .try_into()
+        .expect("an accumulator of the network's size");
+    let mut h = [0i16; H];
+    match side {
+        Some(side) => {
+            let side: &[i16; H] = side.try_into().expect("a row of the network's size");
+            for i in 0..H {
+                h[i] = (i32::from(acc[i]) + i32::from(side[i])).clamp(0, QA) as i16;
+            }
+        }
+        None => {
+            for i in 0..H {
+                h[i] = i32::from(acc[i]).clamp(0, QA) as i16;
+            }
+        }
+    }
+    for (z, row) in z.iter_mut().zip(weights.chunks_exact(H)) {
+        let row: &[i16; H] = row.try_into().expect("rows of the network's size");
+        let mut sum = 0i32;
+        for i in 0..H {
+            sum += i32::from(row[i]) * i32::from(h[i]);
+        }
+        *z += sum as f32 * (1.0 / (QA * QW) as f32);
+    }
+}
+
+/// [`second_layer`] for a first layer of any size.
+fn second_layer_any(acc: &[i16], side: Option<&[i16]>, weights: &[i16], z: &mut [f32]) {
+    let mut buffer = [0i16; MAX_HIDDEN];
+    let h = &mut buffer[..acc.len()];
+    for (i, h) in h.iter_mut().enumerate() {
+        let s = side.map_or(0, |side| i32::from(side[i]));
+        *h = (i32::from(acc[i]) + s).clamp(0, QA) as i16;
+    }
+    for (z, row) in z.iter_mut().zip(weights.chunks_exact(acc.len())) {
+        let sum: i32 = row
+            .iter()
+            .zip(h.iter())
+            .map(|(&w, &x)| i32::from(w) * i32::from(x))
+            .sum();
+        *z += sum as f32 * (1.0 / (QA * QW) as f32);
+    }
+}
+
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+#[inline]
+fn add(acc: &mut [i16], weights: &[i16]) {
+    for (a, &w) in acc.iter_mut().zip(weights) {
+        *a = a.wrapping_add(w);
+    }
+}
+
+#[inline]
+fn sub(acc: &mut [i16], weights: &[i16]) {
+    for (a, &w) in acc.iter_mut().zip(weights) {
+        *a = a.wrapping_sub(w);
+    }
+}
