@@ -4,10 +4,11 @@
 //! dense inputs and the small layers behind are float. Tested against
 //! [`Parameters::forward`].
 
+use super::kernels::{self, Level};
 use super::parameters::{NetworkError, Parameters, crelu};
+use super::shape::MAX_LAYER;
 use super::shape::Shape;
-use super::shape::{MAX_HIDDEN, MAX_LAYER};
-use super::{BOARD_INPUTS, SHIPPED, active_inputs, dense_inputs, free_squares, input};
+use super::{BOARD_INPUTS, DENSE, SHIPPED, active_inputs, dense_inputs, free_squares, input};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use yolah_core::{Color, Move, Position};
@@ -37,6 +38,8 @@ struct Stack {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
     shape: Shape,
+    /// The kernels' instructions, found for this CPU.
+    level: Level,
     /// First layer at scale [`QA`], input-major: `hidden` weights for each input.
     input: Vec<i16>,
     bias1: Vec<i16>,
@@ -76,6 +79,7 @@ impl Network {
             .collect();
         Network {
             shape,
+            level: Level::detected(),
             input: parameters.input.iter().map(|&w| q(w, QA)).collect(),
             bias1: parameters.bias1.iter().map(|&w| q(w, QA)).collect(),
             stacks,
@@ -139,9 +143,13 @@ impl Network {
         }
         let plane = mover.index();
         let (from, to) = (m.from().index(), m.to().index());
-        sub(&mut acc.values, self.row(input(plane, from)));
-        add(&mut acc.values, self.row(input(plane, to)));
-        add(&mut acc.values, self.row(input(2, from)));
+        kernels::update::<false>(
+            self.level,
+            &mut acc.values,
+            self.row(input(plane, to)),
+            self.row(input(2, from)),
+            self.row(input(plane, from)),
+        );
     }
 
     /// Undoes [`Network::play`] (exactly: integer sums).
@@ -152,18 +160,26 @@ impl Network {
         }
         let plane = mover.index();
         let (from, to) = (m.from().index(), m.to().index());
-        add(&mut acc.values, self.row(input(plane, from)));
-        sub(&mut acc.values, self.row(input(plane, to)));
-        sub(&mut acc.values, self.row(input(2, from)));
+        kernels::update::<true>(
+            self.level,
+            &mut acc.values,
+            self.row(input(plane, to)),
+            self.row(input(2, from)),
+            self.row(input(plane, from)),
+        );
     }
 
     /// The network's value of the rest of the game for black, in points, from `acc` (which
     /// must be `position`'s).
-    #[inline]
+    #[inline(always)]
     pub fn rest_for_black(&self, acc: &Accumulator, position: &Position) -> f32 {
         let shape = self.shape;
         let side = (position.side_to_move() == Color::White).then(|| self.row(BOARD_INPUTS));
-        let stack = &self.stacks[shape.bucket(free_squares(position))];
+        let stack = if self.stacks.len() == 1 {
+            &self.stacks[0]
+        } else {
+            &self.stacks[shape.bucket(free_squares(position))]
+        };
         let all_dense;
         let dense: &[f32] = if shape.features {
             all_dense = dense_inputs(position);
@@ -171,30 +187,71 @@ impl Network {
         } else {
             &[]
         };
+        // Second layers of the sizes that ship get code of their own (an array of their
+        // size, loops the compiler unrolls); others the same arithmetic on a slice.
+        match shape.second {
+            16 => self.behind::<16>(acc, side, stack, dense),
+            32 => self.behind::<32>(acc, side, stack, dense),
+            _ => self.behind_any(acc, side, stack, dense),
+        }
+    }
+
+    /// The layers behind the first, for a second layer of `L2` units.
+    #[inline(always)]
+    fn behind<const L2: usize>(
+        &self,
+        acc: &Accumulator,
+        side: Option<&[i16]>,
+        stack: &Stack,
+        dense: &[f32],
+    ) -> f32 {
+        let mut z: [f32; L2] = stack.bias2.as_slice().try_into().expect("L2 biases");
+        if let Ok(dense) = <&[f32; DENSE]>::try_from(dense) {
+            let weights: &[f32] = &stack.dense[..DENSE * L2];
+            for k in 0..DENSE {
+                let row: &[f32; L2] = weights[k * L2..(k + 1) * L2]
+                    .try_into()
+                    .expect("L2 weights");
+                for j in 0..L2 {
+                    z[j] += row[j] * dense[k];
+                }
+            }
+        }
+        kernels::second(self.level, &acc.values, side, &stack.hidden, &mut z);
+        self.output(stack, &mut z, dense)
+    }
+
+    /// [`Network::behind`] for a second layer of any size.
+    fn behind_any(
+        &self,
+        acc: &Accumulator,
+        side: Option<&[i16]>,
+        stack: &Stack,
+        dense: &[f32],
+    ) -> f32 {
+        let second = self.shape.second;
         let mut z_buffer = [0f32; MAX_LAYER];
-        let z = &mut z_buffer[..shape.second];
+        let z = &mut z_buffer[..second];
         z.copy_from_slice(&stack.bias2);
         for (k, &d) in dense.iter().enumerate() {
-            let weights = &stack.dense[k * shape.second..(k + 1) * shape.second];
+            let weights = &stack.dense[k * second..(k + 1) * second];
             for (z, &w) in z.iter_mut().zip(weights) {
                 *z += w * d;
             }
         }
-        // The sizes that ship get code of their own (loops of known length, buffers of
-        // their size); any other size runs the same arithmetic with lengths read at run time.
-        match shape.hidden {
-            128 => second_layer::<128>(&acc.values, side, &stack.hidden, z),
-            256 => second_layer::<256>(&acc.values, side, &stack.hidden, z),
-            512 => second_layer::<512>(&acc.values, side, &stack.hidden, z),
-            1024 => second_layer::<1024>(&acc.values, side, &stack.hidden, z),
-            _ => second_layer_any(&acc.values, side, &stack.hidden, z),
-        }
+        kernels::second(self.level, &acc.values, side, &stack.hidden, z);
+        self.output(stack, z, dense)
+    }
+
+    /// The output from the second layer's sums `z` (and a third layer if there is one).
+    #[inline(always)]
+    fn output(&self, stack: &Stack, z: &mut [f32], dense: &[f32]) -> f32 {
         let mut out = stack.bias_out + dot(&stack.skip, dense);
-        if shape.third > 0 {
+        if self.shape.third > 0 {
             for z in z.iter_mut() {
                 *z = crelu(*z);
             }
-            for (k, row) in stack.third.chunks_exact(shape.second).enumerate() {
+            for (k, row) in stack.third.chunks_exact(self.shape.second).enumerate() {
                 out += stack.output[k] * crelu(stack.bias3[k] + dot(row, z));
             }
         } else {
@@ -220,56 +277,6 @@ impl Network {
     }
 }
 
-/// Adds the second layer's sums on the first to `z`: `clamp(acc + side, 0, QA)` (the side's
-/// row when white is to move) times each unit's integer weights, in `i32`, at scale
-/// `1 / (QA · QW)`. For a first layer of `H` units.
-#[inline(always)]
-fn second_layer<const H: usize>(acc: &[i16], side: Option<&[i16]>, weights: &[i16], z: &mut [f32]) {
-    let acc: &[i16; H] = acc
-        .try_into()
-        .expect("an accumulator of the network's size");
-    let mut h = [0i16; H];
-    match side {
-        Some(side) => {
-            let side: &[i16; H] = side.try_into().expect("a row of the network's size");
-            for i in 0..H {
-                h[i] = (i32::from(acc[i]) + i32::from(side[i])).clamp(0, QA) as i16;
-            }
-        }
-        None => {
-            for i in 0..H {
-                h[i] = i32::from(acc[i]).clamp(0, QA) as i16;
-            }
-        }
-    }
-    for (z, row) in z.iter_mut().zip(weights.chunks_exact(H)) {
-        let row: &[i16; H] = row.try_into().expect("rows of the network's size");
-        let mut sum = 0i32;
-        for i in 0..H {
-            sum += i32::from(row[i]) * i32::from(h[i]);
-        }
-        *z += sum as f32 * (1.0 / (QA * QW) as f32);
-    }
-}
-
-/// [`second_layer`] for a first layer of any size.
-fn second_layer_any(acc: &[i16], side: Option<&[i16]>, weights: &[i16], z: &mut [f32]) {
-    let mut buffer = [0i16; MAX_HIDDEN];
-    let h = &mut buffer[..acc.len()];
-    for (i, h) in h.iter_mut().enumerate() {
-        let s = side.map_or(0, |side| i32::from(side[i]));
-        *h = (i32::from(acc[i]) + s).clamp(0, QA) as i16;
-    }
-    for (z, row) in z.iter_mut().zip(weights.chunks_exact(acc.len())) {
-        let sum: i32 = row
-            .iter()
-            .zip(h.iter())
-            .map(|(&w, &x)| i32::from(w) * i32::from(x))
-            .sum();
-        *z += sum as f32 * (1.0 / (QA * QW) as f32);
-    }
-}
-
 fn dot(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
@@ -278,12 +285,5 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 fn add(acc: &mut [i16], weights: &[i16]) {
     for (a, &w) in acc.iter_mut().zip(weights) {
         *a = a.wrapping_add(w);
-    }
-}
-
-#[inline]
-fn sub(acc: &mut [i16], weights: &[i16]) {
-    for (a, &w) in acc.iter_mut().zip(weights) {
-        *a = a.wrapping_sub(w);
     }
 }

@@ -17,9 +17,11 @@
 //!
 //! - [`shape`]: the sizes a file states;
 //! - [`parameters`]: the float parameters, their forward pass (the reference) and the file;
-//! - [`inference`]: the integer network the search runs.
+//! - [`inference`]: the integer network the search runs;
+//! - [`kernels`]: its hot loops, compiled for AVX-512, AVX2 and any CPU, chosen at run time.
 
 pub mod inference;
+pub mod kernels;
 pub mod parameters;
 pub mod shape;
 

@@ -97,6 +97,9 @@ impl Shape {
     /// game, the opening's first.
     #[inline]
     pub fn bucket(&self, free: u32) -> usize {
+        if self.buckets == 1 {
+            return 0;
+        }
         let from_end = (56u32.saturating_sub(free)) as usize;
         (from_end * self.buckets / 57).min(self.buckets - 1)
     }
