@@ -4,19 +4,17 @@
 //! dense inputs and the small layers behind are float. Tested against
 //! [`Parameters::forward`].
 
-use super::kernels::{self, Level};
+use super::inputs::{BOARD_INPUTS, DENSE, active_inputs, dense_inputs, free_squares, input};
+use super::kernels::{self, Level, QA, QW};
 use super::parameters::{NetworkError, Parameters, crelu};
 use super::shape::MAX_LAYER;
 use super::shape::Shape;
-use super::{BOARD_INPUTS, DENSE, SHIPPED, active_inputs, dense_inputs, free_squares, input};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use yolah_core::{Color, Move, Position};
 
-/// Scale of the accumulator: a clipped-ReLU output of 1.0 is `QA`.
-pub const QA: i32 = 255;
-/// Scale of the second layer's integer weights on the first.
-pub const QW: i32 = 256;
+/// The network that ships in the crate (see the README for how it was made).
+pub const SHIPPED: &[u8] = include_bytes!("../../../data/network.yolahnet");
 
 /// The layers behind the first for one bucket, as the search runs them.
 #[derive(Clone, Debug, PartialEq)]

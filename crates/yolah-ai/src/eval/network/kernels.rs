@@ -6,9 +6,13 @@
 //! integer sums are exact, so every level gives the same answer bit for bit (a test checks
 //! each level the machine has against the portable one).
 
-use super::inference::{QA, QW};
 use super::shape::MAX_HIDDEN;
 use std::sync::OnceLock;
+
+/// Scale of the accumulator: a clipped-ReLU output of 1.0 is `QA`.
+pub const QA: i32 = 255;
+/// Scale of the second layer's integer weights on the first.
+pub const QW: i32 = 256;
 
 /// The instructions a kernel is compiled for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 //! file format (`docs/network-format.md`: version 2 states the shape; version 1 files, of
 //! the one shape they had, still load).
 
+use super::inputs::{BOARD_INPUTS, DENSE, INPUTS, active_inputs, dense_inputs, free_squares};
 use super::shape::Shape;
-use super::{BOARD_INPUTS, INPUTS, active_inputs, dense_inputs, free_squares};
 use std::fmt;
 use yolah_core::{Color, Position};
 
@@ -264,10 +264,9 @@ impl Parameters {
                     ));
                 }
                 let dense = word(20);
-                if dense != 0 && dense != super::DENSE {
+                if dense != 0 && dense != DENSE {
                     return bad(format!(
-                        "{dense} dense inputs; this yolah's are {} (or none)",
-                        super::DENSE
+                        "{dense} dense inputs; this yolah's are {DENSE} (or none)"
                     ));
                 }
                 let shape = Shape {

@@ -3,7 +3,7 @@
 //! it. One code path runs every shape a file may hold; the reader refuses any other with
 //! one line.
 
-use super::{DENSE, INPUTS};
+use super::inputs::{DENSE, INPUTS};
 use std::fmt;
 use std::str::FromStr;
 
