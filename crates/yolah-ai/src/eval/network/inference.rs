@@ -4,7 +4,7 @@
 //! dense inputs and the small layers behind are float. Tested against
 //! [`Parameters::forward`].
 
-use super::inputs::{BOARD_INPUTS, DENSE, active_inputs, dense_inputs, free_squares, input};
+use super::inputs::{BOARD_INPUTS, active_inputs, dense_inputs, free_squares, input};
 use super::kernels::{self, Level, QA, QW};
 use super::parameters::{NetworkError, Parameters, crelu};
 use super::shape::MAX_LAYER;
@@ -136,29 +136,23 @@ impl Network {
     /// becomes a hole (three inputs; a pass changes none).
     #[inline]
     pub fn play(&self, acc: &mut Accumulator, mover: Color, m: Move) {
-        if m.is_pass() {
-            return;
-        }
-        let plane = mover.index();
-        let (from, to) = (m.from().index(), m.to().index());
-        kernels::update::<false>(
-            self.level,
-            &mut acc.values,
-            self.row(input(plane, to)),
-            self.row(input(2, from)),
-            self.row(input(plane, from)),
-        );
+        self.moved::<false>(acc, mover, m);
     }
 
     /// Undoes [`Network::play`] (exactly: integer sums).
     #[inline]
     pub fn undo(&self, acc: &mut Accumulator, mover: Color, m: Move) {
+        self.moved::<true>(acc, mover, m);
+    }
+
+    #[inline(always)]
+    fn moved<const UNDO: bool>(&self, acc: &mut Accumulator, mover: Color, m: Move) {
         if m.is_pass() {
             return;
         }
         let plane = mover.index();
         let (from, to) = (m.from().index(), m.to().index());
-        kernels::update::<true>(
+        kernels::update::<UNDO>(
             self.level,
             &mut acc.values,
             self.row(input(plane, to)),
@@ -185,51 +179,26 @@ impl Network {
         } else {
             &[]
         };
-        // Second layers of the sizes that ship get code of their own (an array of their
-        // size, loops the compiler unrolls); others the same arithmetic on a slice.
+        // Second layers of the sizes that ship get arrays of their own size (loops of known
+        // length); others a slice of a buffer.
         match shape.second {
-            16 => self.behind::<16>(acc, side, stack, dense),
-            32 => self.behind::<32>(acc, side, stack, dense),
-            _ => self.behind_any(acc, side, stack, dense),
+            16 => self.behind(acc, side, stack, dense, &mut [0.0; 16]),
+            32 => self.behind(acc, side, stack, dense, &mut [0.0; 32]),
+            n => self.behind(acc, side, stack, dense, &mut [0.0; MAX_LAYER][..n]),
         }
     }
 
-    /// The layers behind the first, for a second layer of `L2` units.
+    /// The layers behind the first, the second layer's sums in `z` (of its size).
     #[inline(always)]
-    fn behind<const L2: usize>(
+    fn behind(
         &self,
         acc: &Accumulator,
         side: Option<&[i16]>,
         stack: &Stack,
         dense: &[f32],
+        z: &mut [f32],
     ) -> f32 {
-        let mut z: [f32; L2] = stack.bias2.as_slice().try_into().expect("L2 biases");
-        if let Ok(dense) = <&[f32; DENSE]>::try_from(dense) {
-            let weights: &[f32] = &stack.dense[..DENSE * L2];
-            for k in 0..DENSE {
-                let row: &[f32; L2] = weights[k * L2..(k + 1) * L2]
-                    .try_into()
-                    .expect("L2 weights");
-                for j in 0..L2 {
-                    z[j] += row[j] * dense[k];
-                }
-            }
-        }
-        kernels::second(self.level, &acc.values, side, &stack.hidden, &mut z);
-        self.output(stack, &mut z, dense)
-    }
-
-    /// [`Network::behind`] for a second layer of any size.
-    fn behind_any(
-        &self,
-        acc: &Accumulator,
-        side: Option<&[i16]>,
-        stack: &Stack,
-        dense: &[f32],
-    ) -> f32 {
-        let second = self.shape.second;
-        let mut z_buffer = [0f32; MAX_LAYER];
-        let z = &mut z_buffer[..second];
+        let second = z.len();
         z.copy_from_slice(&stack.bias2);
         for (k, &d) in dense.iter().enumerate() {
             let weights = &stack.dense[k * second..(k + 1) * second];

@@ -71,43 +71,18 @@ impl Level {
 
 /// `acc += plus_a + plus_b − minus` (a move: the piece's new square and the hole in, its
 /// old square out), or with `UNDO` the opposite, wrapping as `i16` does (so the sums are
-/// exact whatever the order).
+/// exact whatever the order). The sizes that ship are sliced to their constant length, so
+/// that once inlined the loop's length is known.
 #[inline(always)]
 fn update_body<const UNDO: bool>(acc: &mut [i16], plus_a: &[i16], plus_b: &[i16], minus: &[i16]) {
     match acc.len() {
-        128 => update_sized::<UNDO, 128>(acc, plus_a, plus_b, minus),
-        256 => update_sized::<UNDO, 256>(acc, plus_a, plus_b, minus),
-        512 => update_sized::<UNDO, 512>(acc, plus_a, plus_b, minus),
-        1024 => update_sized::<UNDO, 1024>(acc, plus_a, plus_b, minus),
-        _ => update_any::<UNDO>(acc, plus_a, plus_b, minus),
+        n @ (128 | 256 | 512 | 1024) => update_n::<UNDO>(&mut acc[..n], plus_a, plus_b, minus),
+        _ => update_n::<UNDO>(acc, plus_a, plus_b, minus),
     }
 }
 
-/// [`update_body`] for `N` units: arrays of known length, no bounds to check.
 #[inline(always)]
-fn update_sized<const UNDO: bool, const N: usize>(
-    acc: &mut [i16],
-    plus_a: &[i16],
-    plus_b: &[i16],
-    minus: &[i16],
-) {
-    let acc: &mut [i16; N] = acc.try_into().expect("an accumulator of N units");
-    let plus_a: &[i16; N] = plus_a.try_into().expect("a row of N units");
-    let plus_b: &[i16; N] = plus_b.try_into().expect("a row of N units");
-    let minus: &[i16; N] = minus.try_into().expect("a row of N units");
-    for i in 0..N {
-        let change = plus_a[i].wrapping_add(plus_b[i]).wrapping_sub(minus[i]);
-        acc[i] = if UNDO {
-            acc[i].wrapping_sub(change)
-        } else {
-            acc[i].wrapping_add(change)
-        };
-    }
-}
-
-/// [`update_body`] for any length.
-#[inline(always)]
-fn update_any<const UNDO: bool>(acc: &mut [i16], plus_a: &[i16], plus_b: &[i16], minus: &[i16]) {
+fn update_n<const UNDO: bool>(acc: &mut [i16], plus_a: &[i16], plus_b: &[i16], minus: &[i16]) {
     let n = acc.len();
     let (plus_a, plus_b, minus) = (&plus_a[..n], &plus_b[..n], &minus[..n]);
     for i in 0..n {
@@ -121,65 +96,45 @@ fn update_any<const UNDO: bool>(acc: &mut [i16], plus_a: &[i16], plus_b: &[i16],
 }
 
 /// Adds the second layer's sums on the first to `z`: `clamp(acc + side, 0, QA)` (the side's
-/// row when white is to move) times each unit's integer weights, in `i32`, at scale
-/// `1 / (QA · QW)`. For a first layer of `H` units.
+/// row when white is to move), kept in `h` (of the first layer's size), times each unit's
+/// integer weights, in `i32`, at scale `1 / (QA · QW)`.
 #[inline(always)]
-fn second_body<const H: usize>(acc: &[i16], side: Option<&[i16]>, weights: &[i16], z: &mut [f32]) {
-    let acc: &[i16; H] = acc
-        .try_into()
-        .expect("an accumulator of the network's size");
-    let mut h = [0i16; H];
+fn second_n(acc: &[i16], side: Option<&[i16]>, weights: &[i16], z: &mut [f32], h: &mut [i16]) {
+    let n = h.len();
+    let acc = &acc[..n];
     match side {
         Some(side) => {
-            let side: &[i16; H] = side.try_into().expect("a row of the network's size");
-            for i in 0..H {
+            let side = &side[..n];
+            for i in 0..n {
                 h[i] = (i32::from(acc[i]) + i32::from(side[i])).clamp(0, QA) as i16;
             }
         }
         None => {
-            for i in 0..H {
+            for i in 0..n {
                 h[i] = i32::from(acc[i]).clamp(0, QA) as i16;
             }
         }
     }
-    for (z, row) in z.iter_mut().zip(weights.chunks_exact(H)) {
-        let row: &[i16; H] = row.try_into().expect("rows of the network's size");
+    for (z, row) in z.iter_mut().zip(weights.chunks_exact(n)) {
+        let row = &row[..n];
         let mut sum = 0i32;
-        for i in 0..H {
+        for i in 0..n {
             sum += i32::from(row[i]) * i32::from(h[i]);
         }
         *z += sum as f32 * (1.0 / (QA * QW) as f32);
     }
 }
 
-/// [`second_body`] for a first layer of any size (lengths read at run time).
-#[inline(always)]
-fn second_body_any(acc: &[i16], side: Option<&[i16]>, weights: &[i16], z: &mut [f32]) {
-    let mut buffer = [0i16; MAX_HIDDEN];
-    let h = &mut buffer[..acc.len()];
-    for (i, h) in h.iter_mut().enumerate() {
-        let s = side.map_or(0, |side| i32::from(side[i]));
-        *h = (i32::from(acc[i]) + s).clamp(0, QA) as i16;
-    }
-    for (z, row) in z.iter_mut().zip(weights.chunks_exact(acc.len())) {
-        let sum: i32 = row
-            .iter()
-            .zip(h.iter())
-            .map(|(&w, &x)| i32::from(w) * i32::from(x))
-            .sum();
-        *z += sum as f32 * (1.0 / (QA * QW) as f32);
-    }
-}
-
-/// The second layer by size: code of its own for the sizes that ship.
+/// The second layer by size: the sizes that ship get a buffer of their own size (a loop of
+/// known length once inlined), others a slice of the largest.
 #[inline(always)]
 fn second_by_size(acc: &[i16], side: Option<&[i16]>, weights: &[i16], z: &mut [f32]) {
     match acc.len() {
-        128 => second_body::<128>(acc, side, weights, z),
-        256 => second_body::<256>(acc, side, weights, z),
-        512 => second_body::<512>(acc, side, weights, z),
-        1024 => second_body::<1024>(acc, side, weights, z),
-        _ => second_body_any(acc, side, weights, z),
+        128 => second_n(acc, side, weights, z, &mut [0; 128]),
+        256 => second_n(acc, side, weights, z, &mut [0; 256]),
+        512 => second_n(acc, side, weights, z, &mut [0; 512]),
+        1024 => second_n(acc, side, weights, z, &mut [0; 1024]),
+        n => second_n(acc, side, weights, z, &mut [0; MAX_HIDDEN][..n]),
     }
 }
 
