@@ -1,5 +1,6 @@
-//! Training the network ([`yolah_ai::eval::network`]) on self-play positions, on the CPU with
-//! `candle` (autograd and the `AdamW` optimiser; the README says why candle).
+//! Training the network ([`yolah_ai::eval::network`]) on self-play positions, on the CPU:
+//! the passes written by hand ([`crate::backprop`]), `Adam`, the slices of a batch on all
+//! cores.
 //!
 //! The network's output is the rest of the game's margin for black in points; the prediction
 //! is `sigmoid((scored + output) / SCALE)`, the expected result, and the loss is its squared
@@ -8,8 +9,7 @@
 //! a random one of the board's 8 symmetries each epoch. Validation positions are whole games
 //! set aside (no position of a validation game is trained on) and seen as they are.
 
-use candle_core::{DType, Device, Tensor, Var};
-use candle_nn::{AdamW, Optimizer, ParamsAdamW};
+use crate::backprop::{self, Inputs, Layout, Scratch};
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -20,8 +20,7 @@ use yolah_ai::data::Sample;
 use yolah_ai::eval::Weights;
 use yolah_ai::eval::features::COUNT;
 use yolah_ai::eval::network::{
-    BOARD_INPUTS, DENSE, FEATURE_SCALE, INPUTS, MAX_INPUT_WEIGHT, MAX_WEIGHT, Parameters, Shape,
-    Stack, dense_inputs, max_second_weight,
+    DENSE, FEATURE_SCALE, INPUTS, Parameters, Shape, Stack, dense_inputs, max_second_weight,
 };
 use yolah_core::zobrist::splitmix64;
 use yolah_core::{Bitboard, Color, Position, Symmetry};
@@ -124,13 +123,10 @@ impl Item {
     /// The network's inputs of a position, with no labels (and no points scored: the network
     /// values the rest of the game).
     fn unlabelled(p: &Position) -> Item {
+        let (planes, white_to_move) = planes(p);
         Item {
-            planes: [
-                p.pieces(Color::Black).0,
-                p.pieces(Color::White).0,
-                p.holes().0,
-            ],
-            white_to_move: p.side_to_move() == Color::White,
+            planes,
+            white_to_move,
             dense: dense_inputs(p),
             scored: 0.0,
             target: 0.0,
@@ -193,40 +189,6 @@ pub struct Settings {
     pub seed: u64,
 }
 
-/// A candle error as text.
-#[allow(clippy::needless_pass_by_value)] // used as `map_err(text)`
-fn text(error: candle_core::Error) -> String {
-    format!("training: {error}")
-}
-
-/// The layers behind the first, for one output bucket, as trained.
-struct StackVars {
-    /// Unit-major (second × hidden).
-    w2: Var,
-    /// Unit-major (second × dense), with the features.
-    w2d: Option<Var>,
-    b2: Var,
-    /// Unit-major (third × second), with a third layer.
-    w3: Option<Var>,
-    b3: Option<Var>,
-    /// last × 1.
-    out: Var,
-    /// dense × 1, with the features.
-    skip: Option<Var>,
-    bout: Var,
-}
-
-/// The network being trained: its variables and the optimiser.
-pub struct Trainer {
-    shape: Shape,
-    w1: Var,
-    b1: Var,
-    stacks: Vec<StackVars>,
-    optimizer: AdamW,
-    settings: Settings,
-    device: Device,
-}
-
 /// The initial parameters of `shape`: with the features, the direct path on them is the
 /// tuned heuristic (so the network starts as the tuned evaluation); the rest random, uniform
 /// in ±1/√fan-in (the usual linear-layer start), seeded; the output's weights on the hidden
@@ -282,193 +244,158 @@ pub fn initial_parameters(shape: Shape, seed: u64) -> Parameters {
     }
 }
 
+/// Positions per parallel slice of a step: each slice sums its gradient alone, then the
+/// slices' sums are added in order, so a run's numbers do not depend on the thread count.
+const SLICE: usize = 128;
+
+/// `Adam`'s moment decays and its guard against division by zero (the usual values).
+const BETA1: f32 = 0.9;
+const BETA2: f32 = 0.999;
+const EPSILON: f32 = 1e-8;
+
+/// The planes (black, white, holes) of a position and whether white is to move.
+pub(crate) fn planes(p: &Position) -> ([u64; 3], bool) {
+    (
+        [
+            p.pieces(Color::Black).0,
+            p.pieces(Color::White).0,
+            p.holes().0,
+        ],
+        p.side_to_move() == Color::White,
+    )
+}
+
+/// The network being trained: its flat parameters, the limit each keeps, and `Adam`'s
+/// moments. Written by hand ([`crate::backprop`]): the sparse first layer costs the ~30
+/// inputs that are on, not all 193.
+pub struct Trainer {
+    layout: Layout,
+    parameters: Vec<f32>,
+    limits: Vec<f32>,
+    first: Vec<f32>,
+    second: Vec<f32>,
+    steps: u64,
+    settings: Settings,
+}
+
+/// The bytes that start a trainer's state file.
+const STATE_MAGIC: &[u8; 8] = b"YOLAHTRN";
+
 impl Trainer {
-    /// A trainer starting from `parameters` (of any shape).
-    pub fn new(parameters: &Parameters, settings: Settings) -> Result<Trainer, String> {
-        let device = Device::Cpu;
-        let shape = parameters.shape;
-        let (h, second, third, d) = (shape.hidden, shape.second, shape.third, shape.dense());
-        let var = |values: &[f32], shape: (usize, usize)| {
-            Var::from_tensor(&Tensor::from_slice(values, shape, &device)?)
-        };
-        let build = || -> candle_core::Result<_> {
-            let w1 = var(&parameters.input, (INPUTS, h))?;
-            let b1 = var(&parameters.bias1, (1, h))?;
-            let stacks = parameters
-                .stacks
-                .iter()
-                .map(|s| -> candle_core::Result<StackVars> {
-                    Ok(StackVars {
-                        w2: var(&s.hidden, (second, h))?,
-                        w2d: (d > 0).then(|| var(&s.dense, (second, d))).transpose()?,
-                        b2: var(&s.bias2, (1, second))?,
-                        w3: (third > 0)
-                            .then(|| var(&s.third, (third, second)))
-                            .transpose()?,
-                        b3: (third > 0).then(|| var(&s.bias3, (1, third))).transpose()?,
-                        out: var(&s.output, (shape.last(), 1))?,
-                        skip: (d > 0).then(|| var(&s.skip, (d, 1))).transpose()?,
-                        bout: var(&[s.bias_out], (1, 1))?,
-                    })
-                })
-                .collect::<candle_core::Result<Vec<_>>>()?;
-            Ok((w1, b1, stacks))
-        };
-        let (w1, b1, stacks) = build().map_err(text)?;
-        let mut vars = vec![w1.clone(), b1.clone()];
-        for s in &stacks {
-            vars.extend([s.w2.clone(), s.b2.clone(), s.out.clone(), s.bout.clone()]);
-            vars.extend(
-                [&s.w2d, &s.w3, &s.b3, &s.skip]
-                    .into_iter()
-                    .flatten()
-                    .cloned(),
-            );
-        }
-        let optimizer = AdamW::new(
-            vars,
-            ParamsAdamW {
-                lr: settings.learning_rate,
-                weight_decay: 0.0,
-                ..ParamsAdamW::default()
-            },
-        )
-        .map_err(text)?;
-        Ok(Trainer {
-            shape,
-            w1,
-            b1,
-            stacks,
-            optimizer,
+    /// A trainer starting from `parameters` (of any shape), with fresh moments.
+    pub fn new(parameters: &Parameters, settings: Settings) -> Trainer {
+        let n = parameters.shape.parameters();
+        let (flat, limits) = parameters.flat_with_limits().into_iter().unzip();
+        Trainer {
+            layout: Layout::new(parameters.shape),
+            parameters: flat,
+            limits,
+            first: vec![0.0; n],
+            second: vec![0.0; n],
+            steps: 0,
             settings,
-            device,
-        })
+        }
+    }
+
+    /// Replaces the settings (a resumed run may raise its epochs).
+    pub fn set_settings(&mut self, settings: Settings) {
+        self.settings = settings;
     }
 
     /// The current parameters.
-    pub fn parameters(&self) -> Result<Parameters, String> {
-        let flat = |v: &Var| v.as_tensor().flatten_all()?.to_vec1::<f32>();
-        let maybe = |v: &Option<Var>| v.as_ref().map_or(Ok(Vec::new()), flat);
-        let get = || -> candle_core::Result<Parameters> {
-            let stacks = self
-                .stacks
-                .iter()
-                .map(|s| -> candle_core::Result<Stack> {
-                    Ok(Stack {
-                        hidden: flat(&s.w2)?,
-                        dense: maybe(&s.w2d)?,
-                        bias2: flat(&s.b2)?,
-                        third: maybe(&s.w3)?,
-                        bias3: maybe(&s.b3)?,
-                        output: flat(&s.out)?,
-                        skip: maybe(&s.skip)?,
-                        bias_out: flat(&s.bout)?[0],
+    pub fn parameters(&self) -> Parameters {
+        Parameters::from_flat(self.layout.shape, &self.parameters)
+    }
+
+    /// The whole state after `epochs` epochs (the network as its file holds it, then the
+    /// optimiser's step count and moments, then a CRC-32 of all), so that a resumed run goes
+    /// on exactly as if it had not stopped.
+    pub fn state(&self, epochs: u32) -> Vec<u8> {
+        let network = self.parameters().to_bytes(epochs);
+        let mut bytes = Vec::with_capacity(network.len() + 8 * self.parameters.len() + 32);
+        bytes.extend_from_slice(STATE_MAGIC);
+        bytes.extend_from_slice(&(network.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&network);
+        bytes.extend_from_slice(&self.steps.to_le_bytes());
+        for x in self.first.iter().chain(&self.second) {
+            bytes.extend_from_slice(&x.to_le_bytes());
+        }
+        let crc = crc32fast::hash(&bytes);
+        bytes.extend_from_slice(&crc.to_le_bytes());
+        bytes
+    }
+
+    /// A trainer from a [`Trainer::state`], and the epochs it had trained; a damaged or
+    /// foreign file is refused with the reason.
+    pub fn from_state(bytes: &[u8], settings: Settings) -> Result<(Trainer, u32), String> {
+        let bad = |why: &str| format!("not a trainer's state: {why}");
+        if bytes.len() < 20 || &bytes[..8] != STATE_MAGIC {
+            return Err(bad("it does not start with YOLAHTRN"));
+        }
+        let (body, crc) = bytes.split_at(bytes.len() - 4);
+        if crc32fast::hash(body).to_le_bytes() != crc {
+            return Err(bad("its checksum does not match (a damaged file)"));
+        }
+        let length = u64::from_le_bytes(body[8..16].try_into().expect("8 bytes"));
+        let network = usize::try_from(length)
+            .ok()
+            .and_then(|n| body.get(16..16 + n))
+            .ok_or_else(|| bad("cut short"))?;
+        let parameters = Parameters::from_bytes(network).map_err(|e| bad(&e.to_string()))?;
+        let epochs = yolah_ai::eval::network::epochs_of(network);
+        let rest = &body[16 + network.len()..];
+        let n = parameters.shape.parameters();
+        if rest.len() != 8 + 8 * n {
+            return Err(bad("its moments do not fit its network"));
+        }
+        let mut trainer = Trainer::new(&parameters, settings);
+        trainer.steps = u64::from_le_bytes(rest[..8].try_into().expect("8 bytes"));
+        let floats: Vec<f32> = rest[8..]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect();
+        trainer.first.copy_from_slice(&floats[..n]);
+        trainer.second.copy_from_slice(&floats[n..]);
+        Ok((trainer, epochs))
+    }
+
+    /// The network's inputs of an item.
+    fn with_inputs<T>(&self, item: &Item, run: impl FnOnce(&Inputs) -> T) -> T {
+        let mut active = [0u16; 65];
+        let n = backprop::active_inputs(&item.planes, item.white_to_move, &mut active);
+        let occupied: u32 = item.planes.iter().map(|b| b.count_ones()).sum();
+        run(&Inputs {
+            active: &active[..n],
+            dense: &item.dense[..self.layout.shape.dense()],
+            bucket: self.layout.shape.bucket(64 - occupied),
+        })
+    }
+
+    /// The network's outputs for `items` (the rest of the game for black, points), in
+    /// parallel.
+    fn outputs(&self, items: &[Item]) -> Vec<f32> {
+        use rayon::prelude::*;
+        items
+            .par_chunks(SLICE)
+            .flat_map_iter(|slice| {
+                let mut scratch = Scratch::new(self.layout.shape);
+                slice
+                    .iter()
+                    .map(|item| {
+                        self.with_inputs(item, |inputs| {
+                            backprop::forward(&self.layout, &self.parameters, inputs, &mut scratch)
+                        })
                     })
-                })
-                .collect::<candle_core::Result<Vec<_>>>()?;
-            Ok(Parameters {
-                shape: self.shape,
-                input: flat(&self.w1)?,
-                bias1: flat(&self.b1)?,
-                stacks,
+                    .collect::<Vec<_>>()
             })
-        };
-        get().map_err(text)
-    }
-
-    /// The sparse inputs of `items`, an `items × INPUTS` matrix of 0 and 1, their dense
-    /// inputs, `items × DENSE` (none without the features), and their buckets one-hot,
-    /// `items × buckets`.
-    fn inputs(&self, items: &[Item]) -> candle_core::Result<(Tensor, Option<Tensor>, Tensor)> {
-        let mut x = vec![0f32; items.len() * INPUTS];
-        let buckets = self.shape.buckets;
-        let mut mask = vec![0f32; items.len() * buckets];
-        for ((row, item), mask) in x
-            .chunks_exact_mut(INPUTS)
-            .zip(items)
-            .zip(mask.chunks_exact_mut(buckets))
-        {
-            for (plane, &bits) in item.planes.iter().enumerate() {
-                let mut bits = bits;
-                while bits != 0 {
-                    row[plane * 64 + bits.trailing_zeros() as usize] = 1.0;
-                    bits &= bits - 1;
-                }
-            }
-            if item.white_to_move {
-                row[BOARD_INPUTS] = 1.0;
-            }
-            let occupied: u32 = item.planes.iter().map(|b| b.count_ones()).sum();
-            mask[self.shape.bucket(64 - occupied)] = 1.0;
-        }
-        let dense = if self.shape.features {
-            let dense: Vec<f32> = items.iter().flat_map(|i| i.dense).collect();
-            Some(Tensor::from_vec(dense, (items.len(), DENSE), &self.device)?)
-        } else {
-            None
-        };
-        Ok((
-            Tensor::from_vec(x, (items.len(), INPUTS), &self.device)?,
-            dense,
-            Tensor::from_vec(mask, (items.len(), buckets), &self.device)?,
-        ))
-    }
-
-    /// The network's output for inputs `(x, dense, buckets)` (the rest of the game for
-    /// black, points), `n × 1`: every bucket's stack, each item's own picked by its one-hot
-    /// bucket.
-    fn output(
-        &self,
-        (x, dense, buckets): &(Tensor, Option<Tensor>, Tensor),
-    ) -> candle_core::Result<Tensor> {
-        let h1 = x
-            .matmul(self.w1.as_tensor())?
-            .broadcast_add(self.b1.as_tensor())?
-            .clamp(0f32, 1f32)?;
-        let mut total: Option<Tensor> = None;
-        for (b, s) in self.stacks.iter().enumerate() {
-            let mut z2 = h1.matmul(&s.w2.as_tensor().t()?)?;
-            if let (Some(dense), Some(w2d)) = (dense, &s.w2d) {
-                z2 = (z2 + dense.matmul(&w2d.as_tensor().t()?)?)?;
-            }
-            let mut last = z2.broadcast_add(s.b2.as_tensor())?.clamp(0f32, 1f32)?;
-            if let (Some(w3), Some(b3)) = (&s.w3, &s.b3) {
-                last = last
-                    .matmul(&w3.as_tensor().t()?)?
-                    .broadcast_add(b3.as_tensor())?
-                    .clamp(0f32, 1f32)?;
-            }
-            let mut out = last.matmul(s.out.as_tensor())?;
-            if let (Some(dense), Some(skip)) = (dense, &s.skip) {
-                out = (out + dense.matmul(skip.as_tensor())?)?;
-            }
-            let out = out.broadcast_add(s.bout.as_tensor())?;
-            let picked = if self.stacks.len() == 1 {
-                out
-            } else {
-                (out * buckets.narrow(1, b, 1)?)?
-            };
-            total = Some(match total {
-                None => picked,
-                Some(t) => (t + picked)?,
-            });
-        }
-        Ok(total.expect("a network has at least one bucket"))
-    }
-    /// The expected results for black of `items`, `n × 1`.
-    fn predict(&self, items: &[Item]) -> candle_core::Result<Tensor> {
-        let scored: Vec<f32> = items.iter().map(|i| i.scored).collect();
-        let scored = Tensor::from_vec(scored, (items.len(), 1), &self.device)?;
-        let total = (self.output(&self.inputs(items)?)? + scored)?;
-        candle_nn::ops::sigmoid(&(total / f64::from(SCALE))?)
+            .collect()
     }
 
     /// The library's forward pass: the network's output (the rest of the game's margin for
     /// black, in points) for each position.
-    pub fn forward(&self, positions: &[Position]) -> Result<Vec<f32>, String> {
+    pub fn forward(&self, positions: &[Position]) -> Vec<f32> {
         let items: Vec<Item> = positions.iter().map(Item::unlabelled).collect();
-        let run = || self.output(&self.inputs(&items)?)?.flatten_all()?.to_vec1();
-        run().map_err(text)
+        self.outputs(&items)
     }
 
     /// The learning rate of epoch `epoch` (from 0): from the settings' at the first down to a
@@ -485,8 +412,8 @@ impl Trainer {
         train: &[Item],
         epoch: u32,
         mut on_batch: impl FnMut(usize, f32),
-    ) -> Result<f32, String> {
-        self.optimizer.set_learning_rate(self.learning_rate(epoch));
+    ) -> f32 {
+        let learning_rate = self.learning_rate(epoch) as f32;
         let settings = self.settings.clone();
         let mut rng =
             ChaCha8Rng::seed_from_u64(splitmix64(settings.seed ^ (u64::from(epoch) << 32)));
@@ -499,55 +426,85 @@ impl Trainer {
                 .iter()
                 .map(|&k| train[k as usize].transformed(Symmetry::ALL[rng.random_range(0..8)]))
                 .collect();
-            let loss = self.step(&items).map_err(text)?;
+            let (loss, gradient) = self.gradient(&items);
+            self.step(&gradient, learning_rate);
             total += loss;
             batches += 1;
             on_batch(((i + 1) * settings.batch).min(train.len()), loss);
         }
-        Ok(total / batches.max(1) as f32)
+        total / batches.max(1) as f32
     }
 
-    fn step(&mut self, items: &[Item]) -> candle_core::Result<f32> {
-        let targets: Vec<f32> = items.iter().map(|i| i.target).collect();
-        let targets = Tensor::from_vec(targets, (items.len(), 1), &self.device)?;
-        let loss = (self.predict(items)? - targets)?.sqr()?.mean_all()?;
-        self.optimizer.backward_step(&loss)?;
-        // Keep the weights where the integer inference can hold them.
-        let clamp = |v: &Var, limit: f32| {
-            let limit = f64::from(limit);
-            v.set(&v.as_tensor().clamp(-limit, limit)?)
-        };
-        clamp(&self.w1, MAX_INPUT_WEIGHT)?;
-        clamp(&self.b1, MAX_INPUT_WEIGHT)?;
-        let second = max_second_weight(self.shape.hidden);
-        for s in &self.stacks {
-            clamp(&s.w2, second)?;
-            for v in [&s.b2, &s.out, &s.bout]
-                .into_iter()
-                .chain([&s.w2d, &s.w3, &s.b3, &s.skip].into_iter().flatten())
-            {
-                clamp(v, MAX_WEIGHT)?;
+    /// The mean squared error of `items` against their targets and its gradient.
+    pub fn gradient(&self, items: &[Item]) -> (f32, Vec<f32>) {
+        use rayon::prelude::*;
+        let n = self.parameters.len();
+        let scale = 1.0 / items.len().max(1) as f32;
+        let slices: Vec<(f64, Vec<f32>)> = items
+            .par_chunks(SLICE)
+            .map(|slice| {
+                let mut scratch = Scratch::new(self.layout.shape);
+                let mut gradient = vec![0.0f32; n];
+                let mut loss = 0.0f64;
+                for item in slice {
+                    self.with_inputs(item, |inputs| {
+                        let p = &self.parameters;
+                        let out = backprop::forward(&self.layout, p, inputs, &mut scratch);
+                        let predicted = sigmoid((item.scored + out) / SCALE);
+                        let error = predicted - item.target;
+                        loss += f64::from(error * error);
+                        let g = 2.0 * error * predicted * (1.0 - predicted) / SCALE * scale;
+                        backprop::backward(&self.layout, p, inputs, &mut scratch, g, &mut gradient);
+                    });
+                }
+                (loss, gradient)
+            })
+            .collect();
+        let mut loss = 0.0;
+        let mut gradient = vec![0.0f32; n];
+        for (l, g) in slices {
+            loss += l;
+            for (sum, x) in gradient.iter_mut().zip(&g) {
+                *sum += x;
             }
         }
-        loss.to_dtype(DType::F32)?.to_scalar::<f32>()
+        ((loss * f64::from(scale)) as f32, gradient)
+    }
+
+    /// One `Adam` step (no weight decay), each parameter then kept within its limit (where
+    /// the integer inference can hold it).
+    fn step(&mut self, gradient: &[f32], learning_rate: f32) {
+        self.steps += 1;
+        let t = i32::try_from(self.steps).unwrap_or(i32::MAX);
+        let correct1 = 1.0 - BETA1.powi(t);
+        let correct2 = 1.0 - BETA2.powi(t);
+        for ((((p, &g), m), v), &limit) in self
+            .parameters
+            .iter_mut()
+            .zip(gradient)
+            .zip(&mut self.first)
+            .zip(&mut self.second)
+            .zip(&self.limits)
+        {
+            *m = BETA1 * *m + (1.0 - BETA1) * g;
+            *v = BETA2 * *v + (1.0 - BETA2) * g * g;
+            let update = learning_rate * (*m / correct1) / ((*v / correct2).sqrt() + EPSILON);
+            *p = (*p - update).clamp(-limit, limit);
+        }
     }
 
     /// The mean squared error on `items` against their target and against their result (the
     /// loss every target can be compared on).
-    pub fn validate(&self, items: &[Item]) -> Result<(f32, f32), String> {
+    pub fn validate(&self, items: &[Item]) -> (f32, f32) {
+        let outputs = self.outputs(items);
         let mut target = 0.0f64;
         let mut result = 0.0f64;
-        for chunk in items.chunks(4096) {
-            let run = || -> candle_core::Result<Vec<f32>> {
-                self.predict(chunk)?.flatten_all()?.to_vec1()
-            };
-            let predicted = run().map_err(text)?;
-            for (p, item) in predicted.iter().zip(chunk) {
-                target += f64::from((p - item.target).powi(2));
-                result += f64::from((p - item.result).powi(2));
-            }
+        for (out, item) in outputs.iter().zip(items) {
+            let p = sigmoid((item.scored + out) / SCALE);
+            target += f64::from((p - item.target).powi(2));
+            result += f64::from((p - item.result).powi(2));
         }
         let n = items.len().max(1) as f64;
-        Ok(((target / n) as f32, (result / n) as f32))
+        ((target / n) as f32, (result / n) as f32)
     }
 }

@@ -1,7 +1,8 @@
 //! `yolah train`: the network trained on self-play data. `--out FILE` is the network, written
 //! after every epoch; beside it `STEM.train.json` (the run's settings), `STEM.train.csv` (one
-//! row per epoch) and `STEM.loss.png` (the curves). `--resume` goes on after the last epoch
-//! the network file holds.
+//! row per epoch), `STEM.state` (the trainer's whole state: the network and the optimiser's
+//! moments) and `STEM.loss.png` (the curves). `--resume` goes on after the last epoch the
+//! state holds, exactly as an uninterrupted run would.
 
 use super::{UsageError, plot, usage, write_atomic};
 use anyhow::{Context, Result, bail, ensure};
@@ -70,6 +71,9 @@ impl Options {
 
 /// The most epochs a run may ask for.
 pub const MAX_EPOCHS: u32 = 10_000;
+/// The largest trainer state file read: a network of the largest size and two moments per
+/// parameter.
+pub const MAX_STATE_SIZE: u64 = 3 * network::parameters::MAX_FILE_SIZE + 64;
 /// Positions per step.
 pub const BATCH: usize = 1024;
 /// `AdamW`'s first learning rate.
@@ -215,7 +219,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         .map(|f| (f.header.fingerprint, f.samples.len()))
         .collect();
 
-    let (run, mut rows, parameters) = if options.resume {
+    let (run, mut rows, trainer) = if options.resume {
         resume(options, &fingerprints, &json_path, &csv_path)?
     } else {
         start(options, epochs, fingerprints, &json_path)?
@@ -243,14 +247,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     )?;
     let first = rows.len() as u32;
     let started = Instant::now();
-    train_epochs(
-        &dataset,
-        &run,
-        &parameters,
-        &mut rows,
-        &options.out,
-        &csv_path,
-    )?;
+    train_epochs(&dataset, &run, trainer, &mut rows, &options.out, &csv_path)?;
     draw(&png_path, &rows)?;
     let mut summary = format!(
         "{} epochs ({} this run, {:.1} s) into {}",
@@ -280,7 +277,7 @@ fn resume(
     fingerprints: &[(u64, usize)],
     json_path: &Path,
     csv_path: &Path,
-) -> Result<(Run, Vec<Row>, Parameters)> {
+) -> Result<(Run, Vec<Row>, Trainer)> {
     let text = yolah_ai::files::read_text_bounded(json_path, yolah_ai::files::MAX_SETTINGS)
         .with_context(|| format!("nothing to resume: cannot read {}", json_path.display()))?;
     let mut run: Run = serde_json::from_str(&text)
@@ -290,19 +287,33 @@ fn resume(
         "the data differ from the run's ({} was trained on other data or other amounts of it)",
         json_path.display()
     );
-    let (parameters, done) =
-        match yolah_ai::files::read_bounded(&options.out, network::parameters::MAX_FILE_SIZE) {
-            Ok(bytes) => {
-                let parameters = Parameters::from_bytes(&bytes)
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", options.out.display()))?;
-                (parameters, network::epochs_of(&bytes))
+    let state_path = sibling(&options.out, "state");
+    let (trainer, done) = match yolah_ai::files::read_bounded(&state_path, MAX_STATE_SIZE) {
+        Ok(bytes) => Trainer::from_state(&bytes, run.settings.clone())
+            .map_err(|e| anyhow::anyhow!("{}: {e}", state_path.display()))?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            // A run from before the state file: its network, with fresh moments.
+            match yolah_ai::files::read_bounded(&options.out, network::parameters::MAX_FILE_SIZE) {
+                Ok(bytes) => {
+                    let parameters = Parameters::from_bytes(&bytes)
+                        .map_err(|e| anyhow::anyhow!("{}: {e}", options.out.display()))?;
+                    (
+                        Trainer::new(&parameters, run.settings.clone()),
+                        network::epochs_of(&bytes),
+                    )
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => (
+                    Trainer::new(
+                        &initial_parameters(run.network.shape()?, run.settings.seed),
+                        run.settings.clone(),
+                    ),
+                    0,
+                ),
+                Err(e) => bail!("cannot read {}: {e}", options.out.display()),
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (
-                initial_parameters(run.network.shape()?, run.settings.seed),
-                0,
-            ),
-            Err(e) => bail!("cannot read {}: {e}", options.out.display()),
-        };
+        }
+        Err(e) => bail!("cannot read {}: {e}", state_path.display()),
+    };
     let mut rows = read_rows(csv_path)?;
     rows.truncate(done as usize);
     ensure!(
@@ -319,7 +330,9 @@ fn resume(
         run.settings.epochs = epochs;
         write_atomic(json_path, &serde_json::to_string_pretty(&run)?)?;
     }
-    Ok((run, rows, parameters))
+    let mut trainer = trainer;
+    trainer.set_settings(run.settings.clone());
+    Ok((run, rows, trainer))
 }
 
 /// A new run's settings, written to `json_path`.
@@ -328,7 +341,7 @@ fn start(
     epochs: u32,
     fingerprints: Vec<(u64, usize)>,
     json_path: &Path,
-) -> Result<(Run, Vec<Row>, Parameters)> {
+) -> Result<(Run, Vec<Row>, Trainer)> {
     ensure!(
         !json_path.exists(),
         "'{}' exists: a training run is there already; add --resume to go on with it, or choose another --out",
@@ -350,7 +363,8 @@ fn start(
         network: NetworkShape::from(shape),
     };
     write_atomic(json_path, &serde_json::to_string_pretty(&run)?)?;
-    Ok((run, Vec::new(), initial_parameters(shape, seed)))
+    let trainer = Trainer::new(&initial_parameters(shape, seed), run.settings.clone());
+    Ok((run, Vec::new(), trainer))
 }
 
 /// Trains the epochs after those in `rows`, appending to `rows`, writing the log and the
@@ -358,12 +372,12 @@ fn start(
 fn train_epochs(
     dataset: &Dataset,
     run: &Run,
-    parameters: &Parameters,
+    mut trainer: Trainer,
     rows: &mut Vec<Row>,
     out: &Path,
     csv_path: &Path,
 ) -> Result<()> {
-    let mut trainer = Trainer::new(parameters, run.settings.clone()).map_err(anyhow::Error::msg)?;
+    let state_path = sibling(out, "state");
     let first = rows.len() as u32;
     let per_epoch = dataset.train.len() as u64;
     let bar = ProgressBar::new(u64::from(run.settings.epochs) * per_epoch).with_style(
@@ -381,19 +395,15 @@ fn train_epochs(
         let epoch_start = Instant::now();
         let learning_rate = trainer.learning_rate(epoch);
         let base = u64::from(epoch) * per_epoch;
-        let train_loss = trainer
-            .epoch(&dataset.train, epoch, |done, loss| {
-                bar.set_position(base + done as u64);
-                bar.set_message(format!(
-                    "{}/{}, loss {loss:.5},",
-                    epoch + 1,
-                    run.settings.epochs
-                ));
-            })
-            .map_err(anyhow::Error::msg)?;
-        let (validation_loss, validation_result_loss) = trainer
-            .validate(&dataset.validation)
-            .map_err(anyhow::Error::msg)?;
+        let train_loss = trainer.epoch(&dataset.train, epoch, |done, loss| {
+            bar.set_position(base + done as u64);
+            bar.set_message(format!(
+                "{}/{}, loss {loss:.5},",
+                epoch + 1,
+                run.settings.epochs
+            ));
+        });
+        let (validation_loss, validation_result_loss) = trainer.validate(&dataset.validation);
         rows.push(Row {
             epoch: epoch + 1,
             train_loss,
@@ -402,10 +412,11 @@ fn train_epochs(
             learning_rate,
             seconds: epoch_start.elapsed().as_secs_f64(),
         });
-        // The log first, then the network: a kill in between redoes this epoch.
+        // The log first, then the state, then the network: a kill before the state is
+        // written redoes this epoch (the log is cut to the state's epochs on resume).
         write_rows(csv_path, rows)?;
-        let parameters = trainer.parameters().map_err(anyhow::Error::msg)?;
-        write_bytes(out, &parameters.to_bytes(epoch + 1))?;
+        write_bytes(&state_path, &trainer.state(epoch + 1))?;
+        write_bytes(out, &trainer.parameters().to_bytes(epoch + 1))?;
         bar.suspend(|| {
             eprintln!(
                 "epoch {}: train {train_loss:.5}, validation {validation_loss:.5} (against results {validation_result_loss:.5}), {:.1} s",

@@ -103,7 +103,7 @@ impl Parameters {
     }
 
     /// The parameters in file order, with the limit each must keep.
-    fn flat_with_limits(&self) -> Vec<(f32, f32)> {
+    pub fn flat_with_limits(&self) -> Vec<(f32, f32)> {
         let mut flat = Vec::with_capacity(self.shape.parameters());
         let mut put = |values: &[f32], limit: f32| flat.extend(values.iter().map(|&v| (v, limit)));
         put(&self.input, MAX_INPUT_WEIGHT);
