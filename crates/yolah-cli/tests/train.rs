@@ -99,11 +99,30 @@ fn trains_resumes_and_plays() {
     let more = train(&other, &out, &["--resume"]);
     assert_clean_error(&more, "the data differ from the run's");
 
-    // A damaged network is refused on resume.
+    // Resumed runs are exact: 1 epoch, then 2 more, is 3 epochs at once, byte for byte (the
+    // first epoch's learning rate does not depend on the total).
+    let straight = root.path().join("straight").join("net.yolahnet");
+    let output = train(&data, &straight, &["--epochs", "3"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let stopped = root.path().join("stopped").join("net.yolahnet");
+    for extra in [&["--epochs", "1"][..], &["--resume", "--epochs", "3"]] {
+        let output = train(&data, &stopped, extra);
+        assert!(output.status.success(), "{}", stderr(&output));
+    }
+    assert!(
+        std::fs::read(&straight).unwrap() == std::fs::read(&stopped).unwrap(),
+        "a resumed run differs from an uninterrupted one"
+    );
+
+    // A damaged state is refused on resume, a damaged network wherever it is read.
+    let state = out.with_file_name("net.state");
+    let mut bytes = std::fs::read(&state).unwrap();
+    bytes[1000] ^= 0xff;
+    std::fs::write(&state, bytes).unwrap();
+    assert_clean_error(&train(&data, &out, &["--resume"]), "damaged file");
     let mut bytes = std::fs::read(&out).unwrap();
     bytes[1000] ^= 0xff;
     std::fs::write(&out, bytes).unwrap();
-    assert_clean_error(&train(&data, &out, &["--resume"]), "checksum mismatch");
     let spec = format!("minimax:net={}", out.display());
     assert_clean_error(&yolah(&["think", &spec], ""), "checksum mismatch");
 }
