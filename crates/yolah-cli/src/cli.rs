@@ -117,6 +117,13 @@ pub enum Command {
     /// beside it.
     #[command(allow_negative_numbers = true)]
     Train(cmd::train::Options),
+    /// Generations of self-play, training and a sequential test, resumable: a candidate
+    /// network becomes the best only when the test accepts H1.
+    ///
+    /// Everything goes into --out as it is made: the config, each generation's data,
+    /// network, training log and test games, a table and a plot of Elo by generation.
+    #[command(allow_negative_numbers = true)]
+    Learn(cmd::learn::Options),
     /// Tune the minimax weights with a genetic algorithm, resumable.
     ///
     /// After each generation: checkpoint.json, log.csv, log.png and best-weights.json in

@@ -72,6 +72,7 @@ fn run(out: &mut impl Write, command: Command) -> anyhow::Result<()> {
         Command::Engine(options) => cmd::engine::run(&options),
         Command::Selfplay(options) => cmd::selfplay::run(out, &options),
         Command::Train(options) => cmd::train::run(out, &options),
+        Command::Learn(options) => cmd::learn::run(out, &options),
         Command::Data {
             command: DataCommand::Stats { path },
         } => cmd::data::stats(out, &path),

@@ -4,6 +4,9 @@
 //! and backward), the layers behind it are small dense products in loops the compiler
 //! vectorises. `tests` checks the gradients against central differences.
 
+// The sizes and tensors go by the letters of the formulas (h, s, t, d; p, g, z, a).
+#![allow(clippy::many_single_char_names)]
+
 use yolah_ai::eval::network::{BOARD_INPUTS, INPUTS, Shape};
 
 /// Where each tensor starts in the flat parameters.

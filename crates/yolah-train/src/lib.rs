@@ -6,5 +6,6 @@
 
 pub mod backprop;
 pub mod ga;
+pub mod learn;
 pub mod selfplay;
 pub mod train;

@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod data;
 pub mod engine;
+pub mod learn;
 pub mod moves;
 pub mod openings;
 pub mod perft;

@@ -1,0 +1,602 @@
+//! `yolah learn --out DIR`: generations of self-play, training and a sequential test, the
+//! candidate promoted only when the test accepts H1. Each phase is the command that does it
+//! alone (`selfplay`, `train`, `match --sprt`), run into the generation's folder and resumed
+//! the way that command resumes; `DIR/state.json`, written after every phase, says where the
+//! run is, so `--resume` loses at most the game or epoch in progress.
+//!
+//! ```text
+//! DIR/learn.json        the run's config            DIR/state.json    where it is
+//! DIR/openings.txt      the test's openings         DIR/best.yolahnet the best network
+//! DIR/generations.csv   a row per generation        DIR/elo.png       Elo by generation
+//! DIR/gen-001/selfplay/ the generation's data       DIR/gen-001/network.yolahnet (+ its log)
+//! DIR/gen-001/test.csv  the test's games            DIR/gen-001/test.json its result
+//! ```
+
+use super::{UsageError, plot, run_dir, usage, write_atomic};
+use anyhow::{Context, Result, bail, ensure};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use yolah_ai::arena::lock::DirLock;
+use yolah_train::learn::{self, Config, Phase, Record, State};
+use yolah_train::train::Target;
+
+/// The options of `yolah learn`, as its command line gives them.
+#[derive(clap::Args)]
+pub struct Options {
+    /// The run's directory (created; with --resume, the run to go on with).
+    #[arg(long, short, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Generations, 1 to 1000 (with --resume: raises the total) [default: 10].
+    #[arg(long, value_name = "N")]
+    pub generations: Option<u32>,
+    /// Self-play games per generation, 20 to 1000000 (a tenth of the games is set aside for
+    /// validation) [default: 25000].
+    #[arg(long, short, value_name = "N")]
+    pub games: Option<u64>,
+    /// Nodes per self-play move, 1 to 10000000 [default: 5000].
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u64>,
+    /// Random plies before self-play's player takes over, 0 to 40 [default: 8].
+    #[arg(long, short, value_name = "K")]
+    pub random_plies: Option<u32>,
+    /// The candidates' layers, like 256,32 or 1024,64,32 (see `yolah train --hidden`)
+    /// [default: 256,32].
+    #[arg(long, value_name = "H[,L2[,L3]]")]
+    pub hidden: Option<String>,
+    /// The candidates' output buckets, 1 to 8 [default: 1].
+    #[arg(long, value_name = "N")]
+    pub buckets: Option<usize>,
+    /// Whether the candidates see the heuristic's 22 features, on or off [default: on].
+    #[arg(long, value_name = "ON|OFF", value_parser = ["on", "off"])]
+    pub features: Option<String>,
+    /// What the candidates learn (see `yolah train --target`) [default: score].
+    #[arg(long, value_name = "TARGET", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<Target>()))]
+    pub target: Option<Target>,
+    /// Epochs per candidate, 1 to 1000 [default: 20].
+    #[arg(long, short, value_name = "N")]
+    pub epochs: Option<u32>,
+    /// Generations of data a candidate trains on (its own and those before), 1 to 100
+    /// [default: 3].
+    #[arg(long, value_name = "N")]
+    pub window: Option<u32>,
+    /// The budget of both players in the test, as minimax options, like time=50ms or
+    /// nodes=20000 [default: time=50ms].
+    #[arg(long, value_name = "OPTIONS")]
+    pub budget: Option<String>,
+    /// The test a candidate must pass, as `yolah match --sprt` takes it
+    /// [default: elo0=0,elo1=10].
+    #[arg(long, value_name = "TEST")]
+    pub sprt: Option<String>,
+    /// The most games of a test, 2 to 100000; a test undecided there fails the candidate
+    /// [default: 2000].
+    #[arg(long, value_name = "N")]
+    pub test_games: Option<u32>,
+    /// The test's openings (a suite file) [default: the shipped suite].
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// The network the run starts from [default: the shipped network].
+    #[arg(long, value_name = "FILE")]
+    pub start: Option<PathBuf>,
+    /// The run's seed [default: 1].
+    #[arg(long, short, value_name = "SEED")]
+    pub seed: Option<u64>,
+    /// Games (self-play, test) played at once, 1 to 1024 [default: one per core].
+    #[arg(long, short, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Go on with the run in --out where it stopped.
+    #[arg(long)]
+    pub resume: bool,
+}
+
+const CONFIG: &str = "learn.json";
+const STATE: &str = "state.json";
+const OPENINGS: &str = "openings.txt";
+const BEST: &str = "best.yolahnet";
+const TABLE: &str = "generations.csv";
+const PLOT: &str = "elo.png";
+
+/// The opening suite that ships (`crates/yolah-ai/data/openings-8ply.txt`).
+const SHIPPED_OPENINGS: &str = include_str!("../../../yolah-ai/data/openings-8ply.txt");
+/// The largest opening suite a run takes (it is kept in the config).
+const MAX_SUITE: u64 = 512 << 10;
+
+pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
+    let threads = super::threads(options.threads)?;
+    let (config, mut state, _lock) = if options.resume {
+        resume(options)?
+    } else {
+        start(options)?
+    };
+    let dir = &options.out;
+    let started = Instant::now();
+    while state.generation <= config.generations {
+        let generation = state.generation;
+        let folder = dir.join(generation_folder(generation));
+        std::fs::create_dir_all(&folder)
+            .with_context(|| format!("cannot create {}", folder.display()))?;
+        let in_progress: f64 = state.seconds.iter().sum();
+        eprintln!(
+            "learn: generation {generation} of {}, {} ({} so far this run{})",
+            config.generations,
+            state.phase,
+            learn::duration(started.elapsed().as_secs_f64()),
+            state
+                .eta(&config, in_progress)
+                .map_or_else(String::new, |s| format!(
+                    ", about {} left",
+                    learn::duration(s)
+                ))
+        );
+        let phase_started = Instant::now();
+        match state.phase {
+            Phase::SelfPlay => {
+                self_play(out, dir, &config, &state, &folder, threads)?;
+                state.phase = Phase::Train;
+            }
+            Phase::Train => {
+                train(out, dir, &config, &folder)?;
+                state.phase = Phase::Test;
+            }
+            Phase::Test => {
+                let record = test(out, dir, &config, &state, &folder, threads)?;
+                finish(dir, &config, &mut state, record, phase_started)?;
+                continue;
+            }
+        }
+        let index = state.phase as usize - 1;
+        state.seconds[index] += phase_started.elapsed().as_secs_f64();
+        write_state(dir, &state)?;
+    }
+    if !state.records.is_empty() {
+        // Again, in case a kill came between the state and the plot.
+        write_table(&dir.join(TABLE), &state.records)?;
+        draw(&dir.join(PLOT), &state.records, &config)?;
+    }
+    let best = if state.best.is_some() {
+        dir.join(BEST).display().to_string()
+    } else {
+        "the start".to_string()
+    };
+    writeln!(
+        out,
+        "learn: {} generations, {} promoted; the best network ({best}) is {:+.0} Elo over the start; table {}, plot {}",
+        state.records.len(),
+        state.records.iter().filter(|r| r.promoted).count(),
+        state.best_elo(),
+        dir.join(TABLE).display(),
+        dir.join(PLOT).display(),
+    )?;
+    Ok(())
+}
+
+fn generation_folder(generation: u32) -> String {
+    format!("gen-{generation:03}")
+}
+
+/// The path of a file of the run, as the specs name it (inside `--out` as given).
+fn path_text(path: &Path) -> Result<String> {
+    path.to_str().map(str::to_string).ok_or_else(|| {
+        anyhow::anyhow!(
+            "'{}': the run's paths must be UTF-8 (they go into player specs)",
+            path.display()
+        )
+    })
+}
+
+fn start(options: &Options) -> Result<(Config, State, DirLock)> {
+    let start = options.start.as_deref().map(path_text).transpose()?;
+    if let Some(path) = &options.start {
+        let bytes =
+            yolah_ai::files::read_bounded(path, yolah_ai::eval::network::parameters::MAX_FILE_SIZE)
+                .with_context(|| format!("--start: cannot read {}", path.display()))?;
+        yolah_ai::eval::network::Parameters::from_bytes(&bytes)
+            .map_err(|e| anyhow::anyhow!("--start {}: {e}", path.display()))?;
+    }
+    let openings = match &options.openings {
+        // The suite goes into the config, which is read back bounded.
+        Some(path) => yolah_ai::files::read_text_bounded(path, MAX_SUITE)
+            .with_context(|| format!("cannot read the openings '{}'", path.display()))?,
+        None => SHIPPED_OPENINGS.to_string(),
+    };
+    let suite = yolah_ai::arena::opening::parse_suite(&openings)
+        .map_err(|e| anyhow::anyhow!("--openings: {e}"))?;
+    let config = Config {
+        generations: options.generations.unwrap_or(10),
+        games: options.games.unwrap_or(25_000),
+        nodes: options.nodes.unwrap_or(5000),
+        random_plies: options.random_plies.unwrap_or(8),
+        hidden: options
+            .hidden
+            .clone()
+            .unwrap_or_else(|| "256,32".to_string()),
+        buckets: options.buckets.unwrap_or(1),
+        features: options.features.as_deref() != Some("off"),
+        target: options.target.unwrap_or(Target::Score),
+        epochs: options.epochs.unwrap_or(20),
+        window: options.window.unwrap_or(3),
+        budget: options
+            .budget
+            .clone()
+            .unwrap_or_else(|| "time=50ms".to_string()),
+        sprt: options
+            .sprt
+            .clone()
+            .unwrap_or_else(|| "elo0=0,elo1=10".to_string()),
+        test_games: options.test_games.unwrap_or(2000),
+        openings: suite
+            .iter()
+            .map(yolah_ai::arena::opening::Opening::to_line)
+            .collect(),
+        start,
+        seed: options.seed.unwrap_or(1),
+    };
+    config.check().map_err(UsageError)?;
+    let dir = &options.out;
+    path_text(dir)?;
+    let lock = run_dir(dir)?;
+    if dir.join(CONFIG).exists() {
+        bail!(
+            "'{}' holds a learning run already: add --resume to go on with it, or choose another --out",
+            dir.display()
+        );
+    }
+    super::ensure_empty(dir)?;
+    // The config is the run: from the moment it is written, whatever a kill leaves,
+    // --resume takes it over (a missing state is the start).
+    write_atomic(&dir.join(CONFIG), &serde_json::to_string_pretty(&config)?)?;
+    Ok((config, State::new(), lock))
+}
+
+fn resume(options: &Options) -> Result<(Config, State, DirLock)> {
+    usage!(
+        options.games.is_none()
+            && options.nodes.is_none()
+            && options.random_plies.is_none()
+            && options.hidden.is_none()
+            && options.buckets.is_none()
+            && options.features.is_none()
+            && options.target.is_none()
+            && options.epochs.is_none()
+            && options.window.is_none()
+            && options.budget.is_none()
+            && options.sprt.is_none()
+            && options.test_games.is_none()
+            && options.openings.is_none()
+            && options.start.is_none()
+            && options.seed.is_none(),
+        "--resume takes its settings from {CONFIG}: only --generations and --threads may be given"
+    );
+    let dir = &options.out;
+    ensure!(
+        dir.join(CONFIG).is_file(),
+        "nothing to resume: '{}' holds no learning run ({CONFIG} is missing)",
+        dir.display()
+    );
+    let lock = DirLock::take(dir)?;
+    let mut config: Config = read_json(&dir.join(CONFIG), "a learning run's config")?;
+    config
+        .check()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", dir.join(CONFIG).display()))?;
+    let state: State = if dir.join(STATE).exists() {
+        read_json(&dir.join(STATE), "a learning run's state")?
+    } else {
+        State::new()
+    };
+    ensure!(
+        state.generation >= 1 && state.records.len() as u32 == state.generation - 1,
+        "{}: {} finished generations for generation {} in progress",
+        dir.join(STATE).display(),
+        state.records.len(),
+        state.generation
+    );
+    if let Some(generations) = options.generations {
+        usage!(
+            generations >= state.records.len() as u32,
+            "--generations {generations} is fewer than the {} generations already finished",
+            state.records.len()
+        );
+        config.generations = generations;
+        config.check().map_err(UsageError)?;
+        write_atomic(&dir.join(CONFIG), &serde_json::to_string_pretty(&config)?)?;
+    }
+    eprintln!(
+        "resuming: {} of {} generations finished, generation {} at {}",
+        state.records.len(),
+        config.generations,
+        state.generation,
+        state.phase
+    );
+    Ok((config, state, lock))
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path, what: &str) -> Result<T> {
+    let text = yolah_ai::files::read_text_bounded(path, yolah_ai::files::MAX_SETTINGS)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{} is not {what}", path.display()))
+}
+
+fn write_state(dir: &Path, state: &State) -> Result<()> {
+    write_atomic(&dir.join(STATE), &serde_json::to_string_pretty(state)?)
+}
+
+/// The best network's file (the promoted generation's own, so that a spec names it for
+/// good), or none for the run's start.
+fn best_file(dir: &Path, state: &State) -> Result<Option<String>> {
+    state
+        .best
+        .as_ref()
+        .map(|best| path_text(&dir.join(best)))
+        .transpose()
+}
+
+fn self_play(
+    out: &mut impl Write,
+    dir: &Path,
+    config: &Config,
+    state: &State,
+    folder: &Path,
+    threads: usize,
+) -> Result<()> {
+    let target = folder.join("selfplay");
+    let resume = target.join("selfplay.json").is_file();
+    let player = best_file(dir, state)?;
+    let options = super::selfplay::Options {
+        spec: (!resume).then(|| config.selfplay_spec(player.as_deref())),
+        games: Some(config.games),
+        out: target,
+        random_plies: (!resume).then_some(config.random_plies),
+        seed: (!resume).then(|| config.generation_seed(state.generation)),
+        threads: Some(threads),
+        shard: None,
+        resume,
+    };
+    super::selfplay::run(out, &options)
+}
+
+fn train(out: &mut impl Write, dir: &Path, config: &Config, folder: &Path) -> Result<()> {
+    let generation = generation_of(folder);
+    let network = folder.join("network.yolahnet");
+    let resume = folder.join("network.train.json").is_file();
+    let shape = config.shape().map_err(anyhow::Error::msg)?;
+    let options = super::train::Options {
+        data: config
+            .window_of(generation)
+            .map(|g| dir.join(generation_folder(g)).join("selfplay"))
+            .collect(),
+        out: network,
+        epochs: Some(config.epochs),
+        seed: (!resume).then(|| config.generation_seed(generation)),
+        target: (!resume).then_some(config.target),
+        hidden: (!resume).then_some(shape),
+        buckets: (!resume).then_some(shape.buckets),
+        features: (!resume).then(|| if shape.features { "on" } else { "off" }.to_string()),
+        resume,
+    };
+    super::train::run(out, &options)
+}
+
+fn generation_of(folder: &Path) -> u32 {
+    folder
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_prefix("gen-"))
+        .and_then(|n| n.parse().ok())
+        .expect("a generation's folder is gen-NNN")
+}
+
+/// The test's result, as `yolah match --json` prints it.
+#[derive(serde::Deserialize, serde::Serialize)]
+struct Tested {
+    games: u64,
+    score: f64,
+    elo: f64,
+    elo_low: f64,
+    elo_high: f64,
+    llr: Option<f64>,
+    verdict: Option<String>,
+}
+
+fn test(
+    out: &mut impl Write,
+    dir: &Path,
+    config: &Config,
+    state: &State,
+    folder: &Path,
+    threads: usize,
+) -> Result<Record> {
+    let generation = state.generation;
+    let candidate = path_text(&folder.join("network.yolahnet"))?;
+    let best = config.network_option(best_file(dir, state)?.as_deref());
+    let record_file = folder.join("test.csv");
+    let openings = dir.join(OPENINGS);
+    if !openings.is_file() {
+        write_atomic(&openings, &(config.openings.join("\n") + "\n"))?;
+    }
+    let options = super::versus::Options {
+        first: learn::test_spec(&config.budget, &candidate),
+        second: learn::test_spec(&config.budget, &best),
+        games: Some(config.test_games),
+        sprt: Some(config.sprt().map_err(anyhow::Error::msg)?),
+        pairing: super::Pairing {
+            openings: Some(openings),
+            shuffle_openings: true,
+            random_plies: None,
+            seed: Some(config.generation_seed(generation)),
+            threads: Some(threads),
+            tc: None,
+        },
+        resume: record_file.exists(),
+        out: Some(record_file),
+        json: true,
+    };
+    let mut json = Vec::new();
+    super::versus::run(&mut json, &options)?;
+    let tested: Tested = serde_json::from_slice(&json).context("reading the test's result")?;
+    write_atomic(&folder.join("test.json"), &String::from_utf8_lossy(&json))?;
+    let promoted = tested.verdict.as_deref() == Some("H1 accepted");
+    writeln!(
+        out,
+        "generation {generation}: candidate against the best network: {} games, score {:.1} %, Elo {:+.1} [{:+.1}, {:+.1}], {}{}",
+        tested.games,
+        100.0 * tested.score,
+        tested.elo,
+        tested.elo_low,
+        tested.elo_high,
+        tested.verdict.as_deref().unwrap_or("undecided"),
+        if promoted {
+            ": promoted"
+        } else {
+            ": not promoted"
+        }
+    )?;
+    let network = folder.join("network.yolahnet");
+    let train_log = network.with_file_name("network.train.csv");
+    let validation_loss = last_validation_loss(&train_log)?;
+    let positions = positions_of(&folder.join("selfplay"))?;
+    let trained_on = config
+        .window_of(generation)
+        .map(|g| positions_of(&dir.join(generation_folder(g)).join("selfplay")))
+        .sum::<Result<u64>>()?;
+    Ok(Record {
+        generation,
+        positions,
+        trained_on,
+        validation_loss,
+        games: tested.games,
+        score: tested.score,
+        elo: tested.elo,
+        elo_low: tested.elo_low,
+        elo_high: tested.elo_high,
+        llr: tested.llr.unwrap_or(0.0),
+        verdict: match tested.verdict.as_deref() {
+            Some("H1 accepted") => "H1",
+            Some("H0 accepted") => "H0",
+            _ => "undecided",
+        }
+        .to_string(),
+        promoted,
+        best_elo: state.best_elo() + if promoted { tested.elo } else { 0.0 },
+        selfplay_seconds: state.seconds[0],
+        train_seconds: state.seconds[1],
+        test_seconds: 0.0,
+    })
+}
+
+/// Positions in a self-play directory's data (the file's size over the record size, less
+/// the headers: exact for a finished run).
+fn positions_of(selfplay: &Path) -> Result<u64> {
+    let file = yolah_ai::data::read_file(&selfplay.join("data.bin")).map_err(anyhow::Error::msg)?;
+    Ok(file.samples.len() as u64)
+}
+
+fn last_validation_loss(log: &Path) -> Result<f32> {
+    let text = yolah_ai::files::read_text_bounded(log, 16 << 20)
+        .with_context(|| format!("cannot read {}", log.display()))?;
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let headers = reader.headers()?.clone();
+    let column = headers
+        .iter()
+        .position(|h| h == "validation_loss")
+        .with_context(|| format!("{} has no validation_loss column", log.display()))?;
+    let mut last = None;
+    for row in reader.records() {
+        last = Some(row?.get(column).unwrap_or("").parse::<f32>()?);
+    }
+    last.with_context(|| format!("{} has no epoch", log.display()))
+}
+
+/// Ends a generation: the promotion (the candidate copied to `best.yolahnet` first), the
+/// table and the plot, then the state that moves on.
+fn finish(
+    dir: &Path,
+    config: &Config,
+    state: &mut State,
+    mut record: Record,
+    test_started: Instant,
+) -> Result<()> {
+    record.test_seconds = state.seconds[2] + test_started.elapsed().as_secs_f64();
+    let generation = record.generation;
+    if record.promoted {
+        let candidate = dir
+            .join(generation_folder(generation))
+            .join("network.yolahnet");
+        let bytes = std::fs::read(&candidate)
+            .with_context(|| format!("cannot read {}", candidate.display()))?;
+        let tmp = dir.join("best.tmp");
+        std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+        std::fs::rename(&tmp, dir.join(BEST))
+            .with_context(|| format!("writing {}", dir.join(BEST).display()))?;
+        state.best = Some(format!(
+            "{}/network.yolahnet",
+            generation_folder(generation)
+        ));
+    }
+    state.records.push(record);
+    state.generation += 1;
+    state.phase = Phase::SelfPlay;
+    state.seconds = [0.0; 3];
+    write_table(&dir.join(TABLE), &state.records)?;
+    write_state(dir, state)?;
+    draw(&dir.join(PLOT), &state.records, config)
+}
+
+fn write_table(path: &Path, records: &[Record]) -> Result<()> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    for record in records {
+        writer.serialize(record)?;
+    }
+    let bytes = writer.into_inner().context("writing the table")?;
+    write_atomic(
+        path,
+        &String::from_utf8(bytes).expect("csv of numbers is UTF-8"),
+    )
+}
+
+/// Two panels: each candidate's Elo against the best network of its day (with the ends of
+/// its interval), and the best network's Elo over the start.
+fn draw(path: &Path, records: &[Record], config: &Config) -> Result<()> {
+    let series = |name, color, value: fn(&Record) -> f64| plot::Series {
+        name,
+        points: records
+            .iter()
+            .map(|r| (f64::from(r.generation), value(r)))
+            .collect(),
+        color,
+    };
+    let title = format!(
+        "Elo by generation ({}, test at {})",
+        config.shape().map(|s| s.to_string()).unwrap_or_default(),
+        config.budget
+    );
+    plot::lines(
+        path,
+        &title,
+        "generation",
+        &[
+            plot::Panel {
+                y_label: "candidate against the best network (Elo)",
+                series: vec![
+                    series("estimate", plotters::style::RGBColor(40, 80, 200), |r| {
+                        r.elo
+                    }),
+                    series("95 % low", plotters::style::RGBColor(160, 170, 220), |r| {
+                        r.elo_low
+                    }),
+                    series("95 % high", plotters::style::RGBColor(160, 170, 220), |r| {
+                        r.elo_high
+                    }),
+                ],
+            },
+            plot::Panel {
+                y_label: "best network over the start (Elo)",
+                series: vec![series(
+                    "best",
+                    plotters::style::RGBColor(40, 150, 60),
+                    |r| r.best_elo,
+                )],
+            },
+        ],
+        false,
+    )
+}

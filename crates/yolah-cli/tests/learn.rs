@@ -1,0 +1,214 @@
+//! `yolah learn` as a user runs it: generations of self-play, training and a sequential test
+//! into one directory; a candidate promoted only when the test accepts H1; a run killed again
+//! and again and resumed each time ends exactly where an uninterrupted run ends; bad options
+//! refused before anything is written.
+
+mod common;
+
+use common::{assert_clean_error, stderr, stdout, yolah};
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A tiny run: small games, a small network, a test at a node budget (reproducible), one
+/// thread (the test's games end in a fixed order). The test's bounds are wide and low, so
+/// that a weak candidate is promoted quickly and the promotion path runs.
+fn run_args(dir: &Path) -> Vec<String> {
+    [
+        "learn",
+        "--out",
+        dir.to_str().unwrap(),
+        "--generations",
+        "2",
+        "--games",
+        "30",
+        "--nodes",
+        "300",
+        "--epochs",
+        "3",
+        "--hidden",
+        "32,8",
+        "--budget",
+        "nodes=300",
+        "--test-games",
+        "100",
+        "--threads",
+        "1",
+        "--sprt",
+        "elo0=-700,elo1=-400,alpha=0.2,beta=0.2",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+fn digest(bytes: &[u8]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// What a run decided, without its timings: the table's columns up to `promoted`, the
+/// networks, the data (after the file header, whose fingerprint holds the run's paths).
+fn outcome(dir: &Path) -> Vec<String> {
+    let mut seen = Vec::new();
+    let table = std::fs::read_to_string(dir.join("generations.csv")).unwrap();
+    for line in table.lines() {
+        seen.push(line.split(',').take(12).collect::<Vec<_>>().join(","));
+    }
+    for generation in ["gen-001", "gen-002"] {
+        let network = std::fs::read(dir.join(generation).join("network.yolahnet")).unwrap();
+        seen.push(format!("{generation} network {:016x}", digest(&network)));
+        let data = std::fs::read(dir.join(generation).join("selfplay/data.bin")).unwrap();
+        seen.push(format!("{generation} data {:016x}", digest(&data[32..])));
+    }
+    seen
+}
+
+#[test]
+fn generations_run_promote_and_resume_after_kills_to_the_same_end() {
+    let root = tempfile::tempdir().unwrap();
+    let straight = root.path().join("straight");
+    let args = run_args(&straight);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let output = yolah(&args, "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("generation 1: candidate against the best network"),
+        "{text}"
+    );
+    assert!(text.contains("learn: 2 generations"), "{text}");
+    for file in [
+        "learn.json",
+        "state.json",
+        "openings.txt",
+        "generations.csv",
+        "elo.png",
+        "gen-001/selfplay/data.bin",
+        "gen-001/network.yolahnet",
+        "gen-001/network.train.csv",
+        "gen-001/test.csv",
+        "gen-001/test.json",
+        "gen-002/network.yolahnet",
+    ] {
+        assert!(straight.join(file).exists(), "{file} missing");
+    }
+    let expected = outcome(&straight);
+    assert_ne!(expected[3], expected[5], "the generations' networks differ");
+    // The test's bounds promote the first candidate; the second generation's self-play is
+    // then the first candidate's, and it is tested against it.
+    assert!(expected[1].ends_with(",H1,true"), "{expected:?}");
+    assert!(straight.join("best.yolahnet").exists());
+    let test_games = std::fs::read_to_string(straight.join("gen-002/test.csv")).unwrap();
+    assert!(
+        test_games.contains("gen-001/network.yolahnet"),
+        "{test_games}"
+    );
+
+    // The same run, killed (SIGKILL) after a while again and again, each time resumed.
+    let killed = root.path().join("killed");
+    let start = run_args(&killed);
+    let resume = [
+        "learn".to_string(),
+        "--out".to_string(),
+        killed.to_str().unwrap().to_string(),
+        "--resume".to_string(),
+        "--threads".to_string(),
+        "1".to_string(),
+    ];
+    let mut kills = 0;
+    let mut delay = Duration::from_millis(30);
+    let deadline = Instant::now() + Duration::from_mins(5);
+    loop {
+        assert!(Instant::now() < deadline, "the killed run never finished");
+        let args: &[String] = if killed.join("learn.json").exists() {
+            &resume
+        } else {
+            &start
+        };
+        let mut child = Command::new(env!("CARGO_BIN_EXE_yolah"))
+            .args(args.iter())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(delay);
+        if let Some(status) = child.try_wait().unwrap() {
+            let output = child.wait_with_output().unwrap();
+            assert!(status.success(), "{}", stderr(&output));
+            break;
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        kills += 1;
+        // Later lives last longer, so the run gets through whatever phase it is in.
+        delay += Duration::from_millis(15);
+    }
+    assert!(kills >= 3, "killed only {kills} times");
+    assert_eq!(outcome(&killed), expected, "after {kills} kills");
+}
+
+#[test]
+fn bad_options_are_refused_before_anything_is_written() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("run");
+    let out = dir.to_str().unwrap();
+    for (extra, expected) in [
+        (&["--generations", "0"][..], "--generations"),
+        (&["--nodes", "0"], "--nodes"),
+        (&["--hidden", "100"], "--hidden"),
+        (
+            &["--budget", "nodes=5,net=x.yolahnet"],
+            "the networks are the run's",
+        ),
+        (&["--sprt", "elo0=1"], "--sprt"),
+        (&["--games", "99999999999"], "--games"),
+        (&["--start", "/nonexistent/net.yolahnet"], "--start"),
+    ] {
+        let mut args = vec!["learn", "--out", out];
+        args.extend_from_slice(extra);
+        assert_clean_error(&yolah(&args, ""), expected);
+        assert!(!dir.exists(), "{extra:?} wrote {}", dir.display());
+    }
+    assert_clean_error(
+        &yolah(&["learn", "--out", out, "--resume"], ""),
+        "nothing to resume",
+    );
+    assert_clean_error(
+        &yolah(&["learn", "--out", out, "--resume", "--nodes", "5"], ""),
+        "only --generations and --threads",
+    );
+    // A damaged state is refused with its file's name.
+    std::fs::create_dir_all(&dir).unwrap();
+    let output = yolah(
+        &[
+            "learn",
+            "--out",
+            out,
+            "--generations",
+            "1",
+            "--games",
+            "20",
+            "--nodes",
+            "50",
+            "--epochs",
+            "1",
+            "--hidden",
+            "16,4",
+            "--budget",
+            "nodes=50",
+            "--test-games",
+            "2",
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    std::fs::write(dir.join("state.json"), "{ not json").unwrap();
+    assert_clean_error(
+        &yolah(&["learn", "--out", out, "--resume"], ""),
+        "state.json is not a learning run's state",
+    );
+    // A second run into the same place is refused.
+    assert_clean_error(&yolah(&["learn", "--out", out], ""), "add --resume");
+}
