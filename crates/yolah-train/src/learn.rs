@@ -340,10 +340,11 @@ mod tests {
         }
     }
 
+    type Change = fn(&mut Config);
+
     #[test]
     fn a_config_is_checked_option_by_option() {
         assert_eq!(config().check(), Ok(()));
-        type Change = fn(&mut Config);
         let cases: [(Change, &str); 7] = [
             (|c| c.generations = 0, "--generations"),
             (|c| c.nodes = 0, "--nodes"),
