@@ -149,6 +149,9 @@ pub struct Dataset {
     pub train: Vec<Item>,
     /// Set aside: whole games.
     pub validation: Vec<Item>,
+    /// Training positions merged into another: the same position (up to the board's
+    /// symmetries, with the same points scored) met more than once.
+    pub merged: usize,
 }
 
 impl Dataset {
@@ -171,7 +174,49 @@ impl Dataset {
             };
             part.extend(game.iter().map(|s| Item::new(s, target)));
         }
+        data.merge_duplicates();
         data
+    }
+
+    /// Merges the training positions met more than once (under any of the 8 symmetries,
+    /// with the same points scored) into one, whose target and result are their means: each
+    /// position then weighs once in an epoch, however often the games passed through it.
+    fn merge_duplicates(&mut self) {
+        use std::collections::HashMap;
+        let canonical = |item: &Item| {
+            let planes = Symmetry::ALL
+                .iter()
+                .map(|&s| item.planes.map(|b| s.bitboard(Bitboard(b)).0))
+                .min()
+                .expect("8 symmetries");
+            (planes, item.white_to_move, item.scored.to_bits())
+        };
+        let mut first: HashMap<([u64; 3], bool, u32), usize> = HashMap::new();
+        let mut sums: Vec<(f64, f64, u32)> = Vec::with_capacity(self.train.len());
+        let mut kept: Vec<Item> = Vec::with_capacity(self.train.len());
+        for item in self.train.drain(..) {
+            match first.entry(canonical(&item)) {
+                std::collections::hash_map::Entry::Occupied(at) => {
+                    let sum = &mut sums[*at.get()];
+                    sum.0 += f64::from(item.target);
+                    sum.1 += f64::from(item.result);
+                    sum.2 += 1;
+                }
+                std::collections::hash_map::Entry::Vacant(at) => {
+                    at.insert(kept.len());
+                    sums.push((f64::from(item.target), f64::from(item.result), 1));
+                    kept.push(item);
+                }
+            }
+        }
+        for (item, (target, result, n)) in kept.iter_mut().zip(sums) {
+            if n > 1 {
+                item.target = (target / f64::from(n)) as f32;
+                item.result = (result / f64::from(n)) as f32;
+                self.merged += n as usize - 1;
+            }
+        }
+        self.train = kept;
     }
 }
 
@@ -506,5 +551,45 @@ impl Trainer {
         }
         let n = items.len().max(1) as f64;
         ((target / n) as f32, (result / n) as f32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(position: Position, score: i16, result: i8) -> Sample {
+        Sample {
+            position,
+            result,
+            margin: result,
+            score,
+        }
+    }
+
+    #[test]
+    fn repeated_positions_merge_into_one_with_the_mean_target() {
+        let mut p = Position::start();
+        for _ in 0..3 {
+            p.play(p.moves()[0]);
+        }
+        let mut q = p;
+        q.play(q.moves()[1]);
+        // The same position, once as it is and once mirrored, in two games; another once.
+        let mirrored = Symmetry::ALL[3].position(&p);
+        assert_ne!(mirrored, p);
+        let games = [
+            vec![sample(p, 400, 1), sample(q, 0, 0)],
+            vec![sample(mirrored, -400, -1)],
+        ];
+        let data = Dataset::new(games.iter().map(Vec::as_slice), Target::Score, 0.0, 1);
+        assert_eq!(data.merged, 1);
+        assert_eq!(data.train.len(), 2);
+        let merged = &data.train[0];
+        // The mean of sigmoid(±1) is one half; the results, won and lost, average to a draw.
+        assert!((merged.target - 0.5).abs() < 1e-6, "{}", merged.target);
+        assert!((merged.result - 0.5).abs() < 1e-6, "{}", merged.result);
+        let alone = Item::new(&games[0][1], Target::Score);
+        assert_eq!(data.train[1].target, alone.target);
     }
 }

@@ -240,8 +240,9 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     );
     writeln!(
         out,
-        "training on {} positions, validating on {} (whole games set aside), target {}",
+        "training on {} positions ({} repeated positions merged), validating on {} (whole games set aside), target {}",
         dataset.train.len(),
+        dataset.merged,
         dataset.validation.len(),
         run.target
     )?;
