@@ -91,6 +91,38 @@ fn bench_prints_its_signature_and_rate() {
         &yolah(&["bench", "--depth", "99"], ""),
         "--depth must be from 1 to 14",
     );
+    // Other networks, by file, in the same run: the shipped one given as a file searches the
+    // same tree as the shipped one.
+    let dir = tempfile::tempdir().unwrap();
+    let net = dir.path().join("shipped.yolahnet");
+    std::fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../yolah-ai/data/network.yolahnet"
+        ),
+        &net,
+    )
+    .unwrap();
+    let output = yolah(
+        &["bench", "--depth", "3", "--net", net.to_str().unwrap()],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("net 1 is "), "{text}");
+    assert!(text.contains("(193x128x16x1)"), "{text}");
+    let line = |prefix: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(line("net 1 nodes "), line("nn nodes "));
+    std::fs::write(&net, b"YOLAHNET and nothing else").unwrap();
+    assert_clean_error(
+        &yolah(&["bench", "--net", net.to_str().unwrap()], ""),
+        "--net",
+    );
 }
 
 #[test]

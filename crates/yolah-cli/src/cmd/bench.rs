@@ -1,6 +1,8 @@
-//! `yolah bench [--depth D]`: the fixed bench positions searched to a fixed depth, one thread;
-//! per-position lines on stderr, total nodes (the search's signature) and nodes/s on stdout,
-//! with the heuristic evaluation and then with the shipped network (`nn` lines).
+//! `yolah bench [--depth D] [--net FILE…]`: the fixed bench positions searched to a fixed
+//! depth, one thread; per-position lines on stderr, total nodes (the search's signature) and
+//! nodes/s on stdout, with the heuristic evaluation, then with the shipped network (`nn`
+//! lines), then with each network given (`net N` lines, N from 1), so networks of every size
+//! compare in one run.
 
 use super::usage;
 use anyhow::Result;
@@ -14,6 +16,9 @@ pub struct Options {
     /// Depth of each search, 1 to 14 [default: 8].
     #[arg(long, short, value_name = "DEPTH")]
     pub depth: Option<u32>,
+    /// Also search with this network file (repeat for several).
+    #[arg(long, value_name = "FILE")]
+    pub net: Vec<std::path::PathBuf>,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -21,6 +26,8 @@ pub struct Options {
 
 /// Deeper than this the bench runs for hours.
 const MAX_DEPTH: u32 = 14;
+/// The most networks one bench compares.
+const MAX_NETWORKS: usize = 16;
 
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     let json = options.json;
@@ -29,7 +36,19 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         (1..=MAX_DEPTH).contains(&depth),
         "--depth must be from 1 to {MAX_DEPTH}, not {depth}"
     );
-    let tell = |prefix: &'static str| {
+    usage!(
+        options.net.len() <= MAX_NETWORKS,
+        "--net: at most {MAX_NETWORKS} networks, not {}",
+        options.net.len()
+    );
+    // Every file read and checked before any search.
+    let mut networks = Vec::new();
+    for path in &options.net {
+        let network =
+            Network::load(path).map_err(|e| anyhow::anyhow!("--net {}: {e}", path.display()))?;
+        networks.push((path, std::sync::Arc::new(network)));
+    }
+    let tell = |prefix: String| {
         move |i: usize, outcome: &yolah_ai::players::minimax::Outcome| {
             eprintln!(
                 "{prefix}position {:>2}: {:>9} nodes, {} {}",
@@ -40,8 +59,13 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
             );
         }
     };
-    let heuristic = bench::run(depth, Weights::tuned(), tell(""));
-    let network = bench::run(depth, Network::shipped(), tell("nn "));
+    let heuristic = bench::run(depth, Weights::tuned(), tell(String::new()));
+    let network = bench::run(depth, Network::shipped(), tell("nn ".to_string()));
+    let others: Vec<bench::Totals> = networks
+        .iter()
+        .enumerate()
+        .map(|(i, (_, net))| bench::run(depth, net.clone(), tell(format!("net {} ", i + 1))))
+        .collect();
     if json {
         let part = |totals: &bench::Totals| {
             let seconds = totals.time.as_secs_f64().max(1e-9);
@@ -51,16 +75,34 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
                 "nodes_per_second": (totals.nodes as f64 / seconds).round(),
             })
         };
+        let nets: Vec<_> = networks
+            .iter()
+            .zip(&others)
+            .map(|((path, net), totals)| {
+                let mut object = part(totals);
+                object["file"] = serde_json::json!(path.display().to_string());
+                object["shape"] = serde_json::json!(net.shape().to_string());
+                object
+            })
+            .collect();
+        let mut shipped = part(&network);
+        shipped["shape"] = serde_json::json!(Network::shipped().shape().to_string());
         let object = serde_json::json!({
             "depth": depth,
             "heuristic": part(&heuristic),
-            "network": part(&network),
+            "network": shipped,
+            "networks": nets,
         });
         writeln!(out, "{object}")?;
         return Ok(());
     }
     writeln!(out, "depth {depth}")?;
-    for (prefix, totals) in [("", heuristic), ("nn ", network)] {
+    let mut lines = vec![(String::new(), heuristic), ("nn ".to_string(), network)];
+    for (i, ((path, net), totals)) in networks.iter().zip(others).enumerate() {
+        writeln!(out, "net {} is {} ({})", i + 1, path.display(), net.shape())?;
+        lines.push((format!("net {} ", i + 1), totals));
+    }
+    for (prefix, totals) in lines {
         let seconds = totals.time.as_secs_f64().max(1e-9);
         writeln!(out, "{prefix}time {seconds:.3} s")?;
         writeln!(out, "{prefix}nodes/s {:.0}", totals.nodes as f64 / seconds)?;

@@ -590,11 +590,17 @@ fn draw(path: &Path, records: &[Record], config: &Config) -> Result<()> {
             },
             plot::Panel {
                 y_label: "best network over the start (Elo)",
-                series: vec![series(
-                    "best",
-                    plotters::style::RGBColor(40, 150, 60),
-                    |r| r.best_elo,
-                )],
+                series: vec![plot::Series {
+                    name: "best (generation 0: the start)",
+                    points: std::iter::once((0.0, 0.0))
+                        .chain(
+                            records
+                                .iter()
+                                .map(|r| (f64::from(r.generation), r.best_elo)),
+                        )
+                        .collect(),
+                    color: plotters::style::RGBColor(40, 150, 60),
+                }],
             },
         ],
         false,

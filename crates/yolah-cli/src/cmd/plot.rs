@@ -90,6 +90,10 @@ pub fn lines(
                 .legend(move |(x, y)| {
                     PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
                 });
+            // A mark at each point, so that a line of one point shows too.
+            chart
+                .draw_series(s.points.iter().map(|&p| Circle::new(p, 3, color.filled())))
+                .map_err(|e| error(&e))?;
         }
         chart
             .configure_series_labels()
