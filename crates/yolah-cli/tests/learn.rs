@@ -13,13 +13,14 @@ use std::time::{Duration, Instant};
 /// A tiny run: small games, a small network, a test at a node budget (reproducible), one
 /// thread (the test's games end in a fixed order). The test's bounds are wide and low, so
 /// that a weak candidate is promoted quickly and the promotion path runs.
-fn run_args(dir: &Path) -> Vec<String> {
+fn run_args(dir: &Path, generations: u32) -> Vec<String> {
+    let generations = generations.to_string();
     [
         "learn",
         "--out",
         dir.to_str().unwrap(),
         "--generations",
-        "2",
+        &generations,
         "--games",
         "30",
         "--nodes",
@@ -57,6 +58,9 @@ fn outcome(dir: &Path) -> Vec<String> {
         seen.push(line.split(',').take(12).collect::<Vec<_>>().join(","));
     }
     for generation in ["gen-001", "gen-002"] {
+        if !dir.join(generation).exists() {
+            continue;
+        }
         let network = std::fs::read(dir.join(generation).join("network.yolahnet")).unwrap();
         seen.push(format!("{generation} network {:016x}", digest(&network)));
         let data = std::fs::read(dir.join(generation).join("selfplay/data.bin")).unwrap();
@@ -69,7 +73,7 @@ fn outcome(dir: &Path) -> Vec<String> {
 fn generations_run_promote_and_resume_after_kills_to_the_same_end() {
     let root = tempfile::tempdir().unwrap();
     let straight = root.path().join("straight");
-    let args = run_args(&straight);
+    let args = run_args(&straight, 2);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let output = yolah(&args, "");
     assert!(output.status.success(), "{}", stderr(&output));
@@ -108,7 +112,7 @@ fn generations_run_promote_and_resume_after_kills_to_the_same_end() {
 
     // The same run, killed (SIGKILL) after a while again and again, each time resumed.
     let killed = root.path().join("killed");
-    let start = run_args(&killed);
+    let start = run_args(&killed, 2);
     let resume = [
         "learn".to_string(),
         "--out".to_string(),
@@ -147,6 +151,78 @@ fn generations_run_promote_and_resume_after_kills_to_the_same_end() {
     }
     assert!(kills >= 3, "killed only {kills} times");
     assert_eq!(outcome(&killed), expected, "after {kills} kills");
+}
+
+/// The self-play of a generation run apart, as a scheduler's job array would: learn says the
+/// command, the shards play their parts, `data merge` joins them into the generation's folder,
+/// and `--resume` takes over where the run would have been.
+#[test]
+fn a_generations_self_play_run_as_shards_is_taken_over() {
+    use std::io::BufRead;
+    let root = tempfile::tempdir().unwrap();
+    let straight = root.path().join("straight");
+    let args = run_args(&straight, 1);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let output = yolah(&args, "");
+    assert!(output.status.success(), "{}", stderr(&output));
+
+    let sharded = root.path().join("sharded");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_yolah"))
+        .args(run_args(&sharded, 1))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let prefix = "learn: this generation's self-play is: ";
+    let command = std::io::BufReader::new(child.stderr.take().unwrap())
+        .lines()
+        .map(Result::unwrap)
+        .find_map(|line| line.strip_prefix(prefix).map(str::to_string))
+        .expect("learn says the self-play command");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let words = shell_words::split(&command).unwrap();
+    assert_eq!(words[..2], ["yolah", "selfplay"], "{command}");
+    let folder = sharded.join("gen-001").join("selfplay");
+    assert_eq!(words.last().unwrap(), folder.to_str().unwrap());
+    // Whatever self-play began before the kill goes: the shards play it all.
+    if folder.exists() {
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
+    let mut parts = Vec::new();
+    for k in 1..=2 {
+        let part = sharded.join(format!("shard-{k}"));
+        let mut args: Vec<String> = words[1..words.len() - 1].to_vec();
+        args.extend([
+            part.to_str().unwrap().to_string(),
+            "--shard".to_string(),
+            format!("{k}/2"),
+        ]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let output = yolah(&args, "");
+        assert!(output.status.success(), "{}", stderr(&output));
+        parts.push(part.to_str().unwrap().to_string());
+    }
+    let mut merge = vec!["data", "merge", folder.to_str().unwrap()];
+    merge.extend(parts.iter().map(String::as_str));
+    let output = yolah(&merge, "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let resume = [
+        "learn",
+        "--out",
+        sharded.to_str().unwrap(),
+        "--resume",
+        "--threads",
+        "1",
+    ];
+    let output = yolah(&resume, "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("0 games this run (30 in all)"),
+        "{}",
+        stdout(&output)
+    );
+    assert_eq!(outcome(&sharded), outcome(&straight));
 }
 
 #[test]

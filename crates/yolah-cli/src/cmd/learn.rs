@@ -341,6 +341,27 @@ fn self_play(
     let target = folder.join("selfplay");
     let resume = target.join("selfplay.json").is_file();
     let player = best_file(dir, state)?;
+    if !resume {
+        // The same run by hand or as shards under a scheduler: run its parts with
+        // `--shard K/N`, `yolah data merge` them into this folder, and --resume goes on.
+        let spec = config.selfplay_spec(player.as_deref());
+        let command = [
+            "yolah",
+            "selfplay",
+            &spec,
+            "--games",
+            &config.games.to_string(),
+            "--random-plies",
+            &config.random_plies.to_string(),
+            "--seed",
+            &config.generation_seed(state.generation).to_string(),
+            "--out",
+            &path_text(&target)?,
+        ]
+        .map(shell_word)
+        .join(" ");
+        eprintln!("learn: this generation's self-play is: {command}");
+    }
     let options = super::selfplay::Options {
         spec: (!resume).then(|| config.selfplay_spec(player.as_deref())),
         games: Some(config.games),
@@ -352,6 +373,16 @@ fn self_play(
         resume,
     };
     super::selfplay::run(out, &options)
+}
+
+/// A word as a shell reads it back: as it is when it is plain, else in single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "=:,./_+-".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 fn train(out: &mut impl Write, dir: &Path, config: &Config, folder: &Path) -> Result<()> {
