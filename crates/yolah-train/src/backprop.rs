@@ -237,44 +237,30 @@ pub fn backward(
     } = scratch;
     grad[st.bias_out] += g;
     axpy(&mut grad[st.skip..st.skip + d], g, inputs.dense);
+    // The output on the last hidden layer (the third, or the second without one).
+    let (z_last, a_last, g_last) = if t > 0 {
+        (&z3[..], &a3[..], &mut g3[..])
+    } else {
+        (&z2[..], &a2[..], &mut g2[..])
+    };
+    let n = a_last.len();
+    axpy(&mut grad[st.output..st.output + n], g, a_last);
+    for m in 0..n {
+        g_last[m] = g * p[st.output + m] * inside(z_last[m]);
+    }
     if t > 0 {
-        axpy(&mut grad[st.output..st.output + t], g, a3);
-        for m in 0..t {
-            g3[m] = g * p[st.output + m] * inside(z3[m]);
-        }
-        g2.fill(0.0);
-        for m in 0..t {
-            if g3[m] == 0.0 {
-                continue;
-            }
-            grad[st.bias3 + m] += g3[m];
-            let row = st.third + m * s;
-            axpy(&mut grad[row..row + s], g3[m], a2);
-            axpy(g2, g3[m], &p[row..row + s]);
-        }
+        layer_backward(p, grad, (st.third, st.bias3), g3, a2, g2);
         for k in 0..s {
             g2[k] *= inside(z2[k]);
         }
-    } else {
-        axpy(&mut grad[st.output..st.output + s], g, a2);
-        for k in 0..s {
-            g2[k] = g * p[st.output + k] * inside(z2[k]);
-        }
     }
-    g1.fill(0.0);
-    for k in 0..s {
-        if g2[k] == 0.0 {
-            continue;
-        }
-        grad[st.bias2 + k] += g2[k];
-        let row = st.hidden + k * h;
-        axpy(&mut grad[row..row + h], g2[k], a1);
+    layer_backward(p, grad, (st.hidden, st.bias2), g2, a1, g1);
+    for (k, &g) in g2.iter().enumerate() {
         axpy(
             &mut grad[st.dense + k * d..st.dense + (k + 1) * d],
-            g2[k],
+            g,
             inputs.dense,
         );
-        axpy(g1, g2[k], &p[row..row + h]);
     }
     for (g, &z) in g1.iter_mut().zip(z1.iter()) {
         *g *= inside(z);
@@ -283,6 +269,30 @@ pub fn backward(
     for &i in inputs.active {
         let i = usize::from(i);
         axpy(&mut grad[i * h..(i + 1) * h], 1.0, g1);
+    }
+}
+
+/// The backward pass of a dense layer whose weights (unit-major) and biases start at `at`:
+/// given the gradient `g` on its units' sums and its `input`, adds the weights' and biases'
+/// gradients to `grad` and sets `g_input` to the gradient on the input.
+fn layer_backward(
+    p: &[f32],
+    grad: &mut [f32],
+    (weights, bias): (usize, usize),
+    g: &[f32],
+    input: &[f32],
+    g_input: &mut [f32],
+) {
+    let n = input.len();
+    g_input.fill(0.0);
+    for (k, &g) in g.iter().enumerate() {
+        if g == 0.0 {
+            continue;
+        }
+        grad[bias + k] += g;
+        let row = weights + k * n;
+        axpy(&mut grad[row..row + n], g, input);
+        axpy(g_input, g, &p[row..row + n]);
     }
 }
 
