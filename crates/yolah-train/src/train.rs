@@ -590,6 +590,9 @@ mod tests {
         assert!((merged.target - 0.5).abs() < 1e-6, "{}", merged.target);
         assert!((merged.result - 0.5).abs() < 1e-6, "{}", merged.result);
         let alone = Item::new(&games[0][1], Target::Score);
-        assert!((data.train[1].target - alone.target).abs() < 1e-9, "left alone");
+        assert!(
+            (data.train[1].target - alone.target).abs() < 1e-9,
+            "left alone"
+        );
     }
 }

@@ -160,8 +160,12 @@ fn bad_files_are_refused_with_the_reason() {
 
 #[test]
 fn version_1_files_still_load() {
-    // The version-1 file shipped until version 2: its header, then the same parameters.
-    let shipped = Parameters::from_bytes(network::SHIPPED).unwrap();
+    // The network shipped until issue 30 (the second generation, 128 units, the version-1
+    // shape), written with a version-1 header, then the same parameters.
+    let shipped = Parameters::from_bytes(include_bytes!(
+        "../../../benches/results/nn-gen2/network.yolahnet"
+    ))
+    .unwrap();
     assert_eq!(shipped.shape, Shape::V1);
     let v2 = shipped.to_bytes(30);
     let mut v1 = Vec::new();
