@@ -12,8 +12,8 @@
 //! DIR/gen-001/test.csv  the test's games            DIR/gen-001/test.json its result
 //! ```
 
-use super::{UsageError, plot, run_dir, usage, write_atomic};
-use anyhow::{Context, Result, bail, ensure};
+use super::{UsageError, plot, usage, write_atomic};
+use anyhow::{Context, Result, ensure};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -234,14 +234,7 @@ fn start(options: &Options) -> Result<(Config, State, DirLock)> {
     config.check().map_err(UsageError)?;
     let dir = &options.out;
     path_text(dir)?;
-    let lock = run_dir(dir)?;
-    if dir.join(CONFIG).exists() {
-        bail!(
-            "'{}' holds a learning run already: add --resume to go on with it, or choose another --out",
-            dir.display()
-        );
-    }
-    super::ensure_empty(dir)?;
+    let lock = super::new_run_dir(dir, CONFIG, "a learning run")?;
     // The config is the run: from the moment it is written, whatever a kill leaves,
     // --resume takes it over (a missing state is the start).
     write_atomic(&dir.join(CONFIG), &serde_json::to_string_pretty(&config)?)?;

@@ -262,6 +262,24 @@ pub fn ensure_empty(dir: &std::path::Path) -> Result<()> {
     yolah_ai::files::ensure_empty(dir).map_err(anyhow::Error::msg)
 }
 
+/// The directory of a new run whose marker file is `marker` (its config or checkpoint):
+/// created and locked as [`run_dir`] does, refused if it holds a run of its kind already
+/// (`what`, like "a self-play run": --resume is the way on) or anything else.
+pub fn new_run_dir(
+    dir: &std::path::Path,
+    marker: &str,
+    what: &str,
+) -> Result<yolah_ai::arena::lock::DirLock> {
+    let lock = run_dir(dir)?;
+    anyhow::ensure!(
+        !dir.join(marker).exists(),
+        "'{}' holds {what} already: add --resume to go on with it, or choose another --out",
+        dir.display()
+    );
+    ensure_empty(dir)?;
+    Ok(lock)
+}
+
 /// The directory of a new run (`--out`): created if missing, refused if it is a file, and
 /// locked for this run.
 pub fn run_dir(dir: &std::path::Path) -> Result<yolah_ai::arena::lock::DirLock> {

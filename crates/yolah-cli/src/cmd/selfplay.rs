@@ -110,14 +110,7 @@ fn start(options: &Options) -> Result<(Config, DirLock, u64)> {
     };
     config.check().map_err(UsageError)?;
     let dir = &options.out;
-    let lock = run_dir(dir)?;
-    if dir.join(CONFIG).exists() {
-        bail!(
-            "'{}' holds a self-play run already: add --resume to go on with it, or choose another --out",
-            dir.display()
-        );
-    }
-    super::ensure_empty(dir)?;
+    let lock = super::new_run_dir(dir, CONFIG, "a self-play run")?;
     // The config first: from then on, whatever a kill leaves, --resume takes it over.
     write_atomic(&dir.join(CONFIG), &serde_json::to_string_pretty(&config)?)?;
     create_data(&dir.join(DATA), &config)?;

@@ -4,8 +4,8 @@
 //! temporary name and renamed, so a kill never leaves half a file. `--resume` goes on from the
 //! checkpoint exactly as if the run had not stopped.
 
-use super::{UsageError, plot, progress_bar, run_dir, usage, write_atomic};
-use anyhow::{Context, Result, bail, ensure};
+use super::{UsageError, plot, progress_bar, usage, write_atomic};
+use anyhow::{Context, Result, ensure};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -182,14 +182,7 @@ fn start(options: &Options) -> Result<(Checkpoint, DirLock)> {
     };
     config.check().map_err(UsageError)?;
     let dir = &options.out;
-    let lock = run_dir(dir)?;
-    if dir.join(CHECKPOINT).exists() {
-        bail!(
-            "'{}' holds a tuning run already: add --resume to go on with it, or choose another --out",
-            dir.display()
-        );
-    }
-    super::ensure_empty(dir)?;
+    let lock = super::new_run_dir(dir, CHECKPOINT, "a tuning run")?;
     let start = Weights::from_json(START_JSON).expect("the starting weights are valid");
     let run = Checkpoint::new(config, start);
     write_atomic(&dir.join(CHECKPOINT), &serde_json::to_string_pretty(&run)?)?;
