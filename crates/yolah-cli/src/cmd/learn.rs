@@ -132,10 +132,12 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         match state.phase {
             Phase::SelfPlay => {
                 self_play(out, dir, &config, &state, &folder, threads)?;
+                state.seconds[0] += phase_started.elapsed().as_secs_f64();
                 state.phase = Phase::Train;
             }
             Phase::Train => {
-                train(out, dir, &config, &folder)?;
+                train(out, dir, &config, generation, &folder)?;
+                state.seconds[1] += phase_started.elapsed().as_secs_f64();
                 state.phase = Phase::Test;
             }
             Phase::Test => {
@@ -144,8 +146,6 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
                 continue;
             }
         }
-        let index = state.phase as usize - 1;
-        state.seconds[index] += phase_started.elapsed().as_secs_f64();
         write_state(dir, &state)?;
     }
     if !state.records.is_empty() {
@@ -378,8 +378,13 @@ fn shell_word(word: &str) -> String {
     }
 }
 
-fn train(out: &mut impl Write, dir: &Path, config: &Config, folder: &Path) -> Result<()> {
-    let generation = generation_of(folder);
+fn train(
+    out: &mut impl Write,
+    dir: &Path,
+    config: &Config,
+    generation: u32,
+    folder: &Path,
+) -> Result<()> {
     let network = folder.join("network.yolahnet");
     let resume = folder.join("network.train.json").is_file();
     let shape = config.shape().map_err(anyhow::Error::msg)?;
@@ -398,15 +403,6 @@ fn train(out: &mut impl Write, dir: &Path, config: &Config, folder: &Path) -> Re
         resume,
     };
     super::train::run(out, &options)
-}
-
-fn generation_of(folder: &Path) -> u32 {
-    folder
-        .file_name()
-        .and_then(|n| n.to_str())
-        .and_then(|n| n.strip_prefix("gen-"))
-        .and_then(|n| n.parse().ok())
-        .expect("a generation's folder is gen-NNN")
 }
 
 /// The test's result, as `yolah match --json` prints it.
@@ -474,14 +470,10 @@ fn test(
             ": not promoted"
         }
     )?;
-    let network = folder.join("network.yolahnet");
-    let train_log = network.with_file_name("network.train.csv");
-    let validation_loss = last_validation_loss(&train_log)?;
-    let positions = positions_of(&folder.join("selfplay"))?;
-    let trained_on = config
-        .window_of(generation)
-        .map(|g| positions_of(&dir.join(generation_folder(g)).join("selfplay")))
-        .sum::<Result<u64>>()?;
+    // The counts the training run took of its data (the window, this generation's last).
+    let (counts, validation_loss) = super::train::outcome(&folder.join("network.yolahnet"))?;
+    let positions = counts.last().map_or(0, |&n| n as u64);
+    let trained_on = counts.iter().map(|&n| n as u64).sum();
     Ok(Record {
         generation,
         positions,
@@ -505,29 +497,6 @@ fn test(
         train_seconds: state.seconds[1],
         test_seconds: 0.0,
     })
-}
-
-/// Positions in a self-play directory's data (the file's size over the record size, less
-/// the headers: exact for a finished run).
-fn positions_of(selfplay: &Path) -> Result<u64> {
-    let file = yolah_ai::data::read_file(&selfplay.join("data.bin")).map_err(anyhow::Error::msg)?;
-    Ok(file.samples.len() as u64)
-}
-
-fn last_validation_loss(log: &Path) -> Result<f32> {
-    let text = yolah_ai::files::read_text_bounded(log, 16 << 20)
-        .with_context(|| format!("cannot read {}", log.display()))?;
-    let mut reader = csv::Reader::from_reader(text.as_bytes());
-    let headers = reader.headers()?.clone();
-    let column = headers
-        .iter()
-        .position(|h| h == "validation_loss")
-        .with_context(|| format!("{} has no validation_loss column", log.display()))?;
-    let mut last = None;
-    for row in reader.records() {
-        last = Some(row?.get(column).unwrap_or("").parse::<f32>()?);
-    }
-    last.with_context(|| format!("{} has no epoch", log.display()))
 }
 
 /// Ends a generation: the promotion (the candidate copied to `best.yolahnet` first), the

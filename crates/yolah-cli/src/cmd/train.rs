@@ -464,6 +464,22 @@ fn write_bytes(path: &Path, bytes: &[u8]) -> Result<()> {
     std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
 }
 
+/// What a finished run of `yolah train` into `out` came to, from its own files: the positions
+/// of each data file it trained on, in order, and its last validation loss.
+pub fn outcome(out: &Path) -> Result<(Vec<usize>, f32)> {
+    let json_path = sibling(out, "train.json");
+    let text = yolah_ai::files::read_text_bounded(&json_path, yolah_ai::files::MAX_SETTINGS)
+        .with_context(|| format!("cannot read {}", json_path.display()))?;
+    let run: Run = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a training run", json_path.display()))?;
+    let csv_path = sibling(out, "train.csv");
+    let last = read_rows(&csv_path)?
+        .last()
+        .map(|r| r.validation_loss)
+        .with_context(|| format!("{} has no epoch", csv_path.display()))?;
+    Ok((run.fingerprints.iter().map(|&(_, n)| n).collect(), last))
+}
+
 fn read_rows(path: &Path) -> Result<Vec<Row>> {
     if !path.exists() {
         return Ok(Vec::new());
