@@ -171,7 +171,7 @@ pub fn moves_left(position: &Position) -> u32 {
 /// The two clocks of a game, as the arbiter keeps them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameClocks {
-    control: TimeControl,
+    controls: [TimeControl; 2],
     left: [Duration; 2],
 }
 
@@ -196,21 +196,27 @@ impl fmt::Display for Flagged {
 }
 
 impl GameClocks {
-    /// Both sides with the base.
-    pub fn new(control: TimeControl) -> GameClocks {
+    /// Black's clock on `controls[0]`, white's on `controls[1]` (the same for a fair game,
+    /// different for a time-odds match), each starting with its base.
+    pub fn new(controls: [TimeControl; 2]) -> GameClocks {
         GameClocks {
-            control,
-            left: [control.base; 2],
+            controls,
+            left: controls.map(|c| c.base),
         }
+    }
+
+    /// Both sides on `control`.
+    pub fn even(control: TimeControl) -> GameClocks {
+        GameClocks::new([control; 2])
     }
 
     /// The clock `side` sees before its move.
     pub fn view(&self, side: Color) -> Clock {
         Clock {
             left: self.left[side.index()],
-            increment: self.control.increment,
+            increment: self.controls[side.index()].increment,
             opponent_left: self.left[side.opponent().index()],
-            opponent_increment: self.control.increment,
+            opponent_increment: self.controls[side.opponent().index()].increment,
             moves_to_go: None,
         }
     }
@@ -224,7 +230,7 @@ impl GameClocks {
             *left = Duration::ZERO;
             return Err(flagged);
         }
-        *left = left.saturating_sub(used) + self.control.increment;
+        *left = left.saturating_sub(used) + self.controls[side.index()].increment;
         Ok(())
     }
 
@@ -233,9 +239,9 @@ impl GameClocks {
         self.left
     }
 
-    /// The time control.
-    pub fn control(&self) -> TimeControl {
-        self.control
+    /// Black's and white's time controls.
+    pub fn controls(&self) -> [TimeControl; 2] {
+        self.controls
     }
 }
 
@@ -281,7 +287,7 @@ mod tests {
 
     #[test]
     fn a_clock_charges_and_gains_the_increment() {
-        let mut clocks = GameClocks::new("1s+10ms".parse().unwrap());
+        let mut clocks = GameClocks::even("1s+10ms".parse().unwrap());
         clocks.charge(Color::Black, ms(300)).unwrap();
         assert_eq!(clocks.left(), [ms(710), ms(1000)]);
         let view = clocks.view(Color::White);

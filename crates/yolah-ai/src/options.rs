@@ -241,6 +241,8 @@ pub struct Conflict {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Options {
     values: Vec<(&'static str, Value)>,
+    /// `option.NAME=VALUE` items of an external program's spec, sent to it as they are.
+    engine: Vec<(String, String)>,
 }
 
 impl Options {
@@ -248,6 +250,16 @@ impl Options {
     pub fn set(&mut self, name: &'static str, value: Value) {
         self.values.retain(|(n, _)| *n != name);
         self.values.push((name, value));
+    }
+
+    /// Adds an option to send to an external program (`setoption name NAME value VALUE`).
+    pub fn add_engine_option(&mut self, name: &str, value: &str) {
+        self.engine.push((name.to_string(), value.to_string()));
+    }
+
+    /// The options to send to an external program, in the spec's order.
+    pub fn engine_options(&self) -> &[(String, String)] {
+        &self.engine
     }
 
     /// The value of `name`, if given.

@@ -4,6 +4,7 @@
 //! [`Options`], so building the player cannot fail.
 
 use crate::catalogue::{self, PLAYERS};
+use crate::clock::TimeControl;
 use crate::limits::Limits;
 use crate::options::{DEFAULT_TIME, Options, Value, ValueError, ValueKind};
 use crate::player::{Player, PlayerInfo};
@@ -18,7 +19,13 @@ pub struct Spec {
     text: String,
     info: &'static PlayerInfo,
     options: Options,
+    time_control: Option<TimeControl>,
 }
+
+/// The option every player takes in a match or a tournament: its own game clock.
+pub const TC_OPTION: &str = "tc";
+/// How the options sent to an external program start (`option.Hash=64`).
+pub const ENGINE_OPTION_PREFIX: &str = "option.";
 
 /// Why a text is not a player spec; each case lists what is accepted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,6 +90,21 @@ pub enum SpecError {
         player: &'static str,
         /// The option.
         option: &'static str,
+    },
+    /// A game clock (`tc=`) of the wrong form.
+    BadClock {
+        /// The player.
+        player: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+    /// An `option.NAME=VALUE` given to a player that is not an external program, or with an
+    /// empty name, or a name or value the protocol cannot carry.
+    BadEngineOption {
+        /// The player.
+        player: &'static str,
+        /// The item as written.
+        item: String,
     },
     /// A file named by an option could not be used.
     BadFile {
@@ -156,6 +178,19 @@ impl fmt::Display for SpecError {
                 option,
                 reason,
             } => write!(f, "{player} option {option}: {reason}"),
+            SpecError::BadClock { player, reason } => write!(f, "{player} option tc={reason}"),
+            SpecError::BadEngineOption { player, item } if player == &"engine" => write!(
+                f,
+                "engine {}: an option for the program is option.NAME=VALUE, the name one word \
+                 and the value without the word 'value'",
+                quote(item)
+            ),
+            SpecError::BadEngineOption { player, item } => write!(
+                f,
+                "{player} {}: option.NAME=VALUE is for external programs (engine:); \
+                 {player}'s own options are set as NAME=VALUE",
+                quote(item)
+            ),
             SpecError::FileRefused { player, option } => {
                 write!(f, "{player} option {option}: no file can be read here")
             }
@@ -229,6 +264,7 @@ impl Spec {
         let player = info.name;
         let mut values = Options::default();
         let mut items: Vec<String> = Vec::new();
+        let mut time_control = None;
         for item in split_options(info, options) {
             let (option, value) = item
                 .split_once('=')
@@ -237,6 +273,53 @@ impl Spec {
                     player,
                     option: item.trim().to_string(),
                 })?;
+            if option.eq_ignore_ascii_case(TC_OPTION) {
+                if time_control.is_some() {
+                    return Err(SpecError::Repeated {
+                        player,
+                        option: TC_OPTION,
+                    });
+                }
+                let tc: TimeControl = value
+                    .to_ascii_lowercase()
+                    .parse()
+                    .map_err(|reason| SpecError::BadClock { player, reason })?;
+                items.push(format!("{TC_OPTION}={tc}"));
+                time_control = Some(tc);
+                continue;
+            }
+            if let Some(name) = option
+                .get(..ENGINE_OPTION_PREFIX.len())
+                .filter(|p| p.eq_ignore_ascii_case(ENGINE_OPTION_PREFIX))
+                .map(|_| &option[ENGINE_OPTION_PREFIX.len()..])
+            {
+                let carried = |t: &str| !t.chars().any(char::is_control);
+                if !info.options.iter().any(|o| o.kind == ValueKind::Command)
+                    || name.is_empty()
+                    || name.contains(char::is_whitespace)
+                    || name.eq_ignore_ascii_case("value")
+                    || !carried(value)
+                    || value.split_whitespace().any(|w| w == "value")
+                {
+                    return Err(SpecError::BadEngineOption {
+                        player,
+                        item: item.trim().to_string(),
+                    });
+                }
+                if values
+                    .engine_options()
+                    .iter()
+                    .any(|(n, _)| n.eq_ignore_ascii_case(name))
+                {
+                    return Err(SpecError::BadEngineOption {
+                        player,
+                        item: format!("{} (given twice)", item.trim()),
+                    });
+                }
+                items.push(format!("{ENGINE_OPTION_PREFIX}{name}={value}"));
+                values.add_engine_option(name, value);
+                continue;
+            }
             let option_info = info
                 .options
                 .iter()
@@ -303,6 +386,7 @@ impl Spec {
             text,
             info,
             options: values,
+            time_control,
         })
     }
 }
@@ -369,6 +453,18 @@ impl Spec {
     /// thread); 1 for a player without either.
     pub fn memory_mb(&self) -> u64 {
         (self.info.memory_mb)(&self.options)
+    }
+
+    /// The player's own game clock in a match or tournament (`tc=BASE+INC`), overriding the
+    /// run's `--tc`.
+    pub fn time_control(&self) -> Option<TimeControl> {
+        self.time_control
+    }
+
+    /// The options an external program is sent after its handshake (`option.NAME=VALUE`),
+    /// names and values as written, in the spec's order.
+    pub fn engine_options(&self) -> &[(String, String)] {
+        self.options.engine_options()
     }
 
     /// The seed the spec sets, if any.

@@ -119,7 +119,7 @@ impl Table {
             moves: Vec::new(),
             positions: vec![start],
             sides: [Side::parse(black)?, Side::parse(white)?],
-            clocks: vec![tc.map(GameClocks::new)],
+            clocks: vec![tc.map(GameClocks::even)],
             turn_started: Instant::now(),
             flagged: None,
             resigned: None,
@@ -456,7 +456,7 @@ impl Table {
             let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
             let [black, white] = clocks.left();
             Clocks {
-                control: clocks.control().to_string(),
+                control: clocks.controls()[0].to_string(),
                 black_ms: ms(black),
                 white_ms: ms(white),
                 running: (!self.over() && !self.paused)

@@ -4,6 +4,7 @@ use crate::agent::Agent;
 use crate::arena::opening::Opening;
 use crate::clock::{GameClocks, TimeControl};
 use crate::player::Report;
+use crate::search::regions::{AreaLimits, Regions};
 use std::time::{Duration, Instant};
 use yolah_core::{Color, Move, Outcome, Position};
 
@@ -29,6 +30,40 @@ pub struct Game {
     pub forfeit: Option<String>,
     /// With a game clock, the time black and white had left at the end.
     pub clock_left: Option<[Duration; 2]>,
+    /// The game clocks of black and white, if the game had clocks.
+    pub time_controls: Option<[TimeControl; 2]>,
+    /// Whether the game was stopped once its result was proved ([`adjudication`]): the
+    /// scores are then the proved final scores, not those of the last position.
+    pub adjudicated: bool,
+}
+
+/// How the arbiter runs a game besides the players: the clocks and adjudication.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Arbiter {
+    /// Black's and white's game clocks, if the game has clocks.
+    pub clocks: Option<[TimeControl; 2]>,
+    /// Whether a game ends as soon as its final scores are proved ([`adjudication`]).
+    pub adjudicate: bool,
+}
+
+/// The one-player search an adjudication may spend on a position: areas of any size, a
+/// budget that keeps each try within a few milliseconds. Each try starts from an empty cache,
+/// so a record's proof is found again, the same way, when the record is read back.
+pub const ADJUDICATION_LIMITS: AreaLimits = AreaLimits {
+    area: 64,
+    budget: 50_000,
+};
+
+/// The proved final scores of `position` (black's, white's) when the game is not over yet
+/// but its result no longer depends on anything but each side's own longest run of moves:
+/// the sides can no longer meet ([`Regions::separated_scores`]) and every area was solved
+/// within [`ADJUDICATION_LIMITS`]. `None` otherwise.
+pub fn adjudication(position: &Position) -> Option<[u8; 2]> {
+    if position.game_over() {
+        return None;
+    }
+    let scores = Regions::new().separated_scores(position, ADJUDICATION_LIMITS)?;
+    Some(scores.map(|s| u8::try_from(s).expect("a score fits the board")))
 }
 
 /// Plays `opening` from the start, then lets `black` and `white` move in turn until the game
@@ -48,21 +83,22 @@ pub fn play_game(
         start: Position::start(),
         moves: opening.to_vec(),
     };
-    play_opening(black, white, &opening, None, on_move)
+    play_opening(black, white, &opening, Arbiter::default(), on_move)
 }
 
 /// [`play_game`] from an opening that may start elsewhere than the start (a suite's
-/// position), on a game clock if `control` sets one: each side's thinking (timed here, around
-/// the player's call) is taken off its clock, and a side that thinks longer than it has left
-/// loses on time, as a forfeit whose reason says so.
+/// position), run by `arbiter`: on game clocks if it sets them, each side's thinking (timed
+/// here, around the player's call) is taken off its clock, and a side that thinks longer than
+/// it has left loses on time, as a forfeit whose reason says so; with adjudication, the game
+/// ends before a move once its final scores are proved.
 pub fn play_opening(
     black: &mut Agent,
     white: &mut Agent,
     opening: &Opening,
-    control: Option<TimeControl>,
+    arbiter: Arbiter,
     mut on_move: impl FnMut(&Position, &Report),
 ) -> Game {
-    let mut clocks = control.map(GameClocks::new);
+    let mut clocks = arbiter.clocks.map(GameClocks::new);
     let mut position = opening.start;
     let mut moves = Vec::with_capacity(128);
     for &m in &opening.moves {
@@ -73,7 +109,14 @@ pub fn play_opening(
     let mut thinking = [Duration::ZERO; 2];
     let mut longest = [Duration::ZERO; 2];
     let mut forfeit = None;
+    let mut proved = None;
     while !position.game_over() {
+        if arbiter.adjudicate {
+            proved = adjudication(&position);
+            if proved.is_some() {
+                break;
+            }
+        }
         let side = position.side_to_move();
         let agent = match side {
             Color::Black => &mut *black,
@@ -109,19 +152,23 @@ pub fn play_opening(
         position.play(report.mv);
         moves.push(report.mv);
     }
-    let outcome = match forfeit {
-        Some(_) => Outcome::Win(position.side_to_move().opponent()),
-        None => position.outcome().expect("the game is over"),
+    let scores = proved.unwrap_or([position.score(Color::Black), position.score(Color::White)]);
+    let outcome = match (&forfeit, proved) {
+        (Some(_), _) => Outcome::Win(position.side_to_move().opponent()),
+        (None, Some(_)) => Outcome::from_scores(scores[0], scores[1]),
+        (None, None) => position.outcome().expect("the game is over"),
     };
     Game {
         start: opening.start,
         moves,
         opening_plies: opening.moves.len(),
         outcome,
-        scores: [position.score(Color::Black), position.score(Color::White)],
+        scores,
         thinking,
         longest,
         forfeit,
         clock_left: clocks.map(|c| c.left()),
+        time_controls: arbiter.clocks,
+        adjudicated: proved.is_some(),
     }
 }

@@ -3,6 +3,7 @@
 pub mod game;
 pub mod lock;
 pub mod opening;
+pub mod pgn;
 pub mod ratings;
 pub mod record;
 pub mod shard;

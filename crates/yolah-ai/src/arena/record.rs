@@ -7,7 +7,7 @@
 //! interruption (no newline after it): it is set aside as the file's damaged [`Tail`], which a
 //! resumed run cuts off and a reader skips.
 
-use crate::arena::game::Game;
+use crate::arena::game::{Game, adjudication};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::fs::{File, OpenOptions};
@@ -62,9 +62,22 @@ pub struct GameRecord {
     /// With a game clock, the time white had left at the end, ms.
     #[serde(default)]
     pub white_left_ms: Option<f64>,
+    /// Black's game clock (`10s+100ms`), empty without one.
+    #[serde(default)]
+    pub black_tc: String,
+    /// White's game clock: another than black's in a time-odds match.
+    #[serde(default)]
+    pub white_tc: String,
+    /// `proved` when the game was stopped once its final scores were proved (`--adjudicate`):
+    /// the scores are then the proved ones; empty for a game played to its end.
+    #[serde(default)]
+    pub adjudicated: String,
     /// Every move from the start, space-separated.
     pub moves: String,
 }
+
+/// The `adjudicated` value of a game stopped once its result was proved.
+pub const PROVED: &str = "proved";
 
 /// The result as written in records.
 pub fn result_text(outcome: Outcome) -> &'static str {
@@ -105,6 +118,17 @@ impl GameRecord {
             white_max_ms: ms(game.longest[1]),
             black_left_ms: game.clock_left.map(|left| ms(left[0])),
             white_left_ms: game.clock_left.map(|left| ms(left[1])),
+            black_tc: game
+                .time_controls
+                .map_or_else(String::new, |tc| tc[0].to_string()),
+            white_tc: game
+                .time_controls
+                .map_or_else(String::new, |tc| tc[1].to_string()),
+            adjudicated: if game.adjudicated {
+                PROVED.to_string()
+            } else {
+                String::new()
+            },
             moves: moves.join(" "),
         }
     }
@@ -151,7 +175,17 @@ impl GameRecord {
             position.play(m);
             plies += 1;
         }
-        let outcome = if self.forfeit.is_empty() {
+        let adjudicated = match self.adjudicated.as_str() {
+            "" => None,
+            PROVED if self.forfeit.is_empty() => Some(
+                adjudication(&position)
+                    .ok_or_else(|| format!("no proof of the result after {plies} moves"))?,
+            ),
+            other => return Err(format!("bad adjudication {}", quote(other))),
+        };
+        let outcome = if let Some([black, white]) = adjudicated {
+            Outcome::from_scores(black, white)
+        } else if self.forfeit.is_empty() {
             position
                 .outcome()
                 .ok_or_else(|| format!("the game is not over after {plies} moves"))?
@@ -162,7 +196,13 @@ impl GameRecord {
         } else {
             Outcome::Win(position.side_to_move().opponent())
         };
-        let scores = [position.score(Color::Black), position.score(Color::White)];
+        let scores = adjudicated
+            .unwrap_or([position.score(Color::Black), position.score(Color::White)]);
+        for tc in [&self.black_tc, &self.white_tc] {
+            if !tc.is_empty() {
+                tc.parse::<crate::clock::TimeControl>()?;
+            }
+        }
         if scores != [self.black_score, self.white_score] || self.result != result_text(outcome) {
             return Err(format!(
                 "the moves end {} {}-{}, the record says {} {}-{}",
@@ -188,7 +228,7 @@ fn one_line(reason: &str) -> String {
 }
 
 /// The header of a record file, column by column.
-pub const COLUMNS: [&str; 17] = [
+pub const COLUMNS: [&str; 20] = [
     "game",
     "config",
     "black",
@@ -205,17 +245,23 @@ pub const COLUMNS: [&str; 17] = [
     "white_max_ms",
     "black_left_ms",
     "white_left_ms",
+    "black_tc",
+    "white_tc",
+    "adjudicated",
     "moves",
 ];
 
 /// Columns added since the first files; files without them are still read (their values are
 /// empty), but not added to.
-const ADDED_COLUMNS: [&str; 5] = [
+const ADDED_COLUMNS: [&str; 8] = [
     "config",
     "forfeit",
     "start",
     "black_left_ms",
     "white_left_ms",
+    "black_tc",
+    "white_tc",
+    "adjudicated",
 ];
 
 /// Whether `header` is [`COLUMNS`], or [`COLUMNS`] without some of the columns added since.

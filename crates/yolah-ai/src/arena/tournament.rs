@@ -8,7 +8,7 @@
 //! A tournament directory holds `tournament.json` (the config), `games.csv` (one
 //! [`GameRecord`] per finished game, flushed as each ends) and, at the end, `ratings.json`.
 
-use crate::arena::game::play_opening;
+use crate::arena::game::{Arbiter, play_opening};
 use crate::arena::lock::DirLock;
 use crate::arena::opening::{Opening, random_opening};
 use crate::arena::ratings::{self, Fit, GameResult};
@@ -38,7 +38,7 @@ pub const MAX_RANDOM_PLIES: u32 = 40;
 pub const MAX_THREADS: usize = 1024;
 
 /// What decides a tournament's schedule.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Config {
     /// The players' specs.
     pub specs: Vec<String>,
@@ -58,9 +58,16 @@ pub struct Config {
     /// Whether the suite is used in an order shuffled by the seed (`--shuffle-openings`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub shuffle_openings: bool,
-    /// The game clock (`--tc`), if the games have one.
+    /// The game clock (`--tc`), if the games have one; a player's own `tc=` overrides it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_control: Option<TimeControl>,
+    /// A gauntlet (`--gauntlet`): the first player meets each of the others, and the others
+    /// do not meet each other.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub gauntlet: bool,
+    /// Whether games end as soon as their result is proved (`--adjudicate`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub adjudicate: bool,
 }
 
 /// One game of the schedule.
@@ -95,6 +102,8 @@ pub enum ConfigError {
     TooManyRandomPlies(u32),
     /// An opening suite with a bad line, or none.
     Openings(String),
+    /// A player with a game clock (`tc=`) in a run without one for the others (no `--tc`).
+    OneClock(String),
 }
 
 impl fmt::Display for ConfigError {
@@ -115,6 +124,12 @@ impl fmt::Display for ConfigError {
                 "{games} games is too many: at most {MAX_GAMES} in one match or tournament"
             ),
             ConfigError::Openings(why) => write!(f, "opening suite: {why}"),
+            ConfigError::OneClock(text) => write!(
+                f,
+                "player {} has its own clock (tc=) but the others have none: give --tc, or \
+                 tc= to every player",
+                quote(text)
+            ),
             ConfigError::TooManyRandomPlies(plies) => write!(
                 f,
                 "{plies} random opening plies is too many: at most {MAX_RANDOM_PLIES}"
@@ -128,8 +143,19 @@ impl std::error::Error for ConfigError {}
 impl Config {
     /// The number of games of the schedule.
     pub fn games(&self) -> u64 {
-        let n = self.specs.len() as u64;
-        n * n.saturating_sub(1) / 2 * u64::from(self.games_per_pair)
+        self.pairs().len() as u64 * u64::from(self.games_per_pair)
+    }
+
+    /// The pairs that meet, by index, the first-listed first: every pair in a round robin,
+    /// the first player with each other in a gauntlet.
+    pub fn pairs(&self) -> Vec<(usize, usize)> {
+        let n = self.specs.len();
+        if self.gauntlet {
+            return (1..n).map(|j| (0, j)).collect();
+        }
+        (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .collect()
     }
 
     /// A fingerprint of the whole config, stored in each record so that a record is never
@@ -173,7 +199,25 @@ impl Config {
             }
             specs.push(spec);
         }
+        if self.time_control.is_none()
+            && let Some(first) = specs.iter().find(|s| s.time_control().is_some())
+            && specs.iter().any(|s| s.time_control().is_none())
+        {
+            return Err(ConfigError::OneClock(first.to_string()));
+        }
         Ok(specs)
+    }
+
+    /// The game clocks of a game between `black` and `white`: each player's own (`tc=`), or
+    /// the run's; `None` for a game without clocks.
+    pub fn clocks(&self, black: &Spec, white: &Spec) -> Option<[TimeControl; 2]> {
+        match (
+            black.time_control().or(self.time_control),
+            white.time_control().or(self.time_control),
+        ) {
+            (Some(b), Some(w)) => Some([b, w]),
+            _ => None,
+        }
     }
 
     /// The games this run plays: the schedule, or its shard's part of it.
@@ -188,10 +232,7 @@ impl Config {
     /// Every game, round by round: in round `r` each pair plays opening `r` twice, colours
     /// swapped, so that a partial run is balanced.
     pub fn schedule(&self) -> Vec<Scheduled> {
-        let n = self.specs.len();
-        let pairs: Vec<(usize, usize)> = (0..n)
-            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-            .collect();
+        let pairs = self.pairs();
         let mut games = Vec::new();
         for round in 0..u64::from(self.games_per_pair.div_ceil(2)) {
             for (p, &(i, j)) in pairs.iter().enumerate() {
@@ -260,13 +301,11 @@ pub fn play_scheduled(config: &Config, specs: &[Spec], scheduled: Scheduled) -> 
         |color: Color| splitmix64(config.seed ^ (scheduled.game << 1 | color.index() as u64));
     let mut black = specs[scheduled.black].agent_for_game(seed(Color::Black));
     let mut white = specs[scheduled.white].agent_for_game(seed(Color::White));
-    let game = play_opening(
-        &mut black,
-        &mut white,
-        &opening,
-        config.time_control,
-        |_, _| {},
-    );
+    let arbiter = Arbiter {
+        clocks: config.clocks(&specs[scheduled.black], &specs[scheduled.white]),
+        adjudicate: config.adjudicate,
+    };
+    let game = play_opening(&mut black, &mut white, &opening, arbiter, |_, _| {});
     GameRecord::new(
         scheduled.game,
         &config.fingerprint(),
@@ -297,6 +336,19 @@ pub fn run_games<E: Send>(
     specs: &[Spec],
     games: &[Scheduled],
     pool: &rayon::ThreadPool,
+    on_record: impl FnMut(GameRecord) -> Result<(), E>,
+) -> Result<(), E> {
+    run_games_while(config, specs, games, pool, |_| true, on_record)
+}
+
+/// [`run_games`], skipping each game that `wanted` no longer wants when its turn comes (the
+/// games of an opponent whose test has decided).
+pub fn run_games_while<E: Send>(
+    config: &Config,
+    specs: &[Spec],
+    games: &[Scheduled],
+    pool: &rayon::ThreadPool,
+    wanted: impl Fn(&Scheduled) -> bool + Sync,
     mut on_record: impl FnMut(GameRecord) -> Result<(), E>,
 ) -> Result<(), E> {
     let stop = AtomicBool::new(false);
@@ -304,9 +356,10 @@ pub fn run_games<E: Send>(
     // The games run on the pool; this thread takes their records as they end.
     pool.in_place_scope(|scope| {
         let stop = &stop;
+        let wanted = &wanted;
         scope.spawn(move |_| {
             games.par_iter().for_each_with(sender, |sender, &game| {
-                if !stop.load(Ordering::Relaxed) {
+                if !stop.load(Ordering::Relaxed) && wanted(&game) {
                     let _ = sender.send(play_scheduled(config, specs, game));
                 }
             });

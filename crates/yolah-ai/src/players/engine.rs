@@ -157,16 +157,26 @@ impl Process {
         }
     }
 
-    /// Reads until `expected`, by `deadline`, allowing `id`, `option` and `info` lines.
-    fn expect(&mut self, expected: &str, deadline: Instant) -> Result<(), String> {
+    /// Reads until `expected`, by `deadline`, allowing `id`, `option` and `info` lines;
+    /// returns the names of the options listed (`option name N type …`) and the first
+    /// error reported (`info string error: …`).
+    fn expect(&mut self, expected: &str, deadline: Instant) -> Result<Heard, String> {
+        let mut heard = Heard::default();
         loop {
             let Some(line) = self.line(deadline)? else {
                 return Err(format!("no '{expected}' within {START_TIMEOUT:?}"));
             };
-            let first = line.split_whitespace().next().unwrap_or("");
-            match first {
-                _ if first == expected => return Ok(()),
-                "id" | "option" | "info" | "" => {}
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                [first, ..] if *first == expected => return Ok(heard),
+                ["option", "name", rest @ ..] => {
+                    let end = rest.iter().position(|w| *w == "type").unwrap_or(rest.len());
+                    heard.options.push(rest[..end].join(" "));
+                }
+                ["info", "string", "error:", ..] if heard.error.is_none() => {
+                    heard.error = Some(line.trim().to_string());
+                }
+                [] | ["id" | "option" | "info", ..] => {}
                 _ => return Err(format!("said {} before '{expected}'", quote(&line))),
             }
         }
@@ -209,12 +219,22 @@ impl Drop for Process {
     }
 }
 
+/// What a program said while we waited for an answer.
+#[derive(Default)]
+struct Heard {
+    /// The options it listed, by name.
+    options: Vec<String>,
+    /// The first error it reported.
+    error: Option<String>,
+}
+
 /// A program speaking the engine protocol, started on its first move (once per game: each
 /// game builds its own player) and stopped when the player is dropped.
 pub struct Engine {
     command: Vec<String>,
     margin: Duration,
     send_clock: bool,
+    options: Vec<(String, String)>,
     process: Option<Process>,
 }
 
@@ -227,8 +247,18 @@ impl Engine {
             command,
             margin,
             send_clock,
+            options: Vec::new(),
             process: None,
         }
+    }
+
+    /// This engine, sent `options` (name, value) after the handshake: `setoption name N
+    /// value V` each, in order. A name the program does not list, or a value it reports an
+    /// error for, keeps it from starting.
+    #[must_use]
+    pub fn with_options(mut self, options: Vec<(String, String)>) -> Engine {
+        self.options = options;
+        self
     }
 
     /// Starts the program and waits until it is ready (once).
@@ -236,11 +266,30 @@ impl Engine {
         if self.process.is_none() {
             let mut process = Process::start(&self.command)?;
             let deadline = Instant::now() + START_TIMEOUT;
+            let program = quote(&self.command.join(" "));
             process.send("yei")?;
-            process.expect("yeiok", deadline)?;
+            let listed = process.expect("yeiok", deadline)?.options;
+            for (name, value) in &self.options {
+                if !listed.iter().any(|l| l.eq_ignore_ascii_case(name)) {
+                    return Err(format!(
+                        "{CANNOT_START} {program}: it has no option {}; its options: {}",
+                        quote(name),
+                        if listed.is_empty() {
+                            "none".to_string()
+                        } else {
+                            listed.join(", ")
+                        }
+                    ));
+                }
+                process.send(&format!("setoption name {name} value {value}"))?;
+            }
             process.send("newgame")?;
             process.send("isready")?;
-            process.expect("readyok", deadline)?;
+            if let Some(error) = process.expect("readyok", deadline)?.error {
+                return Err(format!(
+                    "{CANNOT_START} {program}: it refused its options: {error}"
+                ));
+            }
             self.process = Some(process);
         }
         Ok(self.process.as_mut().expect("started above"))
@@ -400,7 +449,10 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
         };
         let margin = options.duration("margin").unwrap_or(DEFAULT_MARGIN);
         let send_clock = options.switch("clock") != Some(false);
-        Box::new(Engine::new(command.clone(), margin, send_clock))
+        Box::new(
+            Engine::new(command.clone(), margin, send_clock)
+                .with_options(options.engine_options().to_vec()),
+        )
     },
     check: no_conflicts,
     memory_mb: small,

@@ -85,6 +85,20 @@ impl Regions {
     /// one-sided area is small enough to solve), `None` otherwise. A finished game is
     /// separated, with its own margin.
     pub fn separated_margin(&mut self, position: &Position, limits: AreaLimits) -> Option<i32> {
+        let us = position.side_to_move();
+        self.separated_scores(position, limits)
+            .map(|scores| scores[us.index()] - scores[us.opponent().index()])
+    }
+
+    /// The final scores, black's then white's, when the sides can no longer meet (every
+    /// one-sided area small enough to solve within `limits`): each side makes the longest
+    /// run of moves its areas allow, whatever the other does, so these are the scores of
+    /// best play, proved. `None` when an area is shared or too large, or the budget runs out.
+    pub fn separated_scores(
+        &mut self,
+        position: &Position,
+        limits: AreaLimits,
+    ) -> Option<[i32; 2]> {
         let black = position.pieces(Color::Black);
         let white = position.pieces(Color::White);
         let pieces = Bitboard(black.0 | white.0);
@@ -127,9 +141,8 @@ impl Regions {
             }
             runs[side] += i32::from(self.longest(area.0, pieces, &mut budget)?);
         }
-        let us = position.side_to_move();
         let final_score = |c: Color| i32::from(position.score(c)) + runs[c.index()];
-        Some(final_score(us) - final_score(us.opponent()))
+        Some([final_score(Color::Black), final_score(Color::White)])
     }
 
     /// The longest run of moves of `pieces` over the free squares `free` (everything else

@@ -444,7 +444,7 @@ fn test(
             random_plies: None,
             seed: Some(config.generation_seed(generation)),
             threads: Some(threads),
-            tc: None,
+            ..super::Pairing::default()
         },
         resume: record_file.exists(),
         out: Some(record_file),

@@ -171,9 +171,87 @@ pub struct Pairing {
     /// time left over the moves to come; their spec's own time, if set, caps each move.
     #[arg(long, value_name = "BASE+INC")]
     pub tc: Option<String>,
+    /// Options given to every player that takes them, like `tc=10s+100ms,tt=64` or
+    /// `option.Hash=64` (a player's own spec wins where it sets the same option).
+    #[arg(long, value_name = "KEY=VALUE,…")]
+    pub each: Option<String>,
+    /// End a game as soon as its result is proved: when the sides can no longer meet and each
+    /// side's longest run of moves is solved exactly (the record says `proved`; its scores
+    /// are the proved final scores).
+    #[arg(long)]
+    pub adjudicate: bool,
+    /// Also write every game, as it ends, to this PGN file (docs/pgn.md): created, or added
+    /// to; `yolah replay FILE --game N` reads it.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
 }
 
+/// The most `--each` items.
+const MAX_EACH: usize = 64;
+
 impl Pairing {
+    /// The players as typed, checked, in canonical form, with `--each` applied: each item
+    /// goes to every player that takes it and does not set it already; an item no player
+    /// takes is an error.
+    pub fn specs(&self, texts: &[String]) -> Result<Vec<String>> {
+        let specs = canonical_specs(texts)?;
+        let Some(each) = self.each.as_deref() else {
+            return Ok(specs);
+        };
+        let items: Vec<&str> = each.split(',').map(str::trim).filter(|i| !i.is_empty()).collect();
+        usage!(
+            !items.is_empty() && items.len() <= MAX_EACH,
+            "--each takes 1 to {MAX_EACH} KEY=VALUE items, like tc=10s+100ms,tt=64"
+        );
+        let mut specs: Vec<Spec> = specs.iter().map(|s| parse_spec(s)).collect::<Result<_>>()?;
+        for item in items {
+            let Some((key, value)) = item.split_once('=').map(|(k, v)| (k.trim(), v.trim())) else {
+                return Err(UsageError(format!(
+                    "--each {}: items are KEY=VALUE",
+                    quote(item)
+                ))
+                .into());
+            };
+            let key = key.to_ascii_lowercase();
+            let engine_option = key.starts_with(yolah_ai::spec::ENGINE_OPTION_PREFIX);
+            let mut taken = false;
+            for spec in &mut specs {
+                let takes = key == yolah_ai::spec::TC_OPTION
+                    || (engine_option && spec.name() == "engine")
+                    || (spec.has_option(&key) && spec.info().options.iter().any(|o| {
+                        o.name == key && o.kind != yolah_ai::options::ValueKind::Command
+                    }));
+                if !takes {
+                    continue;
+                }
+                taken = true;
+                let sets = if key == yolah_ai::spec::TC_OPTION {
+                    spec.time_control().is_some()
+                } else if engine_option {
+                    let name = &item.split_once('=').map_or("", |(k, _)| k.trim())
+                        [yolah_ai::spec::ENGINE_OPTION_PREFIX.len()..];
+                    spec.engine_options().iter().any(|(n, _)| n.eq_ignore_ascii_case(name))
+                } else {
+                    spec.sets(&key)
+                };
+                if !sets {
+                    let name = item.split_once('=').map_or(item, |(k, _)| k.trim());
+                    *spec = spec
+                        .with(name, value)
+                        .map_err(|e| ConfigError::Spec(spec.to_string(), e))
+                        .with_context(|| format!("--each {}", quote(item)))?;
+                }
+            }
+            usage!(
+                taken,
+                "--each {}: no player takes the option {}",
+                quote(item),
+                quote(&key)
+            );
+        }
+        Ok(specs.iter().map(ToString::to_string).collect())
+    }
+
     /// The number of games played at once, checked.
     pub fn threads(&self) -> Result<usize> {
         threads(self.threads)
@@ -291,4 +369,54 @@ pub fn run_dir(dir: &std::path::Path) -> Result<yolah_ai::arena::lock::DirLock> 
     std::fs::create_dir_all(dir)
         .with_context(|| format!("'{}': cannot create the directory", dir.display()))?;
     Ok(yolah_ai::arena::lock::DirLock::take(dir)?)
+}
+
+/// Where the games of a run go as each ends: the record file (CSV, what `--resume` reads)
+/// first, then the PGN file if one was asked for.
+pub struct Recorder {
+    csv: Option<yolah_ai::arena::record::RecordWriter>,
+    pgn: Option<yolah_ai::arena::pgn::PgnWriter>,
+}
+
+impl Recorder {
+    /// Writes to `csv` if given, and to the PGN file `pgn` if given (opened, checked, and
+    /// given the games of `done` it lacks: those of an interrupted run it missed).
+    pub fn new(
+        csv: Option<yolah_ai::arena::record::RecordWriter>,
+        pgn: Option<&std::path::Path>,
+        event: &str,
+        done: &[GameRecord],
+    ) -> Result<Recorder> {
+        let pgn = match pgn {
+            None => None,
+            Some(path) => {
+                let event = yolah_ai::arena::pgn::Event {
+                    name: event.to_string(),
+                    date: yolah_ai::arena::pgn::today(),
+                };
+                let mut writer =
+                    yolah_ai::arena::pgn::PgnWriter::open(path, event).map_err(UsageError)?;
+                for record in done {
+                    writer
+                        .write(record)
+                        .with_context(|| format!("writing '{}'", path.display()))?;
+                }
+                Some(writer)
+            }
+        };
+        Ok(Recorder { csv, pgn })
+    }
+
+    /// Records one game.
+    pub fn write(&mut self, record: &GameRecord) -> Result<()> {
+        if let Some(csv) = self.csv.as_mut() {
+            csv.write(record)
+                .context("writing the games file (the games so far are kept)")?;
+        }
+        if let Some(pgn) = self.pgn.as_mut() {
+            pgn.write(record)
+                .context("writing the PGN file (the games so far are kept)")?;
+        }
+        Ok(())
+    }
 }

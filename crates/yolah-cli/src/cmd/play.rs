@@ -66,7 +66,7 @@ enum Action {
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     let (black, white, tc) = (&options.black, &options.white, options.tc.as_deref());
     let seed = options.seed.unwrap_or(super::DEFAULT_SEED);
-    let clocks = super::time_control(tc)?.map(GameClocks::new);
+    let clocks = super::time_control(tc)?.map(GameClocks::even);
     let mut sides = [
         Side::parse(black, seed)?,
         Side::parse(white, seed.wrapping_add(1))?,

@@ -20,8 +20,9 @@ pub struct Options {
     pub file: Option<PathBuf>,
     #[command(flatten)]
     pub position: PositionArg,
-    /// Replay game N of a record file (`yolah match --out`, a tournament's games.csv),
-    /// which starts from the start (so no --position with it).
+    /// Replay game N of a record file (`yolah match --out`, a tournament's games.csv) or of
+    /// a PGN file (`--pgn`; its `Game` tag, or the N-th game from 0 in a file without them),
+    /// which sets its own start (so no --position with it).
     #[arg(long, value_name = "N", conflicts_with = "position")]
     pub game: Option<u64>,
 }
@@ -34,6 +35,36 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
             let Some(path) = file.filter(|p| *p != Path::new("-")) else {
                 return Err(UsageError("--game needs a record file".into()).into());
             };
+            if is_pgn(path)? {
+                let (games, cut) = yolah_ai::arena::pgn::read(path).map_err(anyhow::Error::msg)?;
+                if cut.is_some() {
+                    eprintln!(
+                        "note: skipped the last game of '{}', cut short",
+                        path.display()
+                    );
+                }
+                let tagged = games.iter().any(|g| g.tag("Game").is_some());
+                let game = if tagged {
+                    games
+                        .iter()
+                        .find(|g| g.tag("Game") == Some(number.to_string().as_str()))
+                } else {
+                    usize::try_from(number).ok().and_then(|i| games.get(i))
+                }
+                .with_context(|| format!("'{}' has no game {number}", path.display()))?;
+                let tag = |name: &str| game.tag(name).unwrap_or("?");
+                writeln!(
+                    out,
+                    "game {number}: {} (black) vs {} (white), {}",
+                    tag("Black"),
+                    tag("White"),
+                    game.result
+                )?;
+                let end = game.end();
+                writeln!(out, "{}", Diagram::new(&end))?;
+                writeln!(out, "{end}")?;
+                return Ok(());
+            }
             let read = RecordFile::read(path)?;
             if let Tail::Damaged { line, reason, .. } = &read.tail {
                 eprintln!(
@@ -58,6 +89,13 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     } else {
         {
             let text = read_input(file)?;
+            if text.trim_start().starts_with('[') {
+                return Err(UsageError(format!(
+                    "'{}' is a PGN file: add --game N to replay its game N",
+                    file.map_or("-".into(), |p| p.display().to_string())
+                ))
+                .into());
+            }
             if text.starts_with("game,") {
                 return Err(UsageError(format!(
                     "'{}' is a record file: add --game N to replay its game N",
@@ -109,4 +147,19 @@ fn read_input(file: Option<&Path>) -> Result<String> {
             .with_context(|| format!("cannot read '{}'", path.display()))?,
     };
     String::from_utf8(bytes).context("the moves are not UTF-8 text")
+}
+
+/// Whether the file at `path` is a PGN file: its first character that is not a space is `[`.
+fn is_pgn(path: &Path) -> Result<bool> {
+    use std::io::Read;
+    let mut head = [0u8; 256];
+    let mut file = yolah_ai::files::open_regular(path)
+        .with_context(|| format!("cannot read '{}'", path.display()))?;
+    let n = file
+        .read(&mut head)
+        .with_context(|| format!("cannot read '{}'", path.display()))?;
+    Ok(head[..n]
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|&b| b == b'['))
 }

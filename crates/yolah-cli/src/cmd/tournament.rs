@@ -1,8 +1,8 @@
 //! `yolah tournament`: a round robin with paired openings, resumable, with a crosstable and
 //! Bradley–Terry ratings at the end.
 
-use super::{DEFAULT_RANDOM_PLIES, Pairing, UsageError, canonical_specs, standings, usage};
-use anyhow::{Context, Result};
+use super::{DEFAULT_RANDOM_PLIES, Pairing, UsageError, standings, usage};
+use anyhow::Result;
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -10,8 +10,10 @@ use std::time::Instant;
 use yolah_ai::Spec;
 use yolah_ai::arena::record::{GameRecord, RecordWriter, Tail};
 use yolah_ai::arena::tally::Tally;
+use std::sync::atomic::{AtomicBool, Ordering};
+use yolah_ai::arena::sprt::Sprt;
 use yolah_ai::arena::tournament::{
-    Config, Crosstable, Ratings, Scheduled, Store, game_pool, run_games,
+    Config, Crosstable, Ratings, Scheduled, Store, game_pool, run_games_while,
 };
 use yolah_core::Color;
 
@@ -39,6 +41,17 @@ pub struct Options {
     /// Finish the tournament in --out after an interruption.
     #[arg(long)]
     pub resume: bool,
+    /// A gauntlet: the first player (the candidate) meets each of the others, which do not
+    /// meet each other; the results are shown per opponent.
+    #[arg(long)]
+    pub gauntlet: bool,
+    /// With --gauntlet: a sequential test per opponent, `elo0=E0,elo1=E1[,alpha,beta]` for
+    /// the candidate; an opponent's games stop once its test decides.
+    #[arg(long, value_name = "TEST", requires = "gauntlet", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<yolah_ai::arena::sprt::Sprt>()))]
+    pub sprt: Option<yolah_ai::arena::sprt::Sprt>,
+    /// Print one JSON object (the ratings; with --gauntlet, the results per opponent).
+    #[arg(long)]
+    pub json: bool,
     #[command(subcommand)]
     pub merge: Option<TournamentCommand>,
 }
@@ -67,22 +80,34 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     // The store holds the directory's lock until the end of the run.
     let (store, config, mut records, writer) = open(options)?;
     let specs = config.players()?;
+    let event = if config.gauntlet {
+        "yolah gauntlet"
+    } else {
+        "yolah tournament"
+    };
+    let recorder = super::Recorder::new(writer, options.pairing.pgn.as_deref(), event, &records)?;
     let done: std::collections::HashSet<u64> = records.iter().map(|r| r.game).collect();
     let schedule = config.schedule_here();
+    let mut live = Live::new(config.specs.len());
+    let full = config.schedule();
+    for record in &records {
+        live.add(record, &full);
+    }
+    let decided = live.decided(options.sprt, config.specs.len());
     let todo: Vec<_> = schedule
         .iter()
         .copied()
-        .filter(|g| !done.contains(&g.game))
+        .filter(|g| !done.contains(&g.game) && !decided[g.white.max(g.black)])
         .collect();
+    // With --json, stdout holds the object alone; the words go to stderr.
+    let mut words: Vec<String> = Vec::new();
     if todo.is_empty() {
-        writeln!(
-            out,
+        words.push(format!(
             "the tournament is already finished ({} games); its results:",
             schedule.len()
-        )?;
+        ));
     } else {
-        writeln!(
-            out,
+        words.push(format!(
             "{} players, {} games ({} to play), {}, seed {}, {}",
             specs.len(),
             schedule.len(),
@@ -94,25 +119,25 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
             } else {
                 format!("{threads} games at a time")
             }
-        )?;
+        ));
     }
+    say(out, options.json, &words)?;
     let start = Instant::now();
-    play_games(
-        &config,
-        &specs,
-        &todo,
+    let run = Run {
+        config: &config,
+        specs: &specs,
         threads,
-        writer,
-        &mut records,
-        schedule.len(),
-    )?;
+        sprt: options.sprt.filter(|_| config.gauntlet),
+        total: schedule.len(),
+    };
+    play_games(&run, &todo, recorder, &mut records, live, decided)?;
     if !todo.is_empty() {
-        writeln!(
-            out,
+        let played = format!(
             "played {} in {:.1} s",
             games(todo.len()),
             start.elapsed().as_secs_f64()
-        )?;
+        );
+        say(out, options.json, &[played])?;
     }
     super::report_forfeits(&config.specs, &records);
     let table = Crosstable::new(&config.specs, &records).map_err(anyhow::Error::msg)?;
@@ -124,7 +149,27 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     if let (Some(store), Some(ratings)) = (&store, &ratings) {
         store.write_ratings(ratings)?;
     }
-    standings::print(out, &config.specs, &table, fit.as_ref())?;
+    let opponents = config
+        .gauntlet
+        .then(|| per_opponent(&config, &records, options.sprt));
+    if options.json {
+        let object = serde_json::json!({
+            "players": ratings.as_ref().map(|r| &r.players),
+            "gauntlet": opponents,
+            "games": records.len(),
+            "seconds": start.elapsed().as_secs_f64(),
+            "adjudicated": records.iter().filter(|r| !r.adjudicated.is_empty()).count(),
+        });
+        writeln!(out, "{object}")?;
+    } else if let Some(opponents) = &opponents {
+        print_gauntlet(out, &config, opponents)?;
+        if fit.is_some() {
+            writeln!(out)?;
+        }
+    }
+    if !options.json && fit.is_some() {
+        standings::print(out, &config.specs, &table, fit.as_ref())?;
+    }
     if let (Some(store), Some(ratings)) = (&store, &ratings) {
         let png = store.dir().join("ratings.png");
         let title = format!(
@@ -134,30 +179,56 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
             config.seed
         );
         super::plot::ratings(&png, &title, ratings)?;
-        writeln!(
-            out,
-            "\nwrote {} and {}",
-            store.dir().join("ratings.json").display(),
-            png.display()
-        )?;
+        if !options.json {
+            writeln!(
+                out,
+                "\nwrote {} and {}",
+                store.dir().join("ratings.json").display(),
+                png.display()
+            )?;
+        }
     }
     Ok(())
 }
 
-/// Plays `games` with a progress bar over `total` games of which `records` are done already,
-/// writing each record as its game ends when there is a writer, and adding it to `records`.
-/// The bar's message (a line every ten games on a pipe) is the live standings.
-fn play_games(
-    config: &Config,
-    specs: &[Spec],
-    games: &[Scheduled],
+/// Lines for the reader: on `out`, or on stderr when `out` holds JSON.
+fn say(out: &mut impl Write, json: bool, lines: &[String]) -> Result<()> {
+    for line in lines {
+        if json {
+            eprintln!("{line}");
+        } else {
+            writeln!(out, "{line}")?;
+        }
+    }
+    Ok(())
+}
+
+/// What a run plays with.
+struct Run<'a> {
+    config: &'a Config,
+    specs: &'a [Spec],
     threads: usize,
-    mut writer: Option<RecordWriter>,
-    records: &mut Vec<GameRecord>,
+    /// A test per opponent of a gauntlet.
+    sprt: Option<Sprt>,
+    /// The games of the run (this shard's), played or not.
     total: usize,
+}
+
+/// Plays `games` with a progress bar over the run's games of which `records` are done
+/// already, recording each as its game ends and adding it to `records`. The bar's message (a
+/// line every ten games on a pipe) is the live standings. In a gauntlet with a test, an
+/// opponent's games stop once its test decides (`decided`, by player).
+fn play_games(
+    run: &Run,
+    games: &[Scheduled],
+    mut recorder: super::Recorder,
+    records: &mut Vec<GameRecord>,
+    mut live: Live,
+    decided: Vec<bool>,
 ) -> Result<()> {
-    let pool = game_pool(threads).map_err(anyhow::Error::msg)?;
-    let bar = super::progress_bar(total as u64, "games");
+    let config = run.config;
+    let pool = game_pool(run.threads).map_err(anyhow::Error::msg)?;
+    let bar = super::progress_bar(run.total as u64, "games");
     bar.set_style(
         indicatif::ProgressStyle::with_template("{pos}/{len} games, {msg}")
             .expect("the template is valid"),
@@ -165,17 +236,18 @@ fn play_games(
     bar.set_position(records.len() as u64);
     let terminal = std::io::stderr().is_terminal();
     let schedule = config.schedule();
-    let mut live = Live::new(config.specs.len());
-    for record in records.iter() {
-        live.add(record, &schedule);
-    }
-    run_games(config, specs, games, &pool, |record| {
-        if let Some(writer) = writer.as_mut() {
-            writer
-                .write(&record)
-                .context("writing the games file (the games so far are kept)")?;
-        }
+    let decided: Vec<AtomicBool> = decided.into_iter().map(AtomicBool::new).collect();
+    let wanted = |g: &Scheduled| !decided[g.black.max(g.white)].load(Ordering::Relaxed);
+    run_games_while(config, run.specs, games, &pool, wanted, |record| {
+        recorder.write(&record)?;
         live.add(&record, &schedule);
+        if let Some(sprt) = run.sprt {
+            for (j, decision) in live.decided(Some(sprt), config.specs.len()).iter().enumerate() {
+                if *decision {
+                    decided[j].store(true, Ordering::Relaxed);
+                }
+            }
+        }
         records.push(record);
         bar.inc(1);
         let standings = live.line(&config.specs);
@@ -187,6 +259,74 @@ fn play_games(
         anyhow::Ok(())
     })?;
     bar.finish_and_clear();
+    Ok(())
+}
+
+/// One opponent's line of a gauntlet: the candidate's results against it.
+#[derive(serde::Serialize)]
+struct Opponent {
+    spec: String,
+    games: u32,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    /// Points per game of the finished pairs, for the candidate.
+    score: f64,
+    elo: f64,
+    elo_low: f64,
+    elo_high: f64,
+    los: f64,
+    pairs: [u64; 5],
+    llr: Option<f64>,
+    verdict: Option<String>,
+    #[serde(skip)]
+    line: String,
+}
+
+/// The candidate's results against each opponent of a gauntlet, from the records.
+fn per_opponent(config: &Config, records: &[GameRecord], sprt: Option<Sprt>) -> Vec<Opponent> {
+    let mut live = Live::new(config.specs.len());
+    let schedule = config.schedule();
+    for record in records {
+        live.add(record, &schedule);
+    }
+    (1..config.specs.len())
+        .map(|j| {
+            let tally = live.pairs.get(&(0, j)).cloned().unwrap_or_default();
+            let (elo, elo_low, elo_high) = tally.pairs.elo();
+            Opponent {
+                spec: config.specs[j].clone(),
+                games: tally.games(),
+                wins: tally.wdl[0],
+                draws: tally.wdl[1],
+                losses: tally.wdl[2],
+                score: tally.pairs.score(),
+                elo,
+                elo_low,
+                elo_high,
+                los: tally.pairs.los(),
+                pairs: tally.pairs.0,
+                llr: sprt.map(|sprt| sprt.llr(&tally.pairs)),
+                verdict: sprt.map(|sprt| {
+                    sprt.verdict(&tally.pairs)
+                        .map_or_else(|| "inconclusive".to_string(), |v| v.to_string())
+                }),
+                line: tally.line(sprt),
+            }
+        })
+        .collect()
+}
+
+/// The gauntlet's table: the candidate against each opponent, with the test's verdict.
+fn print_gauntlet(out: &mut impl Write, config: &Config, opponents: &[Opponent]) -> Result<()> {
+    writeln!(out, "gauntlet of {}:", config.specs[0])?;
+    for opponent in opponents {
+        write!(out, "  vs {}: {}", opponent.spec, opponent.line)?;
+        if let Some(verdict) = &opponent.verdict {
+            write!(out, ", {verdict}")?;
+        }
+        writeln!(out)?;
+    }
     Ok(())
 }
 
@@ -205,6 +345,21 @@ impl Live {
             games: vec![0; players],
             pairs: std::collections::HashMap::new(),
         }
+    }
+
+    /// For each player, whether the gauntlet's test against it has decided (never the
+    /// candidate's, nor any without a test).
+    fn decided(&self, sprt: Option<Sprt>, players: usize) -> Vec<bool> {
+        (0..players)
+            .map(|j| {
+                j > 0
+                    && sprt.is_some_and(|sprt| {
+                        self.pairs
+                            .get(&(0, j))
+                            .is_some_and(|t| sprt.verdict(&t.pairs).is_some())
+                    })
+            })
+            .collect()
     }
 
     fn add(&mut self, record: &GameRecord, schedule: &[Scheduled]) {
@@ -278,9 +433,11 @@ fn open(options: &Options) -> Result<Opened> {
         (Some(store), resumed.config, resumed.records, resumed.writer)
     } else {
         let specs = if options.specs.is_empty() {
-            DEFAULT_PLAYERS.map(String::from).to_vec()
+            options
+                .pairing
+                .specs(&DEFAULT_PLAYERS.map(String::from))?
         } else {
-            canonical_specs(&options.specs)?
+            options.pairing.specs(&options.specs)?
         };
         let config = Config {
             specs,
@@ -291,6 +448,8 @@ fn open(options: &Options) -> Result<Opened> {
             openings: options.pairing.openings()?,
             shuffle_openings: options.pairing.shuffle_openings,
             time_control: options.pairing.time_control()?,
+            gauntlet: options.gauntlet,
+            adjudicate: options.pairing.adjudicate,
         };
         config.players()?;
         match options.out.as_deref() {
@@ -344,6 +503,20 @@ fn check_same(options: &Options, config: &Config) -> Result<()> {
         config
             .shard
             .map_or_else(|| "none".to_string(), |s| s.to_string())
+    );
+    let normalised = |specs: &[String]| -> Vec<String> {
+        options
+            .pairing
+            .specs(specs)
+            .unwrap_or_else(|_| normalised(specs))
+    };
+    usage!(
+        !options.gauntlet || config.gauntlet,
+        "--resume: the tournament is not a gauntlet"
+    );
+    usage!(
+        !options.pairing.adjudicate || config.adjudicate,
+        "--resume: the tournament was started without --adjudicate"
     );
     usage!(
         options.specs.is_empty() || normalised(&options.specs) == config.specs,
@@ -459,6 +632,9 @@ fn merge(out: &mut impl Write, dir: &std::path::Path, parts: &[std::path::PathBu
             shard: None,
             resume: true,
             merge: None,
+            gauntlet: false,
+            sprt: None,
+            json: false,
         },
     )
 }

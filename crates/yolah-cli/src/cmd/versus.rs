@@ -1,8 +1,8 @@
 //! `yolah match A B`: two players over paired openings, a summary line with the Elo difference
 //! (or, with `--json`, one object with the same facts).
 
-use super::{DEFAULT_RANDOM_PLIES, DEFAULT_SEED, Pairing, canonical_specs, usage};
-use anyhow::{Context, Result, bail};
+use super::{DEFAULT_RANDOM_PLIES, DEFAULT_SEED, Pairing, usage};
+use anyhow::{Result, bail};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use yolah_ai::arena::record::{GameRecord, RecordWriter, Tail};
@@ -52,7 +52,9 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     usage!(games > 0, "--games must be at least 1");
     let threads = options.pairing.threads()?;
     let config = Config {
-        specs: canonical_specs(&[options.first.clone(), options.second.clone()])?,
+        specs: options
+            .pairing
+            .specs(&[options.first.clone(), options.second.clone()])?,
         games_per_pair: games,
         random_plies: options.pairing.random_plies.unwrap_or(DEFAULT_RANDOM_PLIES),
         seed: options.pairing.seed.unwrap_or(DEFAULT_SEED),
@@ -60,6 +62,8 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         openings: options.pairing.openings()?,
         shuffle_openings: options.pairing.shuffle_openings,
         time_control: options.pairing.time_control()?,
+        gauntlet: false,
+        adjudicate: options.pairing.adjudicate,
     };
     let specs = config.players()?;
     let (writer, done) = match (options.out.as_deref(), options.resume) {
@@ -71,7 +75,8 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
             (Some(writer), done)
         }
     };
-    let played = play_pairs(&config, &specs, options.sprt, threads, writer, done)?;
+    let recorder = super::Recorder::new(writer, options.pairing.pgn.as_deref(), "yolah match", &done)?;
+    let played = play_pairs(&config, &specs, options.sprt, threads, recorder, done)?;
     summary(out, &config, &played, options.sprt, options.json)?;
     let forfeits = super::report_forfeits(&config.specs, &played.records);
     if options.sprt.is_none()
@@ -186,7 +191,7 @@ fn play_pairs(
     specs: &[yolah_ai::Spec],
     sprt: Option<Sprt>,
     threads: usize,
-    mut writer: Option<RecordWriter>,
+    mut recorder: super::Recorder,
     done: Vec<GameRecord>,
 ) -> Result<Played> {
     let recorded: std::collections::HashSet<u64> = done.iter().map(|r| r.game).collect();
@@ -225,11 +230,7 @@ fn play_pairs(
         Ok(())
     } else {
         run_games(config, specs, &schedule, &pool, |record| {
-            if let Some(writer) = writer.as_mut() {
-                writer
-                    .write(&record)
-                    .context("writing the games file (the games so far are kept)")?;
-            }
+            recorder.write(&record)?;
             let paired = count(&mut tally, &record);
             // A program that cannot start will not start in the next game either: stop at the
             // first, rather than play every game and print an Elo of nothing.
