@@ -115,8 +115,9 @@ fn a_gauntlet_test_stops_each_opponent_once_it_decides() {
     let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
     let random = &json["gauntlet"][0];
     assert_eq!(random["verdict"], "H1 accepted");
-    // A test against random decides in a few pairs, not 200 games.
-    assert!(random["games"].as_u64().unwrap() < 40, "{random}");
+    // A test against random decides in a few dozen games (24 won pairs at these bounds,
+    // plus those in flight), not 200.
+    assert!(random["games"].as_u64().unwrap() < 80, "{random}");
     assert!(random["llr"].as_f64().unwrap() > 2.9);
 }
 
