@@ -235,6 +235,65 @@ fn split_options<'a>(info: &PlayerInfo, options: &'a str) -> Vec<&'a str> {
     items
 }
 
+/// A player's own game clock (`tc=`), parsed; `given` if the spec set one already.
+fn arena_clock(player: &'static str, value: &str, given: bool) -> Result<TimeControl, SpecError> {
+    if given {
+        return Err(SpecError::Repeated {
+            player,
+            option: TC_OPTION,
+        });
+    }
+    value
+        .to_ascii_lowercase()
+        .parse()
+        .map_err(|reason| SpecError::BadClock { player, reason })
+}
+
+/// The NAME of an `option.NAME` item, if it is one (the prefix in any case).
+fn engine_option_name(option: &str) -> Option<&str> {
+    option
+        .get(..ENGINE_OPTION_PREFIX.len())
+        .filter(|p| p.eq_ignore_ascii_case(ENGINE_OPTION_PREFIX))
+        .map(|_| &option[ENGINE_OPTION_PREFIX.len()..])
+}
+
+/// Refuses an `option.NAME=VALUE` that the protocol cannot carry (`setoption name NAME value
+/// VALUE` on one line), that is given twice, or that is given to a player that runs no
+/// program.
+fn check_engine_option(
+    info: &'static PlayerInfo,
+    values: &Options,
+    name: &str,
+    value: &str,
+    item: &str,
+) -> Result<(), SpecError> {
+    let player = info.name;
+    let carried = |t: &str| !t.chars().any(char::is_control);
+    if !info.options.iter().any(|o| o.kind == ValueKind::Command)
+        || name.is_empty()
+        || name.contains(char::is_whitespace)
+        || name.eq_ignore_ascii_case("value")
+        || !carried(value)
+        || value.split_whitespace().any(|w| w == "value")
+    {
+        return Err(SpecError::BadEngineOption {
+            player,
+            item: item.trim().to_string(),
+        });
+    }
+    if values
+        .engine_options()
+        .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case(name))
+    {
+        return Err(SpecError::BadEngineOption {
+            player,
+            item: format!("{} (given twice)", item.trim()),
+        });
+    }
+    Ok(())
+}
+
 impl FromStr for Spec {
     type Err = SpecError;
 
@@ -274,48 +333,13 @@ impl Spec {
                     option: item.trim().to_string(),
                 })?;
             if option.eq_ignore_ascii_case(TC_OPTION) {
-                if time_control.is_some() {
-                    return Err(SpecError::Repeated {
-                        player,
-                        option: TC_OPTION,
-                    });
-                }
-                let tc: TimeControl = value
-                    .to_ascii_lowercase()
-                    .parse()
-                    .map_err(|reason| SpecError::BadClock { player, reason })?;
+                let tc = arena_clock(player, value, time_control.is_some())?;
                 items.push(format!("{TC_OPTION}={tc}"));
                 time_control = Some(tc);
                 continue;
             }
-            if let Some(name) = option
-                .get(..ENGINE_OPTION_PREFIX.len())
-                .filter(|p| p.eq_ignore_ascii_case(ENGINE_OPTION_PREFIX))
-                .map(|_| &option[ENGINE_OPTION_PREFIX.len()..])
-            {
-                let carried = |t: &str| !t.chars().any(char::is_control);
-                if !info.options.iter().any(|o| o.kind == ValueKind::Command)
-                    || name.is_empty()
-                    || name.contains(char::is_whitespace)
-                    || name.eq_ignore_ascii_case("value")
-                    || !carried(value)
-                    || value.split_whitespace().any(|w| w == "value")
-                {
-                    return Err(SpecError::BadEngineOption {
-                        player,
-                        item: item.trim().to_string(),
-                    });
-                }
-                if values
-                    .engine_options()
-                    .iter()
-                    .any(|(n, _)| n.eq_ignore_ascii_case(name))
-                {
-                    return Err(SpecError::BadEngineOption {
-                        player,
-                        item: format!("{} (given twice)", item.trim()),
-                    });
-                }
+            if let Some(name) = engine_option_name(option) {
+                check_engine_option(info, &values, name, value, item)?;
                 items.push(format!("{ENGINE_OPTION_PREFIX}{name}={value}"));
                 values.add_engine_option(name, value);
                 continue;

@@ -19,6 +19,8 @@ fn config(games_per_pair: u32) -> Config {
         openings: None,
         shuffle_openings: false,
         time_control: None,
+        gauntlet: false,
+        adjudicate: false,
     }
 }
 

@@ -199,7 +199,10 @@ pub fn block(event: &Event, record: &GameRecord) -> String {
         flush(&mut line, m);
     }
     if !record.forfeit.is_empty() {
-        flush(&mut line, &format!("{{{}}}", record.forfeit.replace('}', ")")));
+        flush(
+            &mut line,
+            &format!("{{{}}}", record.forfeit.replace('}', ")")),
+        );
     } else if record.adjudicated == PROVED {
         flush(
             &mut line,
@@ -291,17 +294,17 @@ enum Failure {
 }
 use Failure::{Bad, Cut};
 
-/// Reads one game from the start of `text` (its first tag at line `line`); returns it and
-/// the bytes it used.
-fn game(text: &str, line: usize) -> Result<(PgnGame, usize), Failure> {
+/// A game's tags, names and values, in file order.
+type Tags = Vec<(String, String)>;
+
+/// The tag lines at the start of `text` (line `line`): the tags, the byte where the moves
+/// start and their line.
+fn tag_lines(text: &str, line: usize) -> Result<(Tags, usize, usize), Failure> {
     let bad = |at: usize, reason: String| Bad(PgnError { line: at, reason });
-    let mut tags: Vec<(String, String)> = Vec::new();
+    let mut tags: Tags = Vec::new();
     let mut at = line;
     let mut used = 0;
-    let mut lines = text.split_inclusive('\n');
-    // The tags: one a line.
-    let mut movetext_start = None;
-    for raw in lines.by_ref() {
+    for raw in text.split_inclusive('\n') {
         let trimmed = raw.trim();
         if trimmed.is_empty() {
             used += raw.len();
@@ -309,15 +312,19 @@ fn game(text: &str, line: usize) -> Result<(PgnGame, usize), Failure> {
             if tags.is_empty() {
                 continue;
             }
-            movetext_start = Some(used);
-            break;
+            return Ok((tags, used, at));
         }
         if !trimmed.starts_with('[') {
             if tags.is_empty() {
-                return Err(bad(at, format!("expected a tag like [Event \"…\"], found {}", quote(short(trimmed)))));
+                return Err(bad(
+                    at,
+                    format!(
+                        "expected a tag like [Event \"…\"], found {}",
+                        quote(short(trimmed))
+                    ),
+                ));
             }
-            movetext_start = Some(used);
-            break;
+            return Ok((tags, used, at));
         }
         if !raw.ends_with('\n') {
             return Err(Cut);
@@ -330,10 +337,19 @@ fn game(text: &str, line: usize) -> Result<(PgnGame, usize), Failure> {
         used += raw.len();
         at += 1;
     }
-    let Some(start_of_moves) = movetext_start else {
-        return Err(Cut);
+    Err(Cut)
+}
+
+/// Reads one game from the start of `text` (its first tag at line `line`); returns it and
+/// the bytes it used.
+fn game(text: &str, line: usize) -> Result<(PgnGame, usize), Failure> {
+    let bad = |at: usize, reason: String| Bad(PgnError { line: at, reason });
+    let (tags, start_of_moves, at) = tag_lines(text, line)?;
+    let value = |name: &str| {
+        tags.iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
     };
-    let value = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
     let start = match value("FEN") {
         Some(fen) => fen
             .parse::<Position>()
@@ -341,9 +357,47 @@ fn game(text: &str, line: usize) -> Result<(PgnGame, usize), Failure> {
         None => Position::start(),
     };
     // The moves, to the result.
+    let body = &text[start_of_moves..];
+    let (moves, position, result, end) = movetext(body, start, at)?;
+    let termination = value("Termination").unwrap_or("normal");
+    if termination == "normal" && result != "*" {
+        let Some(outcome) = position.outcome() else {
+            return Err(bad(
+                line,
+                format!(
+                    "the game is not over after its {} moves but its result is {result}",
+                    moves.len()
+                ),
+            ));
+        };
+        let expected = crate::arena::record::result_text(outcome);
+        if expected != result {
+            return Err(bad(
+                line,
+                format!("the moves end {expected}, the result says {result}"),
+            ));
+        }
+    }
+    let game = PgnGame {
+        tags,
+        start,
+        moves,
+        result,
+        line,
+    };
+    Ok((game, start_of_moves + end))
+}
+
+/// The moves of `body` from `start` (line `at`) up to the result: the moves, the final
+/// position, the result and the byte after it.
+fn movetext(
+    body: &str,
+    start: Position,
+    at: usize,
+) -> Result<(Vec<Move>, Position, String, usize), Failure> {
+    let bad = |at: usize, reason: String| Bad(PgnError { line: at, reason });
     let mut position = start;
     let mut moves = Vec::new();
-    let body = &text[start_of_moves..];
     let mut chars = body.char_indices().peekable();
     let mut at = at;
     let mut result = None;
@@ -367,7 +421,12 @@ fn game(text: &str, line: usize) -> Result<(PgnGame, usize), Failure> {
                     return Err(Cut);
                 }
             }
-            '[' => return Err(bad(at, "a tag inside the moves: the game before has no result".to_string())),
+            '[' => {
+                return Err(bad(
+                    at,
+                    "a tag inside the moves: the game before has no result".to_string(),
+                ));
+            }
             _ => {
                 let mut j = body.len();
                 while let Some(&(k, c)) = chars.peek() {
@@ -392,7 +451,10 @@ fn game(text: &str, line: usize) -> Result<(PgnGame, usize), Failure> {
                     .parse()
                     .map_err(|e| bad(at, format!("move {}: {e}", quote(short(word)))))?;
                 if position.game_over() {
-                    return Err(bad(at, format!("move {} comes after the end of the game", quote(word))));
+                    return Err(bad(
+                        at,
+                        format!("move {} comes after the end of the game", quote(word)),
+                    ));
                 }
                 position
                     .check_move(m)
@@ -405,24 +467,7 @@ fn game(text: &str, line: usize) -> Result<(PgnGame, usize), Failure> {
     let Some(result) = result else {
         return Err(Cut);
     };
-    let termination = value("Termination").unwrap_or("normal");
-    if termination == "normal" && result != "*" {
-        let Some(outcome) = position.outcome() else {
-            return Err(bad(line, format!("the game is not over after its {} moves but its result is {result}", moves.len())));
-        };
-        let expected = crate::arena::record::result_text(outcome);
-        if expected != result {
-            return Err(bad(line, format!("the moves end {expected}, the result says {result}")));
-        }
-    }
-    let game = PgnGame {
-        tags,
-        start,
-        moves,
-        result,
-        line,
-    };
-    Ok((game, start_of_moves + end))
+    Ok((moves, position, result, end))
 }
 
 fn short(text: &str) -> &str {
@@ -454,7 +499,9 @@ fn tag(line: &str) -> Result<(String, String), String> {
     for c in body.chars() {
         match (escaped, c) {
             (false, '\\') => escaped = true,
-            (false, '"') => return Err(format!("tag {name}: a quote inside its value must be \\\"")),
+            (false, '"') => {
+                return Err(format!("tag {name}: a quote inside its value must be \\\""));
+            }
             (_, c) => {
                 value.push(c);
                 escaped = false;
@@ -465,7 +512,9 @@ fn tag(line: &str) -> Result<(String, String), String> {
         return Err(format!("tag {name}: its value ends with a lone backslash"));
     }
     if value.len() > MAX_TAG_VALUE {
-        return Err(format!("tag {name}: its value is longer than {MAX_TAG_VALUE} bytes"));
+        return Err(format!(
+            "tag {name}: its value is longer than {MAX_TAG_VALUE} bytes"
+        ));
     }
     Ok((name.to_string(), value))
 }
@@ -498,10 +547,10 @@ impl PgnWriter {
         if path.exists() {
             let (games, cut) = read(path).map_err(|e| format!("--pgn: {e}"))?;
             for game in &games {
-                if let (Some(run), Some(number)) = (game.tag("Run"), game.tag("Game")) {
-                    if let Ok(number) = number.parse() {
-                        written.insert((run.to_string(), number));
-                    }
+                if let (Some(run), Some(Ok(number))) =
+                    (game.tag("Run"), game.tag("Game").map(str::parse))
+                {
+                    written.insert((run.to_string(), number));
                 }
             }
             keep = cut;

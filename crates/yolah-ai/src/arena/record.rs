@@ -196,8 +196,8 @@ impl GameRecord {
         } else {
             Outcome::Win(position.side_to_move().opponent())
         };
-        let scores = adjudicated
-            .unwrap_or([position.score(Color::Black), position.score(Color::White)]);
+        let scores =
+            adjudicated.unwrap_or([position.score(Color::Black), position.score(Color::White)]);
         for tc in [&self.black_tc, &self.white_tc] {
             if !tc.is_empty() {
                 tc.parse::<crate::clock::TimeControl>()?;

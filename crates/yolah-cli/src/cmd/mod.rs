@@ -198,7 +198,11 @@ impl Pairing {
         let Some(each) = self.each.as_deref() else {
             return Ok(specs);
         };
-        let items: Vec<&str> = each.split(',').map(str::trim).filter(|i| !i.is_empty()).collect();
+        let items: Vec<&str> = each
+            .split(',')
+            .map(str::trim)
+            .filter(|i| !i.is_empty())
+            .collect();
         usage!(
             !items.is_empty() && items.len() <= MAX_EACH,
             "--each takes 1 to {MAX_EACH} KEY=VALUE items, like tc=10s+100ms,tt=64"
@@ -206,31 +210,32 @@ impl Pairing {
         let mut specs: Vec<Spec> = specs.iter().map(|s| parse_spec(s)).collect::<Result<_>>()?;
         for item in items {
             let Some((key, value)) = item.split_once('=').map(|(k, v)| (k.trim(), v.trim())) else {
-                return Err(UsageError(format!(
-                    "--each {}: items are KEY=VALUE",
-                    quote(item)
-                ))
-                .into());
+                return Err(
+                    UsageError(format!("--each {}: items are KEY=VALUE", quote(item))).into(),
+                );
             };
             let key = key.to_ascii_lowercase();
             let engine_option = key.starts_with(yolah_ai::spec::ENGINE_OPTION_PREFIX);
-            let mut taken = false;
+            let mut anyone = false;
             for spec in &mut specs {
                 let takes = key == yolah_ai::spec::TC_OPTION
                     || (engine_option && spec.name() == "engine")
-                    || (spec.has_option(&key) && spec.info().options.iter().any(|o| {
-                        o.name == key && o.kind != yolah_ai::options::ValueKind::Command
-                    }));
+                    || (spec.has_option(&key)
+                        && spec.info().options.iter().any(|o| {
+                            o.name == key && o.kind != yolah_ai::options::ValueKind::Command
+                        }));
                 if !takes {
                     continue;
                 }
-                taken = true;
+                anyone = true;
                 let sets = if key == yolah_ai::spec::TC_OPTION {
                     spec.time_control().is_some()
                 } else if engine_option {
                     let name = &item.split_once('=').map_or("", |(k, _)| k.trim())
                         [yolah_ai::spec::ENGINE_OPTION_PREFIX.len()..];
-                    spec.engine_options().iter().any(|(n, _)| n.eq_ignore_ascii_case(name))
+                    spec.engine_options()
+                        .iter()
+                        .any(|(n, _)| n.eq_ignore_ascii_case(name))
                 } else {
                     spec.sets(&key)
                 };
@@ -243,7 +248,7 @@ impl Pairing {
                 }
             }
             usage!(
-                taken,
+                anyone,
                 "--each {}: no player takes the option {}",
                 quote(item),
                 quote(&key)

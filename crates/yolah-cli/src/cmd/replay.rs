@@ -36,34 +36,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
                 return Err(UsageError("--game needs a record file".into()).into());
             };
             if is_pgn(path)? {
-                let (games, cut) = yolah_ai::arena::pgn::read(path).map_err(anyhow::Error::msg)?;
-                if cut.is_some() {
-                    eprintln!(
-                        "note: skipped the last game of '{}', cut short",
-                        path.display()
-                    );
-                }
-                let tagged = games.iter().any(|g| g.tag("Game").is_some());
-                let game = if tagged {
-                    games
-                        .iter()
-                        .find(|g| g.tag("Game") == Some(number.to_string().as_str()))
-                } else {
-                    usize::try_from(number).ok().and_then(|i| games.get(i))
-                }
-                .with_context(|| format!("'{}' has no game {number}", path.display()))?;
-                let tag = |name: &str| game.tag(name).unwrap_or("?");
-                writeln!(
-                    out,
-                    "game {number}: {} (black) vs {} (white), {}",
-                    tag("Black"),
-                    tag("White"),
-                    game.result
-                )?;
-                let end = game.end();
-                writeln!(out, "{}", Diagram::new(&end))?;
-                writeln!(out, "{end}")?;
-                return Ok(());
+                return replay_pgn(out, path, number);
             }
             let read = RecordFile::read(path)?;
             if let Tail::Damaged { line, reason, .. } = &read.tail {
@@ -162,4 +135,37 @@ fn is_pgn(path: &Path) -> Result<bool> {
         .iter()
         .find(|b| !b.is_ascii_whitespace())
         .is_some_and(|&b| b == b'['))
+}
+
+/// Replays game `number` of the PGN file at `path`: its players and result, then its final
+/// position.
+fn replay_pgn(out: &mut impl Write, path: &Path, number: u64) -> Result<()> {
+    let (games, cut) = yolah_ai::arena::pgn::read(path).map_err(anyhow::Error::msg)?;
+    if cut.is_some() {
+        eprintln!(
+            "note: skipped the last game of '{}', cut short",
+            path.display()
+        );
+    }
+    let tagged = games.iter().any(|g| g.tag("Game").is_some());
+    let game = if tagged {
+        games
+            .iter()
+            .find(|g| g.tag("Game") == Some(number.to_string().as_str()))
+    } else {
+        usize::try_from(number).ok().and_then(|i| games.get(i))
+    }
+    .with_context(|| format!("'{}' has no game {number}", path.display()))?;
+    let tag = |name: &str| game.tag(name).unwrap_or("?");
+    writeln!(
+        out,
+        "game {number}: {} (black) vs {} (white), {}",
+        tag("Black"),
+        tag("White"),
+        game.result
+    )?;
+    let end = game.end();
+    writeln!(out, "{}", Diagram::new(&end))?;
+    writeln!(out, "{end}")?;
+    Ok(())
 }

@@ -47,8 +47,11 @@ pub fn print(
     for (rank, &i) in order.iter().enumerate() {
         write!(out, "{:>3} {:<width$}", rank + 1, specs[i])?;
         for &j in &order {
+            // A pair that does not meet (a gauntlet's opponents) shows a dash.
             if i == j {
                 write!(out, " {:>9}", "·")?;
+            } else if table.wdl[i][j] == [0; 3] {
+                write!(out, " {:>9}", "-")?;
             } else {
                 let [w, d, l] = table.wdl[i][j];
                 let points = f64::from(w) + f64::from(d) / 2.0;

@@ -6,12 +6,12 @@ use anyhow::Result;
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 use yolah_ai::Spec;
 use yolah_ai::arena::record::{GameRecord, RecordWriter, Tail};
-use yolah_ai::arena::tally::Tally;
-use std::sync::atomic::{AtomicBool, Ordering};
 use yolah_ai::arena::sprt::Sprt;
+use yolah_ai::arena::tally::Tally;
 use yolah_ai::arena::tournament::{
     Config, Crosstable, Ratings, Scheduled, Store, game_pool, run_games_while,
 };
@@ -139,43 +139,60 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         );
         say(out, options.json, &[played])?;
     }
-    super::report_forfeits(&config.specs, &records);
-    let table = Crosstable::new(&config.specs, &records).map_err(anyhow::Error::msg)?;
+    let seconds = start.elapsed().as_secs_f64();
+    results(out, options, &config, store.as_ref(), &records, seconds)
+}
+
+/// The results, files first (`ratings.json`, then the plot): per opponent in a gauntlet, the
+/// crosstable and ratings; or one JSON object.
+fn results(
+    out: &mut impl Write,
+    options: &Options,
+    config: &Config,
+    store: Option<&Store>,
+    records: &[GameRecord],
+    seconds: f64,
+) -> Result<()> {
+    super::report_forfeits(&config.specs, records);
+    let table = Crosstable::new(&config.specs, records).map_err(anyhow::Error::msg)?;
     let fit = table.fit();
     // The files first: printing is a courtesy.
     let ratings = fit
         .as_ref()
         .map(|fit| Ratings::new(&config.specs, &table, fit));
-    if let (Some(store), Some(ratings)) = (&store, &ratings) {
+    if let (Some(store), Some(ratings)) = (store, &ratings) {
         store.write_ratings(ratings)?;
     }
     let opponents = config
         .gauntlet
-        .then(|| per_opponent(&config, &records, options.sprt));
+        .then(|| per_opponent(config, records, options.sprt));
     if options.json {
         let object = serde_json::json!({
             "players": ratings.as_ref().map(|r| &r.players),
             "gauntlet": opponents,
             "games": records.len(),
-            "seconds": start.elapsed().as_secs_f64(),
+            "seconds": seconds,
             "adjudicated": records.iter().filter(|r| !r.adjudicated.is_empty()).count(),
         });
         writeln!(out, "{object}")?;
     } else if let Some(opponents) = &opponents {
-        print_gauntlet(out, &config, opponents)?;
-        if fit.is_some() {
-            writeln!(out)?;
-        }
+        print_gauntlet(out, config, opponents)?;
     }
-    if !options.json && fit.is_some() {
+    // A gauntlet's table stands without ratings; a round robin's ratings are its result.
+    if !(options.json || config.gauntlet && fit.is_none()) {
         standings::print(out, &config.specs, &table, fit.as_ref())?;
     }
-    if let (Some(store), Some(ratings)) = (&store, &ratings) {
+    if let (Some(store), Some(ratings)) = (store, &ratings) {
         let png = store.dir().join("ratings.png");
         let title = format!(
-            "Round robin: {} games a pair, {}, seed {}",
+            "{}: {} games a pair, {}, seed {}",
+            if config.gauntlet {
+                "Gauntlet"
+            } else {
+                "Round robin"
+            },
             config.games_per_pair,
-            openings_text(&config),
+            openings_text(config),
             config.seed
         );
         super::plot::ratings(&png, &title, ratings)?;
@@ -242,7 +259,11 @@ fn play_games(
         recorder.write(&record)?;
         live.add(&record, &schedule);
         if let Some(sprt) = run.sprt {
-            for (j, decision) in live.decided(Some(sprt), config.specs.len()).iter().enumerate() {
+            for (j, decision) in live
+                .decided(Some(sprt), config.specs.len())
+                .iter()
+                .enumerate()
+            {
                 if *decision {
                     decided[j].store(true, Ordering::Relaxed);
                 }
@@ -433,9 +454,7 @@ fn open(options: &Options) -> Result<Opened> {
         (Some(store), resumed.config, resumed.records, resumed.writer)
     } else {
         let specs = if options.specs.is_empty() {
-            options
-                .pairing
-                .specs(&DEFAULT_PLAYERS.map(String::from))?
+            options.pairing.specs(&DEFAULT_PLAYERS.map(String::from))?
         } else {
             options.pairing.specs(&options.specs)?
         };

@@ -75,7 +75,8 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
             (Some(writer), done)
         }
     };
-    let recorder = super::Recorder::new(writer, options.pairing.pgn.as_deref(), "yolah match", &done)?;
+    let recorder =
+        super::Recorder::new(writer, options.pairing.pgn.as_deref(), "yolah match", &done)?;
     let played = play_pairs(&config, &specs, options.sprt, threads, recorder, done)?;
     summary(out, &config, &played, options.sprt, options.json)?;
     let forfeits = super::report_forfeits(&config.specs, &played.records);
@@ -194,11 +195,11 @@ fn play_pairs(
     mut recorder: super::Recorder,
     done: Vec<GameRecord>,
 ) -> Result<Played> {
-    let recorded: std::collections::HashSet<u64> = done.iter().map(|r| r.game).collect();
+    let finished: std::collections::HashSet<u64> = done.iter().map(|r| r.game).collect();
     let schedule: Vec<_> = config
         .schedule()
         .into_iter()
-        .filter(|g| !recorded.contains(&g.game))
+        .filter(|g| !finished.contains(&g.game))
         .collect();
     let pool = game_pool(threads).map_err(anyhow::Error::msg)?;
     let bar = super::progress_bar((schedule.len() + done.len()) as u64, "games");
