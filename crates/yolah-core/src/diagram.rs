@@ -57,7 +57,12 @@ impl fmt::Display for Diagram<'_> {
             writeln!(f, "{separator}")?;
         }
         writeln!(f, "    a   b   c   d   e   f   g   h")?;
-        writeln!(f, "● black  ○ white  ■ hole  + reachable")?;
+        // The `+` is explained only where it is drawn.
+        if self.marks == Bitboard::EMPTY {
+            writeln!(f, "● black  ○ white  ■ hole")?;
+        } else {
+            writeln!(f, "● black  ○ white  ■ hole  + reachable")?;
+        }
         let (black, white) = (
             self.position.score(Color::Black),
             self.position.score(Color::White),

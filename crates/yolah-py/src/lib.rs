@@ -3,13 +3,16 @@
 //! training data ([`data`]). A thin layer: it converts types and releases the interpreter
 //! around long work; the game logic is yolah-core's and yolah-ai's.
 
+mod actions;
 mod batch;
 mod data;
 mod move_names;
+mod network;
 mod numpy;
 mod planes;
 mod players;
 mod position;
+mod svg;
 mod rules;
 
 use pyo3::prelude::*;
@@ -19,9 +22,16 @@ use pyo3::prelude::*;
 fn _yolah(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<position::Position>()?;
     module.add_class::<players::Player>()?;
+    module.add_class::<network::Network>()?;
     module.add_function(wrap_pyfunction!(rules::perft, module)?)?;
     module.add_function(wrap_pyfunction!(rules::random_games, module)?)?;
     module.add_function(wrap_pyfunction!(batch::planes_batch, module)?)?;
+    module.add_function(wrap_pyfunction!(actions::move_to_action, module)?)?;
+    module.add_function(wrap_pyfunction!(actions::action_to_move, module)?)?;
+    module.add_function(wrap_pyfunction!(actions::legal_action_masks, module)?)?;
+    module.add_function(wrap_pyfunction!(actions::observations, module)?)?;
+    module.add("NUM_ACTIONS", actions::ACTIONS)?;
+    module.add("OBSERVATION_SHAPE", (actions::OBSERVATION_PLANES, 8, 8))?;
     module.add_function(wrap_pyfunction!(players::think, module)?)?;
     module.add_function(wrap_pyfunction!(data::read_data, module)?)?;
     let names: Vec<&str> = yolah_ai::PLAYERS.iter().map(|p| p.name).collect();

@@ -22,6 +22,16 @@ impl Position {
             history: Vec::new(),
         }
     }
+
+    /// Plays `m` for the side to move, kept in the history; `ValueError` if it is not legal.
+    pub fn play_checked(&mut self, m: Move) -> PyResult<()> {
+        self.position
+            .check_move(m)
+            .map_err(|reason| PyValueError::new_err(format!("{m} is illegal: {reason}")))?;
+        self.position.play(m);
+        self.history.push(m);
+        Ok(())
+    }
 }
 
 /// A position read from notation (or `startpos`), or `ValueError` with the reason.
@@ -100,12 +110,7 @@ impl Position {
         let m: Move = r#move
             .parse()
             .map_err(|e| PyValueError::new_err(format!("{e}")))?;
-        self.position
-            .check_move(m)
-            .map_err(|reason| PyValueError::new_err(format!("{m} is illegal: {reason}")))?;
-        self.position.play(m);
-        self.history.push(m);
-        Ok(())
+        self.play_checked(m)
     }
 
     /// Takes back the last move played on this object and returns it; `ValueError` when there
@@ -203,6 +208,74 @@ impl Position {
     /// pieces, holes; `planes[c][rank][file]`, rank 1 first.
     fn planes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         crate::planes::one(py, &self.position)
+    }
+
+    /// The legal moves as actions (`from × 64 + to`), ascending: `[0]` (the pass) for a side
+    /// with no move, none once the game is over.
+    fn legal_actions(&self) -> Vec<usize> {
+        crate::actions::legal(&self.position)
+    }
+
+    /// A `bool` array of 4096: true at the legal actions.
+    fn legal_action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::actions::mask(py, &self.position)
+    }
+
+    /// Plays an action (`from × 64 + to`); `ValueError` if it is not legal here.
+    fn play_action(&mut self, action: i64) -> PyResult<()> {
+        let m = crate::actions::move_of(action)?;
+        self.play_checked(m)
+    }
+
+    /// The observation tensor: `float32`, shape `(7, 8, 8)`, `[plane][rank][file]` with rank 1
+    /// first: black's pieces, white's pieces, holes, free squares, side to move (ones when
+    /// black is to move), black's points / 64, white's points / 64.
+    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::actions::observation(py, &self.position)
+    }
+
+    /// The legal moves (python-chess's name): the same list as [`moves`].
+    #[getter]
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.moves(py)
+    }
+
+    /// Plays a move (python-chess's name for `play`).
+    fn push(&mut self, r#move: &str) -> PyResult<()> {
+        self.play(r#move)
+    }
+
+    /// Takes back the last move and returns it (python-chess's name for `undo`).
+    fn pop(&mut self) -> PyResult<String> {
+        self.undo()
+    }
+
+    /// Whose turn it is, `"black"` or `"white"` (python-chess's name; `side_to_move()`).
+    #[getter]
+    fn turn(&self) -> &'static str {
+        self.side_to_move()
+    }
+
+    /// Whether neither side can move (python-chess's name for `game_over()`).
+    fn is_game_over(&self) -> bool {
+        self.game_over()
+    }
+
+    /// The board as an SVG picture (a notebook draws it): pieces as discs, holes dark, the
+    /// squares the side to move can reach dotted, files and ranks named.
+    fn _repr_svg_(&self) -> String {
+        crate::svg::board(&self.position)
+    }
+
+    /// The SVG picture with the position's notation and scores under it.
+    fn _repr_html_(&self) -> String {
+        let (black, white) = self.scores();
+        format!(
+            "<div>{}<div style=\"font-family:monospace\">{} · black {black}, white {white}, {} to move</div></div>",
+            crate::svg::board(&self.position),
+            self.position,
+            self.side_to_move()
+        )
     }
 
     fn __str__(&self) -> String {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+from pathlib import Path
 import sys
 
 import pytest
@@ -11,7 +12,8 @@ pytest.importorskip("mypy", reason="the stub checks need mypy (pip install '.[te
 
 
 def test_the_stubs_match_the_module():
-    done = subprocess.run([sys.executable, "-m", "mypy.stubtest", "yolah"],
+    allowlist = str(Path(__file__).with_name("stubtest-allowlist.txt"))
+    done = subprocess.run([sys.executable, "-m", "mypy.stubtest", "yolah", "--allowlist", allowlist],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
 

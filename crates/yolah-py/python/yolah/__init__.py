@@ -11,16 +11,21 @@ package re-exports them and adds numpy helpers. Guide: ``docs/python.md`` in the
 'white'
 """
 
-from __future__ import annotations
-
-import numpy as np
+import numpy as _np
 
 from ._yolah import (
+    NUM_ACTIONS,
+    OBSERVATION_SHAPE,
+    Network,
     PLAYERS,
     RECORD_DTYPE,
     START,
     Player,
     Position,
+    action_to_move,
+    legal_action_masks,
+    move_to_action,
+    observations,
     perft,
     planes_batch,
     random_games,
@@ -29,11 +34,18 @@ from ._yolah import (
 )
 
 __all__ = [
+    "NUM_ACTIONS",
+    "Network",
+    "OBSERVATION_SHAPE",
     "PLAYERS",
     "RECORD_DTYPE",
     "START",
     "Player",
     "Position",
+    "action_to_move",
+    "legal_action_masks",
+    "move_to_action",
+    "observations",
     "perft",
     "planes_batch",
     "random_games",
@@ -43,7 +55,7 @@ __all__ = [
 ]
 
 
-def record_planes(records: np.ndarray) -> np.ndarray:
+def record_planes(records: "_np.ndarray") -> "_np.ndarray":
     """The planes of data records (from :func:`read_data`), as ``Position.planes`` gives them.
 
     A ``uint8`` array of shape ``(n, 3, 8, 8)``: black's pieces, white's pieces, holes, each
@@ -51,7 +63,7 @@ def record_planes(records: np.ndarray) -> np.ndarray:
     """
     if records.dtype != RECORD_DTYPE:
         raise ValueError(f"expected records of yolah.RECORD_DTYPE, not {records.dtype}")
-    boards = np.stack([records["black"], records["white"], records["holes"]], axis=-1)
-    boards = np.ascontiguousarray(boards, dtype="<u8")
-    bits = np.unpackbits(boards.view(np.uint8).reshape(-1, 3, 8), axis=2, bitorder="little")
+    boards = _np.stack([records["black"], records["white"], records["holes"]], axis=-1)
+    boards = _np.ascontiguousarray(boards, dtype="<u8")
+    bits = _np.unpackbits(boards.view(_np.uint8).reshape(-1, 3, 8), axis=2, bitorder="little")
     return bits.reshape(-1, 3, 8, 8)

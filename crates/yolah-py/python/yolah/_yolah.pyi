@@ -8,11 +8,18 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "NUM_ACTIONS",
+    "Network",
+    "OBSERVATION_SHAPE",
     "PLAYERS",
     "Player",
     "Position",
     "RECORD_DTYPE",
     "START",
+    "action_to_move",
+    "legal_action_masks",
+    "move_to_action",
+    "observations",
     "perft",
     "planes_batch",
     "random_games",
@@ -26,6 +33,10 @@ RECORD_DTYPE: np.dtype
 """The dtype of a training-data record: the file's 32 bytes, field for field."""
 START: str
 """The start position's notation."""
+NUM_ACTIONS: int
+"""4096: an action is ``from * 64 + to`` (squares ``8 * rank + file``, a1 = 0); the pass is 0."""
+OBSERVATION_SHAPE: tuple[int, int, int]
+"""``(7, 8, 8)``: the shape of ``Position.observation()``."""
 
 _Side = Literal["black", "white"]
 _PositionLike = Position | str
@@ -86,6 +97,30 @@ class Position:
         """The engine's 64-bit Zobrist hash."""
     def transformed(self, k: int) -> Position:
         """The image under symmetry ``k`` (0–7): bit 2 transposes, then bit 0 mirrors files, bit 1 ranks."""
+    def legal_actions(self) -> list[int]:
+        """The legal moves as actions (``from * 64 + to``), ascending; ``[0]`` to pass."""
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """A bool array of 4096, true at the legal actions."""
+    def play_action(self, action: int) -> None:
+        """Plays an action; ``ValueError`` if it is not legal here."""
+    def observation(self) -> npt.NDArray[np.float32]:
+        """float32 ``(7, 8, 8)``: black, white, holes, free, black to move, points / 64."""
+    @property
+    def legal_moves(self) -> list[str]:
+        """The legal moves (python-chess's name), as ``moves()``."""
+    def push(self, move: str) -> None:
+        """Plays a move (python-chess's name for ``play``)."""
+    def pop(self) -> str:
+        """Takes back the last move (python-chess's name for ``undo``)."""
+    @property
+    def turn(self) -> _Side:
+        """Whose turn it is (python-chess's name for ``side_to_move()``)."""
+    def is_game_over(self) -> bool:
+        """Whether neither side can move (python-chess's name for ``game_over()``)."""
+    def _repr_svg_(self) -> str:
+        """The board as SVG, for notebooks."""
+    def _repr_html_(self) -> str:
+        """The board as SVG with the notation and scores, for notebooks."""
     def planes(self) -> npt.NDArray[np.uint8]:
         """``(3, 8, 8)``: black, white, holes; ``[rank][file]``, rank 1 first."""
     def __eq__(self, other: object, /) -> bool: ...
@@ -116,3 +151,44 @@ def planes_batch(positions: Iterable[_PositionLike]) -> npt.NDArray[np.uint8]:
 
 def read_data(path: str | PathLike[str]) -> npt.NDArray[np.void]:
     """A self-play data file as an array of ``RECORD_DTYPE``, a record per position."""
+def move_to_action(move: str) -> int:
+    """The action of a move: ``from * 64 + to``; ``"a1:a1"`` (the pass) is 0."""
+def action_to_move(action: int) -> str:
+    """The move of an action, in notation; ``ValueError`` for a number that is no move."""
+def legal_action_masks(positions: Iterable[_PositionLike]) -> npt.NDArray[np.bool_]:
+    """The legal-action masks of many positions: bool, shape ``(n, 4096)``."""
+def observations(positions: Iterable[_PositionLike]) -> npt.NDArray[np.float32]:
+    """The observations of many positions: float32, shape ``(n, 7, 8, 8)``."""
+
+class _Shape(TypedDict):
+    hidden: int
+    second: int
+    third: int
+    buckets: int
+    features: bool
+
+@final
+class Network:
+    """A network of the engine's architecture, as numpy arrays both ways."""
+
+    @staticmethod
+    def load(path: str | PathLike[str]) -> Network:
+        """Reads a ``.yolahnet`` file; ``ValueError`` if it is not one."""
+    @staticmethod
+    def shipped() -> Network:
+        """The network shipped with the engine."""
+    @staticmethod
+    def from_arrays(arrays: dict[str, npt.ArrayLike], epochs: int = 0) -> Network:
+        """From ``W1 b1 W2 D2 b2 W3 b3 w s b`` (``docs/python.md`` has their shapes)."""
+    def arrays(self) -> dict[str, npt.NDArray[np.float32]]:
+        """The arrays ``from_arrays`` takes, float32."""
+    def save(self, path: str | PathLike[str]) -> None:
+        """Writes a ``.yolahnet`` file (version 2)."""
+    @property
+    def shape(self) -> _Shape: ...
+    @property
+    def epochs(self) -> int: ...
+    def forward(self, position: _PositionLike) -> float:
+        """The float network: the rest of the game's margin for black, in points."""
+    def evaluate(self, position: _PositionLike) -> float:
+        """The engine's value: the final margin for the side to move, in points."""
