@@ -7,7 +7,12 @@ Prints, for each, the rate in one run (the machine's load affects both alike):
   played to its end with random moves, then taken back move by move);
 - planes: positions per second turned into ``(3, 8, 8)`` planes, one position at a time
   (``Position.planes``), in one call (``planes_batch``), and from data records
-  (``record_planes``), against plain Python building the same arrays from its board.
+  (``record_planes``), against plain Python building the same arrays from its board;
+- masks and observations: positions per second, one at a time and batched
+  (``legal_action_masks``, ``observations``), against plain Python building them from
+  ``moves()`` and ``planes()``;
+- OpenSpiel (when installed): random simulations per second of ``"yolah"`` against OpenSpiel's
+  Python games (``python_tic_tac_toe`` has 9 actions and at most 9 plies; Yolah 4096 and 112).
 """
 
 from __future__ import annotations
@@ -106,6 +111,62 @@ def main() -> None:
         ours = rate(work, n)
         print(f"planes  {name:24} {ours:12,.0f} positions/s   pure Python {theirs:10,.0f}   "
               f"ratio {ours / theirs:6.1f}")
+
+
+    # Masks and observations: what a policy network's input pipeline needs.
+    def python_mask(position: yolah.Position) -> np.ndarray:
+        mask = np.zeros(4096, dtype=bool)
+        for move in position.moves():
+            a, b = move.split(":")
+            square = lambda s: (int(s[1]) - 1) * 8 + ord(s[0]) - ord("a")
+            mask[square(a) * 64 + square(b)] = True
+        return mask
+
+    def python_observation(position: yolah.Position) -> np.ndarray:
+        planes = position.planes().astype(np.float32)
+        black, white = position.scores()
+        extra = np.ones((3, 8, 8), np.float32) * np.array(
+            [position.side_to_move() == "black", black / 64, white / 64], np.float32)[:, None, None]
+        return np.concatenate([planes, 1 - planes.sum(0, keepdims=True), extra])
+
+    sample = ours_positions[: min(n, 20000)]
+    assert (python_mask(sample[5]) == sample[5].legal_action_mask()).all()
+    assert (python_observation(sample[5]) == sample[5].observation()).all()
+    m = len(sample)
+    for what, python, one, batch in [
+        ("masks", python_mask, lambda p: p.legal_action_mask(), yolah.legal_action_masks),
+        ("observations", python_observation, lambda p: p.observation(), yolah.observations),
+    ]:
+        theirs = rate(lambda: [python(p) for p in sample], m)
+        for name, work in [(f"{what}, one at a time", lambda: [one(p) for p in sample]),
+                           (f"{what}, batched", lambda: batch(sample))]:
+            ours = rate(work, m)
+            print(f"actions {name:24} {ours:12,.0f} positions/s   Python loop {theirs:10,.0f}   "
+                  f"ratio {ours / theirs:6.1f}")
+
+    try:
+        import importlib
+
+        import pyspiel
+        importlib.import_module("yolah.openspiel")  # registers "yolah"
+    except ImportError:
+        print("openspiel: not installed (pip install './crates/yolah-py[openspiel]')")
+        return
+    from open_spiel.python.games import tic_tac_toe  # noqa: F401  (registers python_tic_tac_toe)
+
+    for name in ["yolah", "python_tic_tac_toe", "tic_tac_toe"]:
+        game = pyspiel.load_game(name)
+        rng = random.Random(3)
+        sims = max(1, args.games)
+        start = time.perf_counter()
+        plies = 0
+        for _ in range(sims):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                state.apply_action(rng.choice(state.legal_actions()))
+                plies += 1
+        seconds = time.perf_counter() - start
+        print(f"openspiel {name:20} {sims / seconds:10,.0f} games/s {plies / seconds:12,.0f} plies/s")
 
 
 if __name__ == "__main__":

@@ -52,39 +52,48 @@ pub fn legal(position: &yolah_core::Position) -> Vec<usize> {
     actions
 }
 
-/// Writes the legal-action mask of `position` into `out` ([`ACTIONS`] bytes, 1 for legal).
+/// Writes the legal-action mask of `position` into `out` ([`ACTIONS`] zeroed bytes: 1 for
+/// legal).
 pub fn write_mask(position: &yolah_core::Position, out: &mut [u8]) {
-    out.fill(0);
-    for action in legal(position) {
-        out[action] = 1;
+    if position.game_over() {
+        return;
+    }
+    for &m in position.moves().iter() {
+        out[action_of(m)] = 1;
     }
 }
 
-/// Writes the observation of `position` into `out` ([`OBSERVATION_PLANES`] × 64 floats,
-/// `[plane][rank][file]`, rank 1 first).
-pub fn write_observation(position: &yolah_core::Position, out: &mut [f32]) {
+/// Bytes of one observation.
+const OBSERVATION_BYTES: usize = OBSERVATION_PLANES * 64 * 4;
+
+/// Writes the observation of `position` into `out` ([`OBSERVATION_PLANES`] × 64 `f32`s as
+/// little-endian bytes, zeroed, `[plane][rank][file]`, rank 1 first).
+pub fn write_observation(position: &yolah_core::Position, out: &mut [u8]) {
     let black = position.pieces(Color::Black);
     let white = position.pieces(Color::White);
     let holes = position.holes();
     let free = !(black.0 | white.0 | holes.0);
-    let boards = [black.0, white.0, holes.0, free];
-    for (plane, board) in out.chunks_exact_mut(64).zip(boards) {
-        for (square, cell) in plane.iter_mut().enumerate() {
-            *cell = f32::from(u8::from(board >> square & 1 == 1));
-        }
-    }
     let constant = [
         f32::from(u8::from(position.side_to_move() == Color::Black)),
         f32::from(position.score(Color::Black)) / 64.0,
         f32::from(position.score(Color::White)) / 64.0,
     ];
-    for (plane, value) in out[4 * 64..].chunks_exact_mut(64).zip(constant) {
-        plane.fill(value);
+    let one = 1.0f32.to_le_bytes();
+    for (plane, out) in out.chunks_exact_mut(4 * 64).enumerate() {
+        if let Some(&board) = [black.0, white.0, holes.0, free].get(plane) {
+            let mut bits = board;
+            while bits != 0 {
+                let square = bits.trailing_zeros() as usize;
+                out[4 * square..4 * square + 4].copy_from_slice(&one);
+                bits &= bits - 1;
+            }
+        } else {
+            let value = constant[plane - 4].to_le_bytes();
+            for cell in out.chunks_exact_mut(4) {
+                cell.copy_from_slice(&value);
+            }
+        }
     }
-}
-
-fn floats_to_bytes(floats: &[f32]) -> Vec<u8> {
-    floats.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
 /// The observation of one position: a `float32` array of shape `(7, 8, 8)`.
@@ -92,21 +101,17 @@ pub fn observation<'py>(
     py: Python<'py>,
     position: &yolah_core::Position,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let mut floats = [0.0; OBSERVATION_PLANES * 64];
-    write_observation(position, &mut floats);
-    numpy::array(
-        py,
-        &floats_to_bytes(&floats),
-        "<f4",
-        &[OBSERVATION_PLANES, 8, 8],
-    )
+    let shape = [OBSERVATION_PLANES, 8, 8];
+    numpy::array_with(py, OBSERVATION_BYTES, "<f4", &shape, |out| {
+        write_observation(position, out);
+    })
 }
 
 /// The legal-action mask of one position: a `bool` array of 4096.
 pub fn mask<'py>(py: Python<'py>, position: &yolah_core::Position) -> PyResult<Bound<'py, PyAny>> {
-    let mut bytes = vec![0; ACTIONS];
-    write_mask(position, &mut bytes);
-    numpy::array(py, &bytes, "bool", &[ACTIONS])
+    numpy::array_with(py, ACTIONS, "bool", &[ACTIONS], |out| {
+        write_mask(position, out)
+    })
 }
 
 /// The action of a move (`"e4:g2"`; `"a1:a1"`, the pass, is 0): `from × 64 + to`.
@@ -143,11 +148,17 @@ pub fn legal_action_masks<'py>(
     positions: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let all = self::positions(py, positions)?;
-    let mut bytes = vec![0; all.len() * ACTIONS];
-    for (position, out) in all.iter().zip(bytes.chunks_exact_mut(ACTIONS)) {
-        write_mask(position, out);
-    }
-    numpy::array(py, &bytes, "bool", &[all.len(), ACTIONS])
+    numpy::array_with(
+        py,
+        all.len() * ACTIONS,
+        "bool",
+        &[all.len(), ACTIONS],
+        |bytes| {
+            for (position, out) in all.iter().zip(bytes.chunks_exact_mut(ACTIONS)) {
+                write_mask(position, out);
+            }
+        },
+    )
 }
 
 /// The observations of many positions: a `float32` array of shape `(n, 7, 8, 8)`.
@@ -157,15 +168,10 @@ pub fn observations<'py>(
     positions: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let all = self::positions(py, positions)?;
-    let size = OBSERVATION_PLANES * 64;
-    let mut floats = vec![0.0; all.len() * size];
-    for (position, out) in all.iter().zip(floats.chunks_exact_mut(size)) {
-        write_observation(position, out);
-    }
-    numpy::array(
-        py,
-        &floats_to_bytes(&floats),
-        "<f4",
-        &[all.len(), OBSERVATION_PLANES, 8, 8],
-    )
+    let shape = [all.len(), OBSERVATION_PLANES, 8, 8];
+    numpy::array_with(py, all.len() * OBSERVATION_BYTES, "<f4", &shape, |bytes| {
+        for (position, out) in all.iter().zip(bytes.chunks_exact_mut(OBSERVATION_BYTES)) {
+            write_observation(position, out);
+        }
+    })
 }

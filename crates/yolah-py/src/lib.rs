@@ -12,8 +12,8 @@ mod numpy;
 mod planes;
 mod players;
 mod position;
-mod svg;
 mod rules;
+mod svg;
 
 use pyo3::prelude::*;
 

@@ -163,13 +163,34 @@ impl Network {
         let joined = |part: fn(&yolah_ai::eval::network::parameters::Stack) -> Vec<f32>| {
             p.stacks.iter().flat_map(part).collect::<Vec<f32>>()
         };
-        dict.set_item("W2", array(py, &joined(|t| t.hidden.clone()), &[b, s.second, s.hidden])?)?;
-        dict.set_item("D2", array(py, &joined(|t| t.dense.clone()), &[b, s.second, s.dense()])?)?;
-        dict.set_item("b2", array(py, &joined(|t| t.bias2.clone()), &[b, s.second])?)?;
-        dict.set_item("W3", array(py, &joined(|t| t.third.clone()), &[b, s.third, s.second])?)?;
-        dict.set_item("b3", array(py, &joined(|t| t.bias3.clone()), &[b, s.third])?)?;
-        dict.set_item("w", array(py, &joined(|t| t.output.clone()), &[b, s.last()])?)?;
-        dict.set_item("s", array(py, &joined(|t| t.skip.clone()), &[b, s.dense()])?)?;
+        dict.set_item(
+            "W2",
+            array(py, &joined(|t| t.hidden.clone()), &[b, s.second, s.hidden])?,
+        )?;
+        dict.set_item(
+            "D2",
+            array(py, &joined(|t| t.dense.clone()), &[b, s.second, s.dense()])?,
+        )?;
+        dict.set_item(
+            "b2",
+            array(py, &joined(|t| t.bias2.clone()), &[b, s.second])?,
+        )?;
+        dict.set_item(
+            "W3",
+            array(py, &joined(|t| t.third.clone()), &[b, s.third, s.second])?,
+        )?;
+        dict.set_item(
+            "b3",
+            array(py, &joined(|t| t.bias3.clone()), &[b, s.third])?,
+        )?;
+        dict.set_item(
+            "w",
+            array(py, &joined(|t| t.output.clone()), &[b, s.last()])?,
+        )?;
+        dict.set_item(
+            "s",
+            array(py, &joined(|t| t.skip.clone()), &[b, s.dense()])?,
+        )?;
         dict.set_item("b", array(py, &joined(|t| vec![t.bias_out]), &[b])?)?;
         Ok(dict)
     }

@@ -19,6 +19,25 @@ pub fn array<'py>(
         .call_method1("reshape", (PyTuple::new(py, shape)?,))
 }
 
+/// A writable numpy array of `dtype` and `shape` over `len` bytes that `fill` writes in
+/// place (they start zeroed): no copy, for large batches.
+pub fn array_with<'py>(
+    py: Python<'py>,
+    len: usize,
+    dtype: impl IntoPyObject<'py>,
+    shape: &[usize],
+    fill: impl FnOnce(&mut [u8]),
+) -> PyResult<Bound<'py, PyAny>> {
+    let numpy = py.import("numpy")?;
+    let buffer = PyByteArray::new_with(py, len, |bytes| {
+        fill(bytes);
+        Ok(())
+    })?;
+    numpy
+        .call_method1("frombuffer", (buffer, dtype))?
+        .call_method1("reshape", (PyTuple::new(py, shape)?,))
+}
+
 /// The numpy dtype of a training-data record (`docs/data-format.md`): 32 bytes, little-endian,
 /// field for field.
 pub fn record_dtype(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {

@@ -72,7 +72,6 @@ class YolahGame(_pyspiel.Game):
         returns = params.get("returns", "wdl")
         if returns not in ("wdl", "margin"):
             raise ValueError(f"yolah: returns must be 'wdl' or 'margin', not {returns!r}")
-        self.returns_kind = returns
         super().__init__(_GAME_TYPE, _game_info(returns), {"returns": returns})
 
     def new_initial_state(self, state=None):
@@ -90,7 +89,9 @@ class YolahState(_pyspiel.State):
     def __init__(self, game, notation=None):
         super().__init__(game)
         self.position = _Position(notation) if notation else _Position()
-        self._margin = game.returns_kind == "margin"
+        # From the parameters, not an attribute: a game sent to another process (OpenSpiel's
+        # AlphaZero actors) is rebuilt from its parameters.
+        self._margin = game.get_parameters().get("returns") == "margin"
 
     def current_player(self):
         """0 (black) or 1 (white) to move, or ``TERMINAL``."""

@@ -1,0 +1,73 @@
+"""OpenSpiel's AlphaZero (JAX/flax) trained briefly on Yolah, then its bot against a random one.
+
+    pip install './crates/yolah-py[openspiel]' jax flax optax chex
+    python crates/yolah-py/examples/alphazero.py --path /tmp/az --max_steps 30
+
+The learner's losses are in PATH/learner.jsonl (one line a step); at the end the last
+checkpoint plays GAMES games (colours alternating) against a uniformly random bot, each side
+through OpenSpiel's MCTS with the network as evaluator. Numbers: docs/notebook.md.
+"""
+
+import json
+import pathlib
+
+import numpy as np
+from absl import app, flags
+from open_spiel.python.algorithms import evaluate_bots, mcts
+from open_spiel.python.algorithms.alpha_zero import alpha_zero, utils
+from open_spiel.python.algorithms.alpha_zero import evaluator as evaluator_lib
+from open_spiel.python.bots import uniform_random
+from open_spiel.python.utils import spawn
+
+import pyspiel
+import yolah.openspiel  # noqa: F401  (registers "yolah"; also in the spawned processes)
+
+flags.DEFINE_string("path", "/tmp/yolah-az", "Where the checkpoints and logs go.")
+flags.DEFINE_integer("max_steps", 30, "Learner steps.")
+flags.DEFINE_integer("simulations", 20, "MCTS simulations a move.")
+flags.DEFINE_integer("games", 20, "Games of the trained bot against a random one.")
+FLAGS = flags.FLAGS
+
+MODEL = {"nn_model": "mlp", "nn_width": 128, "nn_depth": 2}
+
+
+def config():
+    game = pyspiel.load_game("yolah")
+    return alpha_zero.Config(
+        game="yolah", path=FLAGS.path, learning_rate=1e-3, weight_decay=1e-4,
+        decouple_weight_decay=False, train_batch_size=128, replay_buffer_size=2**12,
+        replay_buffer_reuse=4, max_steps=FLAGS.max_steps, checkpoint_freq=FLAGS.max_steps,
+        actors=1, evaluators=0, evaluation_window=10, eval_levels=2, uct_c=1.4,
+        max_simulations=FLAGS.simulations, policy_alpha=1.0, policy_epsilon=0.25,
+        temperature=1.0, temperature_drop=10, observation_shape=game.observation_tensor_shape(),
+        output_size=game.num_distinct_actions(), quiet=True, verbose=False,
+        nn_api_version="linen", **MODEL)
+
+
+def main(_):
+    cfg = config()
+    alpha_zero.alpha_zero(cfg)
+    log = [json.loads(line) for line in pathlib.Path(FLAGS.path, "learner.jsonl").open()]
+    losses = [entry["loss"]["policy"] + entry["loss"]["value"] for entry in log]
+    print("loss by step:", " ".join(f"{x:.3f}" for x in losses))
+    game = pyspiel.load_game("yolah")
+    model = utils.api_selector("linen").Model.from_checkpoint(
+        str(pathlib.Path(FLAGS.path, f"checkpoint-{FLAGS.max_steps}")),
+        model_args={"model_type": "mlp", "input_shape": cfg.observation_shape,
+                    "output_size": cfg.output_size, "nn_width": 128, "nn_depth": 2,
+                    "weight_decay": 1e-4, "learning_rate": 1e-3, "path": FLAGS.path})
+    rng = np.random.RandomState(1)
+    trained = mcts.MCTSBot(game, 1.4, FLAGS.simulations, evaluator_lib.AlphaZeroEvaluator(game, model),
+                           random_state=rng, solve=False)
+    random_bot = uniform_random.UniformRandomBot(1, rng)
+    score = 0.0
+    for i in range(FLAGS.games):
+        bots = [trained, random_bot] if i % 2 == 0 else [random_bot, trained]
+        returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
+        score += (returns[i % 2] + 1) / 2
+    print(f"trained AlphaZero vs random: {score} / {FLAGS.games}")
+
+
+if __name__ == "__main__":
+    with spawn.main_handler():
+        app.run(main)
