@@ -1,4 +1,4 @@
-//! Moves as integers for policy networks and frameworks (OpenSpiel, PettingZoo): a fixed
+//! Moves as integers for policy networks and frameworks (`OpenSpiel`, `PettingZoo`): a fixed
 //! action space of 4096 actions, `from × 64 + to` (squares numbered `8 × rank + file`, a1 = 0),
 //! the pass being `a1:a1`, action 0; legal-action masks; and the observation tensor. Many
 //! positions at once in one call, so a training loop crosses into Rust once.
@@ -58,7 +58,7 @@ pub fn write_mask(position: &yolah_core::Position, out: &mut [u8]) {
     if position.game_over() {
         return;
     }
-    for &m in position.moves().iter() {
+    for &m in &position.moves() {
         out[action_of(m)] = 1;
     }
 }
@@ -110,7 +110,7 @@ pub fn observation<'py>(
 /// The legal-action mask of one position: a `bool` array of 4096.
 pub fn mask<'py>(py: Python<'py>, position: &yolah_core::Position) -> PyResult<Bound<'py, PyAny>> {
     numpy::array_with(py, ACTIONS, "bool", &[ACTIONS], |out| {
-        write_mask(position, out)
+        write_mask(position, out);
     })
 }
 

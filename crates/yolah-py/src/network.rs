@@ -1,5 +1,5 @@
 //! `yolah.Network`: a network the engine plays (`docs/network-format.md`) as numpy arrays, both
-//! ways, so that a network trained elsewhere (PyTorch) becomes a `.yolahnet` file that
+//! ways, so that a network trained elsewhere (`PyTorch`) becomes a `.yolahnet` file that
 //! `minimax:net=FILE` plays, and a trained file becomes arrays.
 
 use crate::position::position_arg;
@@ -41,7 +41,7 @@ fn array<'py>(py: Python<'py>, values: &[f32], shape: &[usize]) -> PyResult<Boun
 }
 
 impl Network {
-    fn new(parameters: Parameters, epochs: u32) -> PyResult<Network> {
+    fn new(parameters: &Parameters, epochs: u32) -> PyResult<Network> {
         // Through the file format, so a network made here is refused where a file of it
         // would be (a weight outside its limit, a bad shape).
         let bytes = parameters.to_bytes(epochs);
@@ -60,6 +60,10 @@ impl Network {
 impl Network {
     /// Reads a `.yolahnet` file (`yolah train` writes them); `ValueError` if it is not one.
     #[staticmethod]
+    #[allow(
+        clippy::needless_pass_by_value,
+        reason = "pyo3 extracts arguments by value"
+    )]
     fn load(path: PathBuf) -> PyResult<Network> {
         let bytes = yolah_ai::files::read_bounded(
             &path,
@@ -68,17 +72,17 @@ impl Network {
         .map_err(|e| PyValueError::new_err(format!("cannot read '{}': {e}", path.display())))?;
         let parameters = Parameters::from_bytes(&bytes)
             .map_err(|e| PyValueError::new_err(format!("'{}': {e}", path.display())))?;
-        Network::new(parameters, epochs_of(&bytes))
+        Network::new(&parameters, epochs_of(&bytes))
     }
 
     /// The network shipped with the engine (what `minimax:eval=nn` plays).
     #[staticmethod]
     fn shipped() -> PyResult<Network> {
-        Network::new(Inference::shipped().parameters().clone(), 0)
+        Network::new(Inference::shipped().parameters(), 0)
     }
 
     /// A network from numpy arrays (any float dtype), as [`Network::arrays`] gives them:
-    /// `W1` (193, H): input i's weight on unit h, PyTorch's `fc1.weight.T`; `b1` (H,); then
+    /// `W1` (193, H): input i's weight on unit h, `PyTorch`'s `fc1.weight.T`; `b1` (H,); then
     /// per bucket (first axis B): `W2` (B, L2, H), `D2` (B, L2, D), `b2` (B, L2), `W3`
     /// (B, L3, L2), `b3` (B, L3), `w` (B, last), `s` (B, D), `b` (B,). D is 22 (the heuristic's
     /// features) or 0; L3 may be 0 (no third layer; then `last` is L2).
@@ -149,7 +153,7 @@ impl Network {
                 flat.extend_from_slice(&values[k * per..(k + 1) * per]);
             }
         }
-        Network::new(Parameters::from_flat(shape, &flat), epochs)
+        Network::new(&Parameters::from_flat(shape, &flat), epochs)
     }
 
     /// The arrays (float32) that [`Network::from_arrays`] takes.
@@ -196,6 +200,10 @@ impl Network {
     }
 
     /// Writes the network as a `.yolahnet` file (format version 2).
+    #[allow(
+        clippy::needless_pass_by_value,
+        reason = "pyo3 extracts arguments by value"
+    )]
     fn save(&self, path: PathBuf) -> PyResult<()> {
         std::fs::write(&path, self.parameters.to_bytes(self.epochs))
             .map_err(|e| PyValueError::new_err(format!("cannot write '{}': {e}", path.display())))
