@@ -34,6 +34,7 @@ fn _yolah(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("OBSERVATION_SHAPE", (actions::OBSERVATION_PLANES, 8, 8))?;
     module.add_function(wrap_pyfunction!(players::think, module)?)?;
     module.add_function(wrap_pyfunction!(data::read_data, module)?)?;
+    module.add_function(wrap_pyfunction!(data::selfplay, module)?)?;
     let names: Vec<&str> = yolah_ai::PLAYERS.iter().map(|p| p.name).collect();
     module.add("PLAYERS", names)?;
     module.add("RECORD_DTYPE", numpy::record_dtype(module.py())?)?;

@@ -114,3 +114,16 @@ def test_missing_or_strange_files_raise(tmp_path, selfplay):
         yolah.record_planes(np.zeros(3, dtype=np.uint64))
     shutil.copy(selfplay[0], tmp_path / "copy.bin")
     assert len(yolah.read_data(tmp_path / "copy.bin")) == len(yolah.read_data(selfplay[0]))
+
+
+def test_selfplay_from_python_gives_the_records_the_command_writes(cli, tmp_path):
+    run(cli, "selfplay", "--games", "6", "--random-plies", "4", "--seed", "3",
+        "--out", str(tmp_path / "run"), "minimax:nodes=500")
+    written = yolah.read_data(tmp_path / "run" / "data.bin")
+    made = yolah.selfplay("minimax:nodes=500", 6, random_plies=4, seed=3, threads=2)
+    assert made.dtype == yolah.RECORD_DTYPE and len(made) > 100
+    assert (made == written).all()
+    with pytest.raises(ValueError, match="games must be"):
+        yolah.selfplay("random", 0)
+    with pytest.raises(ValueError, match="player"):
+        yolah.selfplay("nonsense", 2)

@@ -30,6 +30,7 @@ from ._yolah import (
     planes_batch,
     random_games,
     read_data,
+    selfplay,
     think,
 )
 
@@ -51,6 +52,7 @@ __all__ = [
     "random_games",
     "read_data",
     "record_planes",
+    "selfplay",
     "think",
 ]
 

@@ -24,6 +24,7 @@ __all__ = [
     "planes_batch",
     "random_games",
     "read_data",
+    "selfplay",
     "think",
 ]
 
@@ -192,3 +193,7 @@ class Network:
         """The float network: the rest of the game's margin for black, in points."""
     def evaluate(self, position: _PositionLike) -> float:
         """The engine's value: the final margin for the side to move, in points."""
+def selfplay(
+    spec: str, games: int, random_plies: int = 4, seed: int = 1, threads: int | None = None
+) -> npt.NDArray[np.void]:
+    """Self-play without files: the records ``yolah selfplay`` writes, as RECORD_DTYPE."""
