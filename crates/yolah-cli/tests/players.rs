@@ -34,6 +34,8 @@ fn players_lists_every_player_with_options_and_defaults() {
         "iterations",
         "threads",
         "default: 0.5",
+        "option.NAME",
+        "every player, in match and tournament:",
     ] {
         assert!(text.contains(word), "{word}: {text}");
     }

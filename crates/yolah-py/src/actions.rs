@@ -1,10 +1,9 @@
 //! Moves as integers for policy networks and frameworks (`OpenSpiel`, `PettingZoo`): a fixed
 //! action space of 4096 actions, `from × 64 + to` (squares numbered `8 × rank + file`, a1 = 0),
-//! the pass being `a1:a1`, action 0; legal-action masks; and the observation tensor. Many
-//! positions at once in one call, so a training loop crosses into Rust once.
+//! the pass being `a1:a1`, action 0; legal-action masks; and the observation tensor (many
+//! positions at once: [`crate::batch`]).
 
 use crate::numpy;
-use crate::position::position_arg;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use yolah_core::{Color, Move, Square};
@@ -64,7 +63,7 @@ pub fn write_mask(position: &yolah_core::Position, out: &mut [u8]) {
 }
 
 /// Bytes of one observation.
-const OBSERVATION_BYTES: usize = OBSERVATION_PLANES * 64 * 4;
+pub const OBSERVATION_BYTES: usize = OBSERVATION_PLANES * 64 * 4;
 
 /// Writes the observation of `position` into `out` ([`OBSERVATION_PLANES`] × 64 `f32`s as
 /// little-endian bytes, zeroed, `[plane][rank][file]`, rank 1 first).
@@ -127,51 +126,4 @@ pub fn move_to_action(r#move: &str) -> PyResult<usize> {
 #[pyfunction]
 pub fn action_to_move(action: i64) -> PyResult<String> {
     Ok(move_of(action)?.to_string())
-}
-
-/// The positions of an iterable of `Position`s or notations.
-fn positions(py: Python<'_>, items: &Bound<'_, PyAny>) -> PyResult<Vec<yolah_core::Position>> {
-    let mut all = Vec::new();
-    for (n, item) in items.try_iter()?.enumerate() {
-        all.push(
-            position_arg(&item?)
-                .map_err(|e| PyValueError::new_err(format!("position {n}: {}", e.value(py))))?,
-        );
-    }
-    Ok(all)
-}
-
-/// The legal-action masks of many positions: a `bool` array of shape `(n, 4096)`.
-#[pyfunction]
-pub fn legal_action_masks<'py>(
-    py: Python<'py>,
-    positions: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let all = self::positions(py, positions)?;
-    numpy::array_with(
-        py,
-        all.len() * ACTIONS,
-        "bool",
-        &[all.len(), ACTIONS],
-        |bytes| {
-            for (position, out) in all.iter().zip(bytes.chunks_exact_mut(ACTIONS)) {
-                write_mask(position, out);
-            }
-        },
-    )
-}
-
-/// The observations of many positions: a `float32` array of shape `(n, 7, 8, 8)`.
-#[pyfunction]
-pub fn observations<'py>(
-    py: Python<'py>,
-    positions: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let all = self::positions(py, positions)?;
-    let shape = [all.len(), OBSERVATION_PLANES, 8, 8];
-    numpy::array_with(py, all.len() * OBSERVATION_BYTES, "<f4", &shape, |bytes| {
-        for (position, out) in all.iter().zip(bytes.chunks_exact_mut(OBSERVATION_BYTES)) {
-            write_observation(position, out);
-        }
-    })
 }

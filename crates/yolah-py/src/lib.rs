@@ -28,8 +28,8 @@ fn _yolah(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(batch::planes_batch, module)?)?;
     module.add_function(wrap_pyfunction!(actions::move_to_action, module)?)?;
     module.add_function(wrap_pyfunction!(actions::action_to_move, module)?)?;
-    module.add_function(wrap_pyfunction!(actions::legal_action_masks, module)?)?;
-    module.add_function(wrap_pyfunction!(actions::observations, module)?)?;
+    module.add_function(wrap_pyfunction!(batch::legal_action_masks, module)?)?;
+    module.add_function(wrap_pyfunction!(batch::observations, module)?)?;
     module.add("NUM_ACTIONS", actions::ACTIONS)?;
     module.add("OBSERVATION_SHAPE", (actions::OBSERVATION_PLANES, 8, 8))?;
     module.add_function(wrap_pyfunction!(players::think, module)?)?;
