@@ -1,11 +1,12 @@
-//! Mutated inputs never panic: positions, moves, player specs and record rows, each a valid
+//! Mutated inputs never panic: positions, moves, player specs, record rows and PGN games, each a valid
 //! text with random edits (bytes replaced, inserted or deleted, pieces of other inputs
 //! spliced in), fed to the parsers and to what runs on what they accept. `cargo test` builds
 //! with overflow checks and debug assertions on, so an arithmetic overflow is a panic here too.
-//! 4 × 2,500 = 10,000 inputs a run.
+//! 5 × 2,500 = 12,500 inputs a run.
 
 use proptest::prelude::*;
 use yolah_ai::Spec;
+use yolah_ai::arena::pgn;
 use yolah_ai::arena::record::RecordFile;
 use yolah_ai::eval::{Features, Weights};
 use yolah_core::{Move, Position};
@@ -28,6 +29,13 @@ const SPECS: &[&str] = &[
     "random:seed=18446744073709551615",
     "minimax:nodes=200000,time=1.5s",
     "mcts:tree=96,time=1h",
+    "minimax:tc=10s+100ms,depth=3",
+    "engine:option.Hash=64,option.Player=mcts,time=20ms,cmd=yolah engine",
+];
+
+const PGN: &[&str] = &[
+    "[Event \"yolah match\"]\n[Black \"minimax\"]\n[White \"random\"]\n[Result \"*\"]\n\n1. e4:g2 d4:b2 *\n\n",
+    "[Event \"x\"]\n[FEN \"xxxbxx1x/xxxxxwxx/xxxx1xxb/xw1xx1xx/bxxxx3/xxw1xxxx/1x1xxwx1/x1xxxbxx b 21 23 46\"]\n[Termination \"normal\"]\n\n{a comment} 1-0\n\n",
 ];
 
 const ROWS: &[&str] = &[
@@ -144,5 +152,20 @@ proptest! {
         file.extend_from_slice(&row);
         std::fs::write(&path, &file).unwrap();
         let _ = RecordFile::read(&path);
+    }
+
+    #[test]
+    fn mutated_pgn_never_panics(i in 0..PGN.len(), j in 0..PGN.len(), edits in edits()) {
+        let bytes = mutate(PGN[i], PGN[j], &edits);
+        let text = String::from_utf8_lossy(&bytes);
+        match pgn::parse(&text) {
+            // Accepted: every game's moves are legal from its start.
+            Ok((games, _)) => {
+                for game in games {
+                    let _ = game.end();
+                }
+            }
+            Err(error) => prop_assert!(!error.to_string().contains('\n')),
+        }
     }
 }
