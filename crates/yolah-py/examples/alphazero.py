@@ -29,6 +29,8 @@ flags.DEFINE_integer("simulations", 20, "MCTS simulations a move.")
 flags.DEFINE_integer("buffer", 2**10, "Replay buffer size; a step waits for a quarter of it.")
 flags.DEFINE_integer("games", 20, "Games of the trained bot against a random one.")
 flags.DEFINE_bool("skip_training", False, "Only play the checkpoints of an earlier run.")
+flags.DEFINE_integer("eval_step", None, "The checkpoint to play (default: the last step); -1 is "
+                     "the latest weights of a run still going.")
 FLAGS = flags.FLAGS
 
 MODEL = {"nn_model": "mlp", "nn_width": 128, "nn_depth": 2}
@@ -74,7 +76,8 @@ def main(_):
     print("policy + value loss by step:", " ".join(f"{x:.3f}" for x in losses))
     game = pyspiel.load_game("yolah")
     rng = np.random.RandomState(1)
-    for step in (0, FLAGS.max_steps):
+    last = FLAGS.max_steps if FLAGS.eval_step is None else FLAGS.eval_step
+    for step in (0, last):
         score = score_against_random(game, cfg, step, rng)
         print(f"checkpoint {step} (MCTS {FLAGS.simulations} simulations) vs random: "
               f"{score:g} / {FLAGS.games}")

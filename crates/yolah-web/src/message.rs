@@ -162,6 +162,12 @@ pub struct ReportMessage {
     pub pv: Vec<String>,
     /// Whether this is its last word on the position (the search has ended).
     pub done: bool,
+    /// How long it has thought, ms.
+    pub time_ms: f64,
+    /// Positions searched (minimax), if it counts them.
+    pub nodes: Option<u64>,
+    /// Iterations or playouts (the tree searches), else 0.
+    pub iterations: u64,
 }
 
 /// The game as the page draws it.

@@ -732,6 +732,9 @@ fn report_message(side: Color, ply: usize, report: &Report, done: bool) -> Serve
         depth: report.depth,
         pv: report.pv.iter().map(ToString::to_string).collect(),
         done,
+        time_ms: (report.time.as_secs_f64() * 1e4).round() / 10.0,
+        nodes: report.nodes,
+        iterations: report.iterations,
     }))
 }
 

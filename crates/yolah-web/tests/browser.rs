@@ -317,6 +317,7 @@ async fn the_board_in_chromium_at_desktop_and_phone_sizes() {
         client.goto(&format!("http://{address}/")).await.unwrap();
         wait_for(&client, "the first game", |p| p["ply"] == "0").await;
         level_game_to_the_end(&client, name).await;
+        evaluation_where_it_belongs(&client).await;
         navigation(&client).await;
         undo_in_every_mode(&client).await;
         shared_link_and_analysis(&client, &address.to_string(), name).await;
@@ -561,6 +562,85 @@ async fn undo_in_every_mode(client: &Client) {
         p["paused"] == "no" && p["ply"].as_str().unwrap().parse::<usize>().unwrap() > kept
     })
     .await;
+}
+
+/// Asserts that the element `id` is not on screen: not displayed, invisible, or of no size.
+async fn assert_unseen(client: &Client, id: &str) {
+    let seen = run(
+        client,
+        &format!(
+            "const e = document.getElementById('{id}');
+             const style = getComputedStyle(e);
+             const box = e.getBoundingClientRect();
+             return style.display !== 'none' && style.visibility === 'visible'
+                    && box.width > 0 && box.height > 0;"
+        ),
+    )
+    .await;
+    assert_eq!(seen, Value::Bool(false), "{id} is on screen");
+}
+
+/// Issue 31, item 3: in a game against the machine the evaluation is hidden (the bar, the
+/// line, the report's values) until "Show evaluation" is switched on; the report keeps the
+/// move and its time. In analysis it is always on, and the switch is not shown.
+async fn evaluation_where_it_belongs(client: &Client) {
+    run(
+        client,
+        "if (document.getElementById('show-eval').checked) document.getElementById('show-eval').click();",
+    )
+    .await;
+    custom_game(client, "human", "minimax:depth=3").await;
+    let now = wait_for(client, "our turn", |p| {
+        p["human"] == "yes" && p["ply"] == "0"
+    })
+    .await;
+    play_first(client, &now).await;
+    wait_for(client, "the machine's report", |p| {
+        p["reports"].as_u64().unwrap() >= 1 && p["ply"] == "2"
+    })
+    .await;
+    let text = |client: &Client| {
+        let client = client.clone();
+        async move {
+            run(
+                &client,
+                "return document.getElementById('report').textContent;",
+            )
+            .await
+            .as_str()
+            .unwrap()
+            .to_string()
+        }
+    };
+    let hidden = text(client).await;
+    assert!(hidden.starts_with("white played "), "{hidden}");
+    assert!(
+        !hidden.contains("depth") && !hidden.contains("black "),
+        "{hidden}"
+    );
+    for id in ["evalbar", "pv", "graph"] {
+        assert_unseen(client, id).await;
+    }
+    assert_seen(client, "eval-switch").await;
+    click(client, "show-eval").await;
+    assert_seen(client, "evalbar").await;
+    let shown = text(client).await;
+    assert!(
+        shown.contains("depth 3") && shown.contains("black "),
+        "{shown}"
+    );
+    click(client, "show-eval").await;
+    assert_unseen(client, "evalbar").await;
+    // Analysis: always on, no switch.
+    click(client, "analyse").await;
+    wait_for(client, "analysis", |p| {
+        p["analysis"] == "yes" && p["reports"].as_u64().unwrap() >= 1
+    })
+    .await;
+    wait_for(client, "a report in analysis", |p| p["thinking"] == "yes").await;
+    assert_unseen(client, "eval-switch").await;
+    click(client, "analyse").await;
+    wait_for(client, "a game again", |p| p["analysis"] == "no").await;
 }
 
 /// Asserts that the element `id` is what a person sees: displayed, visible, with a size.
