@@ -18,6 +18,9 @@ pub enum ClientMessage {
     Undo(Undo),
     /// The person resigns the game.
     Resign(Nothing),
+    /// In a game between two browsers: the other side's request to take the last move back
+    /// is declined.
+    Decline(Nothing),
     /// A watched game waits, an analysis stops thinking.
     Pause(Nothing),
     /// A paused game or analysis goes on.

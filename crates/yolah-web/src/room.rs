@@ -144,6 +144,21 @@ impl Room {
         Ok(())
     }
 
+    /// `seat` declines the other side's request to take the last move back.
+    pub fn decline(&self, seat: Seat) -> Result<(), String> {
+        let Seat::Side(side) = seat else {
+            return Err("spectators do not answer takebacks".to_string());
+        };
+        let mut inner = self.lock();
+        match inner.takeback {
+            Some(asker) if asker != side => {
+                inner.takeback = None;
+                Ok(())
+            }
+            _ => Err("there is no takeback to decline".to_string()),
+        }
+    }
+
     /// When the side to move runs out of time.
     pub fn deadline(&self) -> Option<Instant> {
         self.lock().table.deadline()

@@ -494,6 +494,7 @@ impl Connection {
             ClientMessage::Play(PlayMove { mv }) => Some(room.play(seat, mv)),
             ClientMessage::Resign(_) => Some(room.resign(seat)),
             ClientMessage::Undo(Undo { to: None }) => Some(room.takeback(seat)),
+            ClientMessage::Decline(_) => Some(room.decline(seat)),
             ClientMessage::Undo(Undo { to: Some(_) }) => Some(Err(
                 "in a game between two browsers, take back one move (both must ask)".to_string(),
             )),
@@ -570,6 +571,9 @@ impl Connection {
                 self.abandon();
             }
             ClientMessage::Resume(_) => self.table_mut()?.resume()?,
+            ClientMessage::Decline(_) => {
+                return Err("only a game between two browsers has takebacks to decline".into());
+            }
             ClientMessage::Host(host) => self.host(host)?,
             ClientMessage::Join(JoinRoom { room, token }) => {
                 let room = self

@@ -400,6 +400,13 @@ async fn play_a_friend(address: &str) {
             .await;
             click(&guest, "undo").await;
             wait_for(&host, "the offer", |p| p["takeback"] == "white").await;
+            // Declined first (issue 31): the offer goes, the move stays; then asked again.
+            assert_seen(&host, "decline-takeback").await;
+            click(&host, "decline-takeback").await;
+            wait_for(&guest, "declined", |p| p["takeback"] == "").await;
+            assert_eq!(page(&guest).await["ply"], before["ply"]);
+            click(&guest, "undo").await;
+            wait_for(&host, "the offer again", |p| p["takeback"] == "white").await;
             click(&host, "accept-takeback").await;
             now = wait_for(&guest, "taken back", |p| p["ply"] != before["ply"]).await;
             assert_eq!(now["ply"], "3", "{now}");

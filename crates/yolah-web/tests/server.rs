@@ -821,6 +821,27 @@ async fn two_browsers_play_a_game_with_a_spectator_and_a_reconnect() {
         }
     };
     assert_eq!(asked["takeback"], "black");
+    // Declined (issue 31): the request goes, the move stays; the asker cannot decline it.
+    send(&mut guest, &json!({"type": "decline"})).await;
+    assert!(
+        next(&mut guest, "error").await["message"]
+            .as_str()
+            .unwrap()
+            .contains("no takeback to decline")
+    );
+    send(&mut host, &json!({"type": "decline"})).await;
+    loop {
+        let message = room(&mut guest).await;
+        if message["takeback"].is_null() {
+            break;
+        }
+    }
+    send(&mut guest, &json!({"type": "undo"})).await;
+    loop {
+        if room(&mut host).await["takeback"] == "black" {
+            break;
+        }
+    }
     send(&mut host, &json!({"type": "undo"})).await;
     state_after(&mut host, 0).await;
     send(&mut guest, &json!({"type": "play", "move": "a1:c3"})).await;
