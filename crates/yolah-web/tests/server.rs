@@ -728,6 +728,42 @@ async fn resign_take_back_to_a_move_and_undo_a_watched_game() {
     );
 }
 
+/// Black (the guest) asks to take its move back; white (the host) declines (issue 31), black
+/// asks again, white accepts: the move goes.
+async fn takeback_declined_then_accepted(host: &mut Socket, guest: &mut Socket) {
+    send(guest, &json!({"type": "undo"})).await;
+    let asked = loop {
+        let message = room(host).await;
+        if message["takeback"].is_string() {
+            break message;
+        }
+    };
+    assert_eq!(asked["takeback"], "black");
+    // Declined (issue 31): the request goes, the move stays; the asker cannot decline it.
+    send(guest, &json!({"type": "decline"})).await;
+    assert!(
+        next(guest, "error").await["message"]
+            .as_str()
+            .unwrap()
+            .contains("no takeback to decline")
+    );
+    send(host, &json!({"type": "decline"})).await;
+    loop {
+        let message = room(guest).await;
+        if message["takeback"].is_null() {
+            break;
+        }
+    }
+    send(guest, &json!({"type": "undo"})).await;
+    loop {
+        if room(host).await["takeback"] == "black" {
+            break;
+        }
+    }
+    send(host, &json!({"type": "undo"})).await;
+    state_after(host, 0).await;
+}
+
 /// The next room message.
 async fn room(socket: &mut Socket) -> Value {
     next(socket, "room").await
@@ -813,37 +849,7 @@ async fn two_browsers_play_a_game_with_a_spectator_and_a_reconnect() {
     send(&mut guest, &json!({"type": "play", "move": "a1:c3"})).await;
     assert_eq!(state_after(&mut host, 1).await["moves"][0], "a1:c3");
     state_after(&mut watcher, 1).await;
-    send(&mut guest, &json!({"type": "undo"})).await;
-    let asked = loop {
-        let message = room(&mut host).await;
-        if message["takeback"].is_string() {
-            break message;
-        }
-    };
-    assert_eq!(asked["takeback"], "black");
-    // Declined (issue 31): the request goes, the move stays; the asker cannot decline it.
-    send(&mut guest, &json!({"type": "decline"})).await;
-    assert!(
-        next(&mut guest, "error").await["message"]
-            .as_str()
-            .unwrap()
-            .contains("no takeback to decline")
-    );
-    send(&mut host, &json!({"type": "decline"})).await;
-    loop {
-        let message = room(&mut guest).await;
-        if message["takeback"].is_null() {
-            break;
-        }
-    }
-    send(&mut guest, &json!({"type": "undo"})).await;
-    loop {
-        if room(&mut host).await["takeback"] == "black" {
-            break;
-        }
-    }
-    send(&mut host, &json!({"type": "undo"})).await;
-    state_after(&mut host, 0).await;
+    takeback_declined_then_accepted(&mut host, &mut guest).await;
     send(&mut guest, &json!({"type": "play", "move": "a1:c3"})).await;
     state_after(&mut host, 1).await;
 
