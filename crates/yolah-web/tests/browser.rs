@@ -322,6 +322,7 @@ async fn the_board_in_chromium_at_desktop_and_phone_sizes() {
         undo_in_every_mode(&client).await;
         shared_link_and_analysis(&client, &address.to_string(), name).await;
         if name == "desktop" {
+            passes_in_the_move_list(&client, &address.to_string()).await;
             flip(&client).await;
             clock(&client).await;
         } else {
@@ -748,6 +749,42 @@ async fn shared_link_and_analysis(client: &Client, address: &str, name: &str) {
     wait_for(client, "a game again", |p| p["analysis"] == "no").await;
 }
 
+/// Issue 31: a run of one side's passes is one entry of the move list, `pass ×N`, which
+/// stays current while the positions inside the run are shown.
+async fn passes_in_the_move_list(client: &Client, address: &str) {
+    // A random game in which black passes three turns running (plies 51, 53, 55).
+    let moves = "h8:h5,e5:f5,h5:e8,a8:b7,a1:e1,f5:f8,e8:f7,d4:b6,d5:d6,f8:h6,e1:f1,h6:g5,f1:f2,\
+                 g5:g7,e4:b1,b6:c7,d6:g6,g7:h7,g6:f6,c7:e7,f2:f4,e7:d8,f7:e6,h1:h4,b1:b2,d8:d7,\
+                 b2:c3,h4:h2,c3:f3,d7:b5,f4:e3,b5:c4,f3:e2,c4:d3,e2:c2,h2:g1,e3:c1,g1:g3,c1:d1,\
+                 b7:b8,d1:d2,g3:g2,c2:b3,b8:a7,b3:b4,a7:a2,b4:a5,h7:g8,a5:a6,a2:a3,a1:a1,a3:a4,\
+                 a1:a1,g2:h3,a1:a1,h3:g4";
+    client
+        .goto(&format!("http://{address}/?moves={moves}"))
+        .await
+        .unwrap();
+    wait_for(client, "the game with passes", |p| p["ply"] == "56").await;
+    let list = run(
+        client,
+        "const box = document.getElementById('moves');
+         return {text: box.textContent, entries: box.querySelectorAll('.move').length,
+                 passes: [...box.querySelectorAll('.pass')].map(e => e.textContent)};",
+    )
+    .await;
+    assert_eq!(list["entries"], 54, "{list}");
+    assert_eq!(list["passes"], json!(["pass ×3"]), "{list}");
+    assert!(!list["text"].as_str().unwrap().contains("a1:a1"), "{list}");
+    // Inside the run (after black's second pass), the run's entry is the current one.
+    key(client, "ArrowLeft").await;
+    key(client, "ArrowLeft").await;
+    key(client, "ArrowLeft").await;
+    let current = run(
+        client,
+        "return document.querySelector('#moves .current').textContent;",
+    )
+    .await;
+    assert_eq!(current, "pass ×3");
+}
+
 /// On a phone: the board fits the width, nothing scrolls sideways, and the buttons come
 /// before the move list.
 async fn phone_layout(client: &Client) {
@@ -844,6 +881,23 @@ async fn clock(client: &Client) {
         a < 1500.0 && b < a - 150.0,
         "black's clock runs: {first} then {later}"
     );
+    // Issue 31: clocks a person reads at a glance: large, the side to move's lit, red under
+    // 10 s (computed style, not the class).
+    let look = run(
+        client,
+        "const s = (id) => getComputedStyle(document.getElementById(id));
+         return {size: parseFloat(s('clock-black').fontSize),
+                 black: s('clock-black').color, white: s('clock-white').color,
+                 lit: s('clock-black').backgroundColor, unlit: s('clock-white').backgroundColor};",
+    )
+    .await;
+    assert!(look["size"].as_f64().unwrap() >= 24.0, "{look}");
+    assert_eq!(look["black"], "rgb(192, 57, 43)", "under 10 s: {look}");
+    assert_ne!(
+        look["lit"], look["unlit"],
+        "the side to move's clock is lit: {look}"
+    );
+    assert_seen(client, "clock-black").await;
     let over = wait_for(client, "a loss on time", |p| p["result"] != "").await;
     assert_eq!(over["result"], "white wins on time", "{over}");
     assert_eq!(clock(client).await["black"], 0);
