@@ -245,6 +245,64 @@ async fn play_first(client: &Client, now: &Value) -> Value {
     .await
 }
 
+/// Plays the first legal move by dragging its piece to its target (issue 31): a mouse's press,
+/// move and release, or a finger's (`touch`), through `WebDriver`'s input actions; waits for
+/// the page to take it (and a machine's reply).
+async fn drag_first(client: &Client, now: &Value, touch: bool) -> Value {
+    use fantoccini::actions::{
+        InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction, TouchActions,
+    };
+    let legal = now["legal"].as_str().unwrap().to_string();
+    let (from, to) = legal.split(' ').next().unwrap().split_once(':').unwrap();
+    let steps = [
+        PointerAction::MoveToElement {
+            element: square(client, from).await,
+            duration: None,
+            x: 0.0,
+            y: 0.0,
+        },
+        PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        },
+        PointerAction::MoveBy {
+            duration: Some(Duration::from_millis(50)),
+            x: 8.0,
+            y: 8.0,
+        },
+        PointerAction::MoveToElement {
+            element: square(client, to).await,
+            duration: Some(Duration::from_millis(150)),
+            x: 0.0,
+            y: 0.0,
+        },
+        PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        },
+    ];
+    if touch {
+        let actions = steps
+            .into_iter()
+            .fold(TouchActions::new("finger".into()), InputSource::then);
+        client.perform_actions(actions).await.unwrap();
+    } else {
+        let actions = steps
+            .into_iter()
+            .fold(MouseActions::new("mouse".into()), InputSource::then);
+        client.perform_actions(actions).await.unwrap();
+    }
+    let moved = wait_for(client, "the dragged move taken", |p| {
+        p["ply"] != now["ply"] && (p["result"] != "" || p["human"] == "yes")
+    })
+    .await;
+    let first = moved["moves"]
+        .as_str()
+        .unwrap()
+        .split(' ')
+        .nth(now["ply"].as_str().unwrap().parse::<usize>().unwrap());
+    assert_eq!(first, Some(format!("{from}:{to}").as_str()), "{moved}");
+    moved
+}
+
 /// The board shown, square by square, against the engine's position after the first `count`
 /// moves of the game.
 async fn board_shows(client: &Client, now: &Value, count: usize) {
@@ -453,6 +511,8 @@ async fn level_game_to_the_end(client: &Client, name: &str) {
     click(client, "undo").await;
     let mut now = wait_for(client, "an error", |p| p["error"] != "").await;
     assert_eq!(now["error"], "nothing to undo");
+    // The first move by drag and drop (a finger on the phone), the rest by clicks.
+    now = drag_first(client, &now, name == "phone").await;
     while now["result"] == "" {
         let ply: usize = now["ply"].as_str().unwrap().parse().unwrap();
         if (20..22).contains(&ply) {
