@@ -699,6 +699,18 @@ async fn evaluation_where_it_belongs(client: &Client) {
     );
     click(client, "show-eval").await;
     assert_unseen(client, "evalbar").await;
+    // A move slides its piece (issue 31): slowed down here, so that the test sees it moving.
+    run(client, "moveMs = 3000;").await;
+    let now = wait_for(client, "our turn again", |p| p["human"] == "yes").await;
+    play_first(client, &now).await;
+    let moving = run(
+        client,
+        "return [...document.querySelectorAll('.piece')]
+                 .filter(p => getComputedStyle(p).transform !== 'none').length;",
+    )
+    .await;
+    assert!(moving.as_u64().unwrap() >= 1, "a piece in motion: {moving}");
+    run(client, "moveMs = 160;").await;
     // Analysis: always on, no switch.
     click(client, "analyse").await;
     wait_for(client, "analysis", |p| {
