@@ -359,6 +359,8 @@ async fn key(client: &Client, key: &str) {
 async fn screenshot(client: &Client, name: &str) {
     if let Some(dir) = std::env::var_os("YOLAH_SCREENSHOTS") {
         run(client, "window.scrollTo(0, 0);").await;
+        // The last move's slide ends first (160 ms).
+        tokio::time::sleep(Duration::from_millis(300)).await;
         let path = std::path::Path::new(&dir).join(name);
         std::fs::write(path, client.screenshot().await.unwrap()).unwrap();
     }
@@ -373,7 +375,7 @@ async fn the_board_in_chromium_at_desktop_and_phone_sizes() {
     for (width, height, name) in [(1280, 800, "desktop"), (390, 844, "phone")] {
         let (_driver, client, port) = browser(width, height).await;
         client.goto(&format!("http://{address}/")).await.unwrap();
-        wait_for(&client, "the first game", |p| p["ply"] == "0").await;
+        landing(&client, name).await;
         level_game_to_the_end(&client, name).await;
         evaluation_where_it_belongs(&client).await;
         navigation(&client).await;
@@ -397,6 +399,26 @@ async fn the_board_in_chromium_at_desktop_and_phone_sizes() {
     play_a_friend(&address.to_string()).await;
 }
 
+/// Issue 31: a fresh page has a name and offers a choice (the machine, a friend, analysis)
+/// rather than a game already started; the machine's button starts one against level 6.
+async fn landing(client: &Client, name: &str) {
+    wait_for(client, "connected", |p| p["connected"] == "yes").await;
+    for id in ["masthead", "landing", "landing-level", "landing-friend", "landing-analyse"] {
+        assert_seen(client, id).await;
+    }
+    let title = run(client, "return document.querySelector('#masthead h1').textContent;").await;
+    assert_eq!(title, "Yolah");
+    assert_eq!(page(client).await["ply"], "", "no game before a choice");
+    // No clock in a game without one: its empty frames are not drawn either.
+    assert_unseen(client, "clocks").await;
+    assert_unseen(client, "eval-switch").await;
+    screenshot(client, &format!("{name}-landing.png")).await;
+    click(client, "landing-level").await;
+    let game = wait_for(client, "the first game", |p| p["ply"] == "0").await;
+    assert_eq!(game["players"], "human|minimax:time=300ms,eval=nn", "{game}");
+    assert_unseen(client, "landing").await;
+}
+
 /// A game between two browsers, a desktop's (black, the host) and a phone's (white, through
 /// the link): played to the end, with the phone reloading the page and the desktop's
 /// connection dropped in the middle; both end on the same game, with no console errors.
@@ -404,16 +426,11 @@ async fn play_a_friend(address: &str) {
     let (_host_driver, host, host_port) = browser(1280, 800).await;
     let (_guest_driver, guest, guest_port) = browser(390, 844).await;
     host.goto(&format!("http://{address}/")).await.unwrap();
-    wait_for(&host, "the first game", |p| p["ply"] == "0").await;
-    run(
-        &host,
-        "document.getElementById('mode').value = 'friend';
-         document.getElementById('colour').value = 'black';
-         document.getElementById('mode').dispatchEvent(new Event('change'));",
-    )
-    .await;
-    click(&host, "new").await;
+    wait_for(&host, "connected", |p| p["connected"] == "yes").await;
+    assert_seen(&host, "landing-friend").await;
+    click(&host, "landing-friend").await;
     wait_for(&host, "a hosted game", |p| p["seat"] == "black").await;
+    assert_unseen(&host, "landing").await;
     let link = run(
         &host,
         "return document.getElementById('invite-link').value;",
