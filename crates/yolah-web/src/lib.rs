@@ -5,8 +5,10 @@
 //! - [`message`]: the JSON messages, page to server and back;
 //! - [`game`]: one game's rules and what a page may ask for (pure);
 //! - [`room`]: games between two browsers, shared by their connections;
-//! - [`server`]: the routes, the connections and their searches.
+//! - [`server`]: the routes, the connections and their searches;
+//! - [`export`]: a game as a PGN-style record (`/export.pgn`).
 
+pub mod export;
 pub mod game;
 pub mod message;
 pub mod room;

@@ -148,6 +148,7 @@ pub fn router(config: Config) -> Router {
             get(|Extract(shared): Extract<Arc<Shared>>| async move { Html(shared.page.clone()) }),
         )
         .route("/health", get(health))
+        .route("/export.pgn", get(crate::export::export))
         .route("/ws", get(upgrade))
         .with_state(shared)
 }

@@ -403,10 +403,20 @@ async fn the_board_in_chromium_at_desktop_and_phone_sizes() {
 /// rather than a game already started; the machine's button starts one against level 6.
 async fn landing(client: &Client, name: &str) {
     wait_for(client, "connected", |p| p["connected"] == "yes").await;
-    for id in ["masthead", "landing", "landing-level", "landing-friend", "landing-analyse"] {
+    for id in [
+        "masthead",
+        "landing",
+        "landing-level",
+        "landing-friend",
+        "landing-analyse",
+    ] {
         assert_seen(client, id).await;
     }
-    let title = run(client, "return document.querySelector('#masthead h1').textContent;").await;
+    let title = run(
+        client,
+        "return document.querySelector('#masthead h1').textContent;",
+    )
+    .await;
     assert_eq!(title, "Yolah");
     assert_eq!(page(client).await["ply"], "", "no game before a choice");
     // No clock in a game without one: its empty frames are not drawn either.
@@ -415,7 +425,10 @@ async fn landing(client: &Client, name: &str) {
     screenshot(client, &format!("{name}-landing.png")).await;
     click(client, "landing-level").await;
     let game = wait_for(client, "the first game", |p| p["ply"] == "0").await;
-    assert_eq!(game["players"], "human|minimax:time=300ms,eval=nn", "{game}");
+    assert_eq!(
+        game["players"], "human|minimax:time=300ms,eval=nn",
+        "{game}"
+    );
     assert_unseen(client, "landing").await;
 }
 

@@ -964,3 +964,61 @@ async fn one_connection_hosts_a_bounded_number_of_rooms() {
     send(&mut other, &json!({"type": "host", "colour": "white"})).await;
     assert!(room(&mut other).await["id"].is_string());
 }
+
+/// `GET path` on the server: the status line's code and the body.
+async fn get(address: std::net::SocketAddr, path: &str) -> (u16, String) {
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.unwrap();
+    let code = response.split(' ').nth(1).unwrap().parse().unwrap();
+    let body = response.split_once("\r\n\r\n").unwrap().1.to_string();
+    (code, body)
+}
+
+/// Issue 31: a game the page shows, exported as the runner's PGN record, reads back (with the
+/// reader `yolah replay` uses) into the same final position; a resignation keeps its result;
+/// bad moves are refused with a reason.
+#[tokio::test]
+async fn a_game_exported_as_pgn_reads_back_into_the_same_position() {
+    let address = server(yolah_web::Config::default()).await;
+    let mut position = Position::start();
+    let mut moves = Vec::new();
+    let mut rng = 7u64;
+    while !position.game_over() {
+        let legal = position.moves();
+        rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        let m = legal.as_slice()[(rng >> 33) as usize % legal.len()];
+        position.play(m);
+        moves.push(m.to_string());
+    }
+    let path = format!(
+        "/export.pgn?moves={}&black=human&white=random&tc=1min%2B1s",
+        moves.join(",")
+    );
+    let (code, body) = get(address, &path).await;
+    assert_eq!(code, 200, "{body}");
+    let (games, cut) = yolah_ai::arena::pgn::parse(&body).unwrap();
+    assert_eq!((games.len(), cut), (1, None));
+    assert_eq!(games[0].end(), position);
+    assert_eq!(games[0].tag("White"), Some("random"));
+    assert_eq!(games[0].tag("TimeControl"), Some("60+1"));
+    assert_eq!(games[0].tag("Event"), Some("yolah serve"));
+    // Resigned after two moves: the result stands, the reader takes it.
+    let (code, body) = get(
+        address,
+        "/export.pgn?moves=a1:c3,h1:f3&black=human&white=minimax&result=white%20wins%20by%20resignation",
+    )
+    .await;
+    assert_eq!(code, 200, "{body}");
+    let (games, _) = yolah_ai::arena::pgn::parse(&body).unwrap();
+    assert_eq!(games[0].result, "0-1");
+    assert!(body.contains("{black resigns}"), "{body}");
+    // A game going on: `*`.
+    let (_, body) = get(address, "/export.pgn?moves=a1:c3").await;
+    assert!(body.contains("[Result \"*\"]"), "{body}");
+    let (code, body) = get(address, "/export.pgn?moves=a1:a1").await;
+    assert_eq!(code, 400);
+    assert!(body.contains("illegal") && !body.contains('\n'), "{body}");
+}

@@ -16,6 +16,10 @@ use std::path::Path;
 use yolah_core::text::quote;
 use yolah_core::{Color, Move, Outcome, Position};
 
+/// The `forfeit` of a record whose loser resigned (the board's games): PGN's `Termination` is
+/// then `normal`, as in chess.
+pub const RESIGNED: &str = "resigned";
+
 /// The largest PGN file read (a million games of ~1 KiB).
 pub const MAX_PGN_FILE: u64 = 1 << 30;
 /// The most tags a game may have, and the longest tag value: bounds for untrusted files.
@@ -162,20 +166,7 @@ pub fn block(event: &Event, record: &GameRecord) -> String {
             opening.join(" ")
         },
     );
-    tag(
-        "Termination",
-        if !record.forfeit.is_empty() {
-            if record.forfeit.starts_with("lost on time") {
-                "time forfeit"
-            } else {
-                "rules infraction"
-            }
-        } else if record.adjudicated == PROVED {
-            "adjudication"
-        } else {
-            "normal"
-        },
-    );
+    tag("Termination", termination(record));
     tag("PlyCount", &moves.len().to_string());
     tag("BlackScore", &record.black_score.to_string());
     tag("WhiteScore", &record.white_score.to_string());
@@ -198,24 +189,49 @@ pub fn block(event: &Event, record: &GameRecord) -> String {
         }
         flush(&mut line, m);
     }
-    if !record.forfeit.is_empty() {
-        flush(
-            &mut line,
-            &format!("{{{}}}", record.forfeit.replace('}', ")")),
-        );
-    } else if record.adjudicated == PROVED {
-        flush(
-            &mut line,
-            &format!(
-                "{{adjudicated: proved final scores {}-{}}}",
-                record.black_score, record.white_score
-            ),
-        );
+    if let Some(comment) = ending(record) {
+        flush(&mut line, &comment);
     }
     flush(&mut line, &record.result);
     text.push_str(&line);
     text.push_str("\n\n");
     text
+}
+
+/// PGN's `Termination` of a record.
+fn termination(record: &GameRecord) -> &'static str {
+    if record.forfeit == RESIGNED {
+        "normal"
+    } else if record.forfeit.starts_with("lost on time") {
+        "time forfeit"
+    } else if !record.forfeit.is_empty() {
+        "rules infraction"
+    } else if record.adjudicated == PROVED {
+        "adjudication"
+    } else {
+        "normal"
+    }
+}
+
+/// The comment before the result that says how a game ended early, if it did.
+fn ending(record: &GameRecord) -> Option<String> {
+    if record.forfeit == RESIGNED {
+        let loser = if record.result == "1-0" {
+            "white"
+        } else {
+            "black"
+        };
+        Some(format!("{{{loser} resigns}}"))
+    } else if !record.forfeit.is_empty() {
+        Some(format!("{{{}}}", record.forfeit.replace('}', ")")))
+    } else if record.adjudicated == PROVED {
+        Some(format!(
+            "{{adjudicated: proved final scores {}-{}}}",
+            record.black_score, record.white_score
+        ))
+    } else {
+        None
+    }
 }
 
 /// A PGN file that cannot be read, and where: one line.
@@ -360,16 +376,12 @@ fn game(text: &str, line: usize) -> Result<(PgnGame, usize), Failure> {
     let body = &text[start_of_moves..];
     let (moves, position, result, end) = movetext(body, start, at)?;
     let termination = value("Termination").unwrap_or("normal");
-    if termination == "normal" && result != "*" {
-        let Some(outcome) = position.outcome() else {
-            return Err(bad(
-                line,
-                format!(
-                    "the game is not over after its {} moves but its result is {result}",
-                    moves.len()
-                ),
-            ));
-        };
+    // A game over by the rules must have the result of its position; a `normal` game that is
+    // not over ended by resignation (or agreement), and its result stands.
+    if termination == "normal"
+        && result != "*"
+        && let Some(outcome) = position.outcome()
+    {
         let expected = crate::arena::record::result_text(outcome);
         if expected != result {
             return Err(bad(

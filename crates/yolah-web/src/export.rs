@@ -1,0 +1,169 @@
+//! `GET /export.pgn`: a game the page shows, as the PGN-style record the match runner writes
+//! (`docs/pgn.md`; the same code, `yolah_ai::arena::pgn`), for other programs and for
+//! `yolah replay FILE --game 0`. Stateless: the page sends the start, the moves, the players
+//! and how the game ended; the moves are checked before anything is written.
+
+use axum::extract::Query;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use yolah_ai::arena::pgn::{Event, block, today};
+use yolah_ai::arena::record::{GameRecord, result_text};
+use yolah_core::{Color, Move, Outcome, Position};
+
+/// The longest player name or result text taken.
+const MAX_TEXT: usize = 200;
+/// The most moves a game can have (56 moves and at most as many passes), with room.
+const MAX_MOVES: usize = 130;
+
+/// What the page sends.
+#[derive(Debug, Deserialize)]
+pub struct Export {
+    /// The start position's notation; the start if absent or empty.
+    #[serde(default)]
+    start: String,
+    /// The moves, separated by commas or spaces.
+    #[serde(default)]
+    moves: String,
+    /// Black's player (`human` or a spec).
+    #[serde(default)]
+    black: String,
+    /// White's player.
+    #[serde(default)]
+    white: String,
+    /// How the page states the result (`black wins 33-30`, `white wins on time`, `black wins
+    /// by resignation`), empty for a game going on.
+    #[serde(default)]
+    result: String,
+    /// The game clock, if it had one.
+    #[serde(default)]
+    tc: String,
+}
+
+/// The record of the game, or why not (one line).
+pub fn record(export: &Export) -> Result<GameRecord, String> {
+    for (what, text) in [
+        ("black", &export.black),
+        ("white", &export.white),
+        ("result", &export.result),
+    ] {
+        if text.len() > MAX_TEXT || text.chars().any(char::is_control) {
+            return Err(format!("{what}: at most {MAX_TEXT} characters, one line"));
+        }
+    }
+    let start: Position = if export.start.trim().is_empty() {
+        Position::start()
+    } else {
+        export
+            .start
+            .parse()
+            .map_err(|e| format!("bad start: {e}"))?
+    };
+    let mut position = start;
+    let mut moves = Vec::new();
+    for (n, text) in export
+        .moves
+        .split([',', ' '])
+        .filter(|t| !t.is_empty())
+        .enumerate()
+    {
+        if n >= MAX_MOVES {
+            return Err(format!("more than {MAX_MOVES} moves"));
+        }
+        let m: Move = text.parse().map_err(|e| format!("move {}: {e}", n + 1))?;
+        position
+            .check_move(m)
+            .map_err(|e| format!("move {} {text} is illegal: {e}", n + 1))?;
+        position.play(m);
+        moves.push(m.to_string());
+    }
+    let tc = if export.tc.trim().is_empty() {
+        String::new()
+    } else {
+        export
+            .tc
+            .trim()
+            .parse::<yolah_ai::TimeControl>()
+            .map_err(|e| format!("tc {e}"))?
+            .to_string()
+    };
+    // A finished game's result is its position's; otherwise the page's words say whether a
+    // side lost on time or resigned, else the game goes on.
+    let winner = |words: &str| {
+        if words.starts_with("black wins") {
+            Some(Color::Black)
+        } else if words.starts_with("white wins") {
+            Some(Color::White)
+        } else {
+            None
+        }
+    };
+    let (result, forfeit) = match position.outcome() {
+        Some(outcome) => (result_text(outcome).to_string(), String::new()),
+        None => match winner(&export.result) {
+            Some(side) if export.result.contains("on time") => (
+                result_text(Outcome::Win(side)).to_string(),
+                "lost on time".to_string(),
+            ),
+            Some(side) if export.result.contains("resignation") => (
+                result_text(Outcome::Win(side)).to_string(),
+                yolah_ai::arena::pgn::RESIGNED.to_string(),
+            ),
+            _ => ("*".to_string(), String::new()),
+        },
+    };
+    let name = |n: &str| if n.is_empty() { "?" } else { n }.to_string();
+    Ok(GameRecord {
+        game: 0,
+        config: String::new(),
+        black: name(&export.black),
+        white: name(&export.white),
+        result,
+        forfeit,
+        black_score: position.score(Color::Black),
+        white_score: position.score(Color::White),
+        opening_plies: 0,
+        start: if start == Position::start() {
+            String::new()
+        } else {
+            start.to_string()
+        },
+        black_ms: 0.0,
+        white_ms: 0.0,
+        black_max_ms: 0.0,
+        white_max_ms: 0.0,
+        black_left_ms: None,
+        white_left_ms: None,
+        black_tc: tc.clone(),
+        white_tc: tc,
+        adjudicated: String::new(),
+        moves: moves.join(" "),
+    })
+}
+
+/// The handler: the PGN text as a download, or 400 with the reason.
+pub async fn export(Query(export): Query<Export>) -> Response {
+    match record(&export) {
+        Ok(record) => {
+            let event = Event {
+                name: "yolah serve".to_string(),
+                date: today(),
+            };
+            (
+                [
+                    (
+                        header::CONTENT_TYPE,
+                        "application/x-chess-pgn; charset=utf-8",
+                    ),
+                    (
+                        header::CONTENT_DISPOSITION,
+                        "attachment; filename=\"yolah-game.pgn\"",
+                    ),
+                ],
+                block(&event, &record),
+            )
+                .into_response()
+        }
+        Err(reason) => (StatusCode::BAD_REQUEST, reason).into_response(),
+    }
+}
