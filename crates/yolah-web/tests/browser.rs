@@ -382,6 +382,7 @@ async fn the_board_in_chromium_at_desktop_and_phone_sizes() {
         undo_in_every_mode(&client).await;
         shared_link_and_analysis(&client, &address.to_string(), name).await;
         if name == "desktop" {
+            sounds(&client).await;
             passes_in_the_move_list(&client, &address.to_string()).await;
             flip(&client).await;
             clock(&client).await;
@@ -849,6 +850,41 @@ async fn shared_link_and_analysis(client: &Client, address: &str, name: &str) {
     // Back to playing: a new game from the form.
     click(client, "analyse").await;
     wait_for(client, "a game again", |p| p["analysis"] == "no").await;
+}
+
+/// Issue 31: sounds are off until switched on (the switch says which), then a move makes one.
+async fn sounds(client: &Client) {
+    custom_game(client, "human", "random").await;
+    let now = wait_for(client, "our turn", |p| {
+        p["human"] == "yes" && p["ply"] == "0"
+    })
+    .await;
+    let played = |client: &Client| {
+        let client = client.clone();
+        async move { run(&client, "return soundsPlayed;").await.as_u64().unwrap() }
+    };
+    let label = |client: &Client| {
+        let client = client.clone();
+        async move {
+            run(
+                &client,
+                "return document.getElementById('sound').textContent;",
+            )
+            .await
+        }
+    };
+    assert_seen(client, "sound").await;
+    assert_eq!(label(client).await, "Sound: off");
+    let before = played(client).await;
+    let now = play_first(client, &now).await;
+    assert_eq!(played(client).await, before, "silent while off");
+    click(client, "sound").await;
+    assert_eq!(label(client).await, "Sound: on");
+    play_first(client, &now).await;
+    // The switch's own beep, then our move and the reply.
+    assert!(played(client).await >= before + 3, "sounds when on");
+    click(client, "sound").await;
+    assert_eq!(label(client).await, "Sound: off");
 }
 
 /// Issue 31: a run of one side's passes is one entry of the move list, `pass ×N`, which
