@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_clean_error, stderr, stdout, yolah};
+use common::{assert_clean_error, rows, stderr, stdout, yolah};
 use std::path::Path;
 
 fn relay(log: &Path, mode: &str) -> String {
@@ -14,23 +14,6 @@ fn relay(log: &Path, mode: &str) -> String {
         env!("CARGO_BIN_EXE_yolah"),
         log.display()
     )
-}
-
-/// The rows of a record file as maps from column to value.
-fn rows(path: &Path) -> Vec<std::collections::HashMap<String, String>> {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let header = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|row| {
-            let row = row.unwrap();
-            header
-                .iter()
-                .zip(row.iter())
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect()
-        })
-        .collect()
 }
 
 #[test]

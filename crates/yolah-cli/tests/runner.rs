@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_clean_error, stderr, stdout, yolah};
+use common::{assert_clean_error, rows, stderr, stdout, yolah};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -16,23 +16,6 @@ fn relay(log: &Path) -> String {
         env!("CARGO_BIN_EXE_yolah"),
         log.display()
     )
-}
-
-/// The rows of a record file as maps from column to value.
-fn rows(path: &Path) -> Vec<HashMap<String, String>> {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let header = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|row| {
-            let row = row.unwrap();
-            header
-                .iter()
-                .zip(row.iter())
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect()
-        })
-        .collect()
 }
 
 fn ok(args: &[&str]) -> String {

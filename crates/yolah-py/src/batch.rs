@@ -8,6 +8,33 @@ use crate::position::position_arg;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+/// One array for many positions (an iterable of `Position`s or notations): `size` bytes a
+/// position, each written by `write` in place, of `dtype`, shaped `(n, *shape)`.
+fn batch<'py>(
+    py: Python<'py>,
+    positions: &Bound<'py, PyAny>,
+    size: usize,
+    dtype: &str,
+    shape: &[usize],
+    write: fn(&yolah_core::Position, &mut [u8]),
+) -> PyResult<Bound<'py, PyAny>> {
+    let mut all = Vec::new();
+    for (n, item) in positions.try_iter()?.enumerate() {
+        all.push(
+            position_arg(&item?)
+                .map_err(|e| PyValueError::new_err(format!("position {n}: {}", e.value(py))))?,
+        );
+    }
+    let full: Vec<usize> = std::iter::once(all.len())
+        .chain(shape.iter().copied())
+        .collect();
+    numpy::array_with(py, all.len() * size, dtype, &full, |bytes| {
+        for (position, out) in all.iter().zip(bytes.chunks_exact_mut(size)) {
+            write(position, out);
+        }
+    })
+}
+
 /// The planes of many positions (an iterable of `Position`s or notations): a `uint8` array of
 /// shape `(n, 3, 8, 8)`, in order.
 #[pyfunction]
@@ -15,30 +42,7 @@ pub fn planes_batch<'py>(
     py: Python<'py>,
     positions: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let all = self::positions(py, positions)?;
-    numpy::array_with(
-        py,
-        all.len() * PLANE_BYTES,
-        "uint8",
-        &[all.len(), PLANES, 8, 8],
-        |bytes| {
-            for (position, out) in all.iter().zip(bytes.chunks_exact_mut(PLANE_BYTES)) {
-                write(position, out);
-            }
-        },
-    )
-}
-
-/// The positions of an iterable of `Position`s or notations.
-fn positions(py: Python<'_>, items: &Bound<'_, PyAny>) -> PyResult<Vec<yolah_core::Position>> {
-    let mut all = Vec::new();
-    for (n, item) in items.try_iter()?.enumerate() {
-        all.push(
-            position_arg(&item?)
-                .map_err(|e| PyValueError::new_err(format!("position {n}: {}", e.value(py))))?,
-        );
-    }
-    Ok(all)
+    batch(py, positions, PLANE_BYTES, "uint8", &[PLANES, 8, 8], write)
 }
 
 /// The legal-action masks of many positions: a `bool` array of shape `(n, 4096)`.
@@ -47,20 +51,14 @@ pub fn legal_action_masks<'py>(
     py: Python<'py>,
     positions: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let all = self::positions(py, positions)?;
-    numpy::array_with(
+    let actions = crate::actions::ACTIONS;
+    batch(
         py,
-        all.len() * crate::actions::ACTIONS,
+        positions,
+        actions,
         "bool",
-        &[all.len(), crate::actions::ACTIONS],
-        |bytes| {
-            for (position, out) in all
-                .iter()
-                .zip(bytes.chunks_exact_mut(crate::actions::ACTIONS))
-            {
-                crate::actions::write_mask(position, out);
-            }
-        },
+        &[actions],
+        crate::actions::write_mask,
     )
 }
 
@@ -70,20 +68,14 @@ pub fn observations<'py>(
     py: Python<'py>,
     positions: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let all = self::positions(py, positions)?;
-    let shape = [all.len(), crate::actions::OBSERVATION_PLANES, 8, 8];
-    numpy::array_with(
+    let shape = [crate::actions::OBSERVATION_PLANES, 8, 8];
+    let size = crate::actions::OBSERVATION_BYTES;
+    batch(
         py,
-        all.len() * crate::actions::OBSERVATION_BYTES,
+        positions,
+        size,
         "<f4",
         &shape,
-        |bytes| {
-            for (position, out) in all
-                .iter()
-                .zip(bytes.chunks_exact_mut(crate::actions::OBSERVATION_BYTES))
-            {
-                crate::actions::write_observation(position, out);
-            }
-        },
+        crate::actions::write_observation,
     )
 }

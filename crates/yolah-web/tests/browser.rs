@@ -663,20 +663,33 @@ async fn undo_in_every_mode(client: &Client) {
     .await;
 }
 
-/// Asserts that the element `id` is not on screen: not displayed, invisible, or of no size.
-async fn assert_unseen(client: &Client, id: &str) {
-    let seen = run(
+/// How the element `id` is laid out: its computed display and visibility, and its size.
+async fn layout(client: &Client, id: &str) -> Value {
+    run(
         client,
         &format!(
             "const e = document.getElementById('{id}');
              const style = getComputedStyle(e);
              const box = e.getBoundingClientRect();
-             return style.display !== 'none' && style.visibility === 'visible'
-                    && box.width > 0 && box.height > 0;"
+             return {{display: style.display, visibility: style.visibility,
+                      width: box.width, height: box.height}};"
         ),
     )
-    .await;
-    assert_eq!(seen, Value::Bool(false), "{id} is on screen");
+    .await
+}
+
+/// Whether a layout is on screen: displayed, visible, with a size.
+fn on_screen(seen: &Value) -> bool {
+    seen["display"] != "none"
+        && seen["visibility"] == "visible"
+        && seen["width"].as_f64().unwrap() > 0.0
+        && seen["height"].as_f64().unwrap() > 0.0
+}
+
+/// Asserts that the element `id` is not on screen: not displayed, invisible, or of no size.
+async fn assert_unseen(client: &Client, id: &str) {
+    let seen = layout(client, id).await;
+    assert!(!on_screen(&seen), "{id} is on screen: {seen}");
 }
 
 /// Issue 31, item 3: in a game against the machine the evaluation is hidden (the bar, the
@@ -756,24 +769,8 @@ async fn evaluation_where_it_belongs(client: &Client) {
 
 /// Asserts that the element `id` is what a person sees: displayed, visible, with a size.
 async fn assert_seen(client: &Client, id: &str) {
-    let seen = run(
-        client,
-        &format!(
-            "const e = document.getElementById('{id}');
-             const style = getComputedStyle(e);
-             const box = e.getBoundingClientRect();
-             return {{display: style.display, visibility: style.visibility,
-                      width: box.width, height: box.height}};"
-        ),
-    )
-    .await;
-    assert!(
-        seen["display"] != "none"
-            && seen["visibility"] == "visible"
-            && seen["width"].as_f64().unwrap() > 0.0
-            && seen["height"].as_f64().unwrap() > 0.0,
-        "{id} is not on screen: {seen}"
-    );
+    let seen = layout(client, id).await;
+    assert!(on_screen(&seen), "{id} is not on screen: {seen}");
 }
 
 /// A shared link opens its game in analysis; the engine reports live; Stop stops it; a

@@ -38,3 +38,21 @@ pub fn assert_clean_error(output: &Output, expected: &str) {
     );
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// The rows of a record file (`match --out`, a tournament's games.csv) as maps from column to
+/// value.
+pub fn rows(path: &std::path::Path) -> Vec<std::collections::HashMap<String, String>> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let header = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|row| {
+            let row = row.unwrap();
+            header
+                .iter()
+                .zip(row.iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
