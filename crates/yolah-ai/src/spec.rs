@@ -455,6 +455,43 @@ impl Spec {
         self.options.has(option)
     }
 
+    /// Whether this player takes `key` as a spec item could add it (`--each`): one of its own
+    /// options but the command line, the game clock `tc`, or `option.NAME` for an external
+    /// program. Names are compared ignoring case, as the parser does.
+    pub fn takes(&self, key: &str) -> bool {
+        if key.eq_ignore_ascii_case(TC_OPTION) {
+            return true;
+        }
+        if engine_option_name(key).is_some() {
+            return self
+                .info
+                .options
+                .iter()
+                .any(|o| o.kind == ValueKind::Command);
+        }
+        self.info
+            .options
+            .iter()
+            .any(|o| o.name.eq_ignore_ascii_case(key) && o.kind != ValueKind::Command)
+    }
+
+    /// Whether the spec gives `key` a value already (see [`Spec::takes`]).
+    pub fn gives(&self, key: &str) -> bool {
+        if key.eq_ignore_ascii_case(TC_OPTION) {
+            return self.time_control.is_some();
+        }
+        if let Some(name) = engine_option_name(key) {
+            return self
+                .engine_options()
+                .iter()
+                .any(|(n, _)| n.eq_ignore_ascii_case(name));
+        }
+        self.info
+            .options
+            .iter()
+            .any(|o| o.name.eq_ignore_ascii_case(key) && self.options.has(o.name))
+    }
+
     /// The whole-number value the spec gives `option` (counts, sizes, threads, depth, seed).
     pub fn number(&self, option: &str) -> Option<u64> {
         self.options.whole(option)

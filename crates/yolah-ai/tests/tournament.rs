@@ -21,6 +21,7 @@ fn config(games_per_pair: u32) -> Config {
         time_control: None,
         gauntlet: false,
         adjudicate: false,
+        sprt: None,
     }
 }
 

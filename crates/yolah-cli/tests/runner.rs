@@ -79,6 +79,9 @@ fn a_gauntlet_shows_the_candidate_against_each_opponent_and_resumes() {
 
 #[test]
 fn a_gauntlet_test_stops_each_opponent_once_it_decides() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("g");
+    let out = out.to_str().unwrap();
     let output = yolah(
         &[
             "tournament",
@@ -91,6 +94,8 @@ fn a_gauntlet_test_stops_each_opponent_once_it_decides() {
             "--sprt",
             "elo0=0,elo1=50",
             "--json",
+            "--out",
+            out,
         ],
         "",
     );
@@ -102,6 +107,40 @@ fn a_gauntlet_test_stops_each_opponent_once_it_decides() {
     // plus those in flight), not 200.
     assert!(random["games"].as_u64().unwrap() < 80, "{random}");
     assert!(random["llr"].as_f64().unwrap() > 2.9);
+    // The test is the tournament's: resumed from its directory alone, after losing all but
+    // its first ten games, it goes on testing and stops the games against random again.
+    let games = Path::new(out).join("games.csv");
+    let text = std::fs::read_to_string(&games).unwrap();
+    let kept: Vec<&str> = text.lines().take(11).collect();
+    std::fs::write(&games, kept.join("\n") + "\n").unwrap();
+    let again: serde_json::Value =
+        serde_json::from_str(&ok(&["tournament", "--resume", "--out", out, "--json"])).unwrap();
+    let random = &again["gauntlet"][0];
+    assert_eq!(random["verdict"], "H1 accepted", "{random}");
+    assert!(random["games"].as_u64().unwrap() < 80, "{random}");
+    let output = yolah(
+        &[
+            "tournament",
+            "--resume",
+            "--out",
+            out,
+            "--sprt",
+            "elo0=0,elo1=5",
+        ],
+        "",
+    );
+    assert_clean_error(&output, "--sprt elo0=0,elo1=5,alpha=0.05,beta=0.05 differs");
+    let output = yolah(
+        &[
+            "tournament",
+            "random",
+            "random:seed=2",
+            "--sprt",
+            "elo0=0,elo1=5",
+        ],
+        "",
+    );
+    assert_clean_error(&output, "only in a gauntlet");
 }
 
 #[test]

@@ -68,6 +68,10 @@ pub struct Config {
     /// Whether games end as soon as their result is proved (`--adjudicate`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub adjudicate: bool,
+    /// A gauntlet's sequential test, one per opponent (`--sprt`, as written in canonical
+    /// form): kept here so that a resumed run goes on testing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<String>,
 }
 
 /// One game of the schedule.
@@ -104,6 +108,8 @@ pub enum ConfigError {
     Openings(String),
     /// A player with a game clock (`tc=`) in a run without one for the others (no `--tc`).
     OneClock(String),
+    /// A test that does not parse, or one outside a gauntlet.
+    Test(String),
 }
 
 impl fmt::Display for ConfigError {
@@ -124,6 +130,7 @@ impl fmt::Display for ConfigError {
                 "{games} games is too many: at most {MAX_GAMES} in one match or tournament"
             ),
             ConfigError::Openings(why) => write!(f, "opening suite: {why}"),
+            ConfigError::Test(why) => write!(f, "--sprt: {why}"),
             ConfigError::OneClock(text) => write!(
                 f,
                 "player {} has its own clock (tc=) but the others have none: give --tc, or \
@@ -199,6 +206,12 @@ impl Config {
             }
             specs.push(spec);
         }
+        if self.sprt.is_some() && !self.gauntlet {
+            return Err(ConfigError::Test(
+                "a tournament tests its players only in a gauntlet".to_string(),
+            ));
+        }
+        self.test().map_err(ConfigError::Test)?;
         if self.time_control.is_none()
             && let Some(first) = specs.iter().find(|s| s.time_control().is_some())
             && specs.iter().any(|s| s.time_control().is_none())
@@ -206,6 +219,11 @@ impl Config {
             return Err(ConfigError::OneClock(first.to_string()));
         }
         Ok(specs)
+    }
+
+    /// The gauntlet's test, if it has one.
+    pub fn test(&self) -> Result<Option<crate::arena::sprt::Sprt>, String> {
+        self.sprt.as_deref().map(str::parse).transpose()
     }
 
     /// The game clocks of a game between `black` and `white`: each player's own (`tc=`), or

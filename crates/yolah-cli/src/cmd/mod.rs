@@ -214,35 +214,12 @@ impl Pairing {
                     UsageError(format!("--each {}: items are KEY=VALUE", quote(item))).into(),
                 );
             };
-            let key = key.to_ascii_lowercase();
-            let engine_option = key.starts_with(yolah_ai::spec::ENGINE_OPTION_PREFIX);
             let mut anyone = false;
-            for spec in &mut specs {
-                let takes = key == yolah_ai::spec::TC_OPTION
-                    || (engine_option && spec.name() == "engine")
-                    || (spec.has_option(&key)
-                        && spec.info().options.iter().any(|o| {
-                            o.name == key && o.kind != yolah_ai::options::ValueKind::Command
-                        }));
-                if !takes {
-                    continue;
-                }
+            for spec in specs.iter_mut().filter(|spec| spec.takes(key)) {
                 anyone = true;
-                let sets = if key == yolah_ai::spec::TC_OPTION {
-                    spec.time_control().is_some()
-                } else if engine_option {
-                    let name = &item.split_once('=').map_or("", |(k, _)| k.trim())
-                        [yolah_ai::spec::ENGINE_OPTION_PREFIX.len()..];
-                    spec.engine_options()
-                        .iter()
-                        .any(|(n, _)| n.eq_ignore_ascii_case(name))
-                } else {
-                    spec.sets(&key)
-                };
-                if !sets {
-                    let name = item.split_once('=').map_or(item, |(k, _)| k.trim());
+                if !spec.gives(key) {
                     *spec = spec
-                        .with(name, value)
+                        .with(key, value)
                         .map_err(|e| ConfigError::Spec(spec.to_string(), e))
                         .with_context(|| format!("--each {}", quote(item)))?;
                 }
@@ -251,7 +228,7 @@ impl Pairing {
                 anyone,
                 "--each {}: no player takes the option {}",
                 quote(item),
-                quote(&key)
+                quote(key)
             );
         }
         Ok(specs.iter().map(ToString::to_string).collect())

@@ -47,7 +47,7 @@ pub struct Options {
     pub gauntlet: bool,
     /// With --gauntlet: a sequential test per opponent, `elo0=E0,elo1=E1[,alpha,beta]` for
     /// the candidate; an opponent's games stop once its test decides.
-    #[arg(long, value_name = "TEST", requires = "gauntlet", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<yolah_ai::arena::sprt::Sprt>()))]
+    #[arg(long, value_name = "TEST", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<yolah_ai::arena::sprt::Sprt>()))]
     pub sprt: Option<yolah_ai::arena::sprt::Sprt>,
     /// Print one JSON object (the ratings; with --gauntlet, the results per opponent).
     #[arg(long)]
@@ -93,7 +93,8 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     for record in &records {
         live.add(record, &full);
     }
-    let decided = live.decided(options.sprt, config.specs.len());
+    let sprt = config.test().map_err(anyhow::Error::msg)?;
+    let decided = live.decided(sprt);
     let todo: Vec<_> = schedule
         .iter()
         .copied()
@@ -127,7 +128,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         config: &config,
         specs: &specs,
         threads,
-        sprt: options.sprt.filter(|_| config.gauntlet),
+        sprt,
         total: schedule.len(),
     };
     play_games(&run, &todo, recorder, &mut records, live, decided)?;
@@ -165,7 +166,7 @@ fn results(
     }
     let opponents = config
         .gauntlet
-        .then(|| per_opponent(config, records, options.sprt));
+        .then(|| per_opponent(config, records, config.test().ok().flatten()));
     if options.json {
         let object = serde_json::json!({
             "players": ratings.as_ref().map(|r| &r.players),
@@ -258,15 +259,9 @@ fn play_games(
     run_games_while(config, run.specs, games, &pool, wanted, |record| {
         recorder.write(&record)?;
         live.add(&record, &schedule);
-        if let Some(sprt) = run.sprt {
-            for (j, decision) in live
-                .decided(Some(sprt), config.specs.len())
-                .iter()
-                .enumerate()
-            {
-                if *decision {
-                    decided[j].store(true, Ordering::Relaxed);
-                }
+        for (flag, decision) in decided.iter().zip(live.decided(run.sprt)) {
+            if decision {
+                flag.store(true, Ordering::Relaxed);
             }
         }
         records.push(record);
@@ -370,8 +365,8 @@ impl Live {
 
     /// For each player, whether the gauntlet's test against it has decided (never the
     /// candidate's, nor any without a test).
-    fn decided(&self, sprt: Option<Sprt>, players: usize) -> Vec<bool> {
-        (0..players)
+    fn decided(&self, sprt: Option<Sprt>) -> Vec<bool> {
+        (0..self.games.len())
             .map(|j| {
                 j > 0
                     && sprt.is_some_and(|sprt| {
@@ -469,6 +464,7 @@ fn open(options: &Options) -> Result<Opened> {
             time_control: options.pairing.time_control()?,
             gauntlet: options.gauntlet,
             adjudicate: options.pairing.adjudicate,
+            sprt: options.sprt.map(|sprt| sprt.to_string()),
         };
         config.players()?;
         match options.out.as_deref() {
@@ -536,6 +532,13 @@ fn check_same(options: &Options, config: &Config) -> Result<()> {
     usage!(
         !options.pairing.adjudicate || config.adjudicate,
         "--resume: the tournament was started without --adjudicate"
+    );
+    let given = options.sprt.map(|sprt| sprt.to_string());
+    usage!(
+        given.is_none() || given == config.sprt,
+        "--resume: --sprt {} differs from the tournament's {}",
+        given.as_deref().unwrap_or_default(),
+        config.sprt.as_deref().unwrap_or("none")
     );
     usage!(
         options.specs.is_empty() || normalised(&options.specs) == config.specs,

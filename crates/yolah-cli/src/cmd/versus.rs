@@ -64,6 +64,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         time_control: options.pairing.time_control()?,
         gauntlet: false,
         adjudicate: options.pairing.adjudicate,
+        sprt: None,
     };
     let specs = config.players()?;
     let (writer, done) = match (options.out.as_deref(), options.resume) {
