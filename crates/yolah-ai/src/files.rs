@@ -65,6 +65,24 @@ fn too_large(len: u64, limit: u64) -> io::Error {
     )
 }
 
+/// Appends `bytes` to `file` (whose length is `len`) with one write; a write that fails is
+/// undone (the file is cut back to `len`), so a record file never keeps a partial record of
+/// this run. `len` follows what was written.
+pub fn append_whole(file: &mut File, len: &mut u64, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write;
+    match file.write_all(bytes) {
+        Ok(()) => {
+            *len += bytes.len() as u64;
+            Ok(())
+        }
+        Err(error) => {
+            // Best effort: if even this fails, the readers still skip a damaged last record.
+            let _ = file.set_len(*len);
+            Err(error)
+        }
+    }
+}
+
 /// Refuses a directory that holds anything but its run's lock: a new run writes only into a
 /// new or empty directory, never among another run's files.
 pub fn ensure_empty(dir: &Path) -> Result<(), String> {

@@ -3,6 +3,7 @@
 //! `yolah replay FILE --game 0`. Stateless: the page sends the start, the moves, the players
 //! and how the game ended; the moves are checked before anything is written.
 
+use crate::game::{WINS_BY_RESIGNATION, WINS_ON_TIME};
 use axum::extract::Query;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -87,30 +88,29 @@ pub fn record(export: &Export) -> Result<GameRecord, String> {
             .map_err(|e| format!("tc {e}"))?
             .to_string()
     };
-    // A finished game's result is its position's; otherwise the page's words say whether a
-    // side lost on time or resigned, else the game goes on.
-    let winner = |words: &str| {
-        if words.starts_with("black wins") {
-            Some(Color::Black)
-        } else if words.starts_with("white wins") {
-            Some(Color::White)
-        } else {
-            None
-        }
+    // A finished game's result is its position's; otherwise the page's result (the server's
+    // words: `white wins on time`) says whether a side lost on time or resigned, else the
+    // game goes on.
+    let ended = |how: &str| {
+        Color::ALL
+            .into_iter()
+            .find(|side| export.result == format!("{side} {how}"))
     };
-    let (result, forfeit) = match position.outcome() {
-        Some(outcome) => (result_text(outcome).to_string(), String::new()),
-        None => match winner(&export.result) {
-            Some(side) if export.result.contains("on time") => (
-                result_text(Outcome::Win(side)).to_string(),
-                "lost on time".to_string(),
-            ),
-            Some(side) if export.result.contains("resignation") => (
-                result_text(Outcome::Win(side)).to_string(),
-                yolah_ai::arena::pgn::RESIGNED.to_string(),
-            ),
-            _ => ("*".to_string(), String::new()),
-        },
+    let (result, forfeit) = match (
+        position.outcome(),
+        ended(WINS_ON_TIME),
+        ended(WINS_BY_RESIGNATION),
+    ) {
+        (Some(outcome), _, _) => (result_text(outcome).to_string(), String::new()),
+        (None, Some(side), _) => (
+            result_text(Outcome::Win(side)).to_string(),
+            "lost on time".to_string(),
+        ),
+        (None, None, Some(side)) => (
+            result_text(Outcome::Win(side)).to_string(),
+            yolah_ai::arena::pgn::RESIGNED.to_string(),
+        ),
+        (None, None, None) => ("*".to_string(), String::new()),
     };
     let name = |n: &str| if n.is_empty() { "?" } else { n }.to_string();
     Ok(GameRecord {

@@ -76,6 +76,12 @@ impl Side {
     }
 }
 
+/// How a result that is not the position's reads after the winner's name (`black wins on
+/// time`): the page shows it, and the PGN export reads it back.
+pub const WINS_ON_TIME: &str = "wins on time";
+/// The same for a resignation.
+pub const WINS_BY_RESIGNATION: &str = "wins by resignation";
+
 /// A game in progress.
 #[derive(Clone, Debug)]
 pub struct Table {
@@ -441,8 +447,8 @@ impl Table {
         let position = self.position();
         let scores = [position.score(Color::Black), position.score(Color::White)];
         let result = match (&self.flagged, self.resigned) {
-            (Some((side, _)), _) => Some(format!("{} wins on time", side.opponent())),
-            (None, Some(side)) => Some(format!("{} wins by resignation", side.opponent())),
+            (Some((side, _)), _) => Some(format!("{} {WINS_ON_TIME}", side.opponent())),
+            (None, Some(side)) => Some(format!("{} {WINS_BY_RESIGNATION}", side.opponent())),
             (None, None) => position.outcome().map(|outcome| {
                 let who = match outcome {
                     Outcome::Win(Color::Black) => "black wins",

@@ -11,10 +11,10 @@ use crate::arena::record::{GameRecord, PROVED};
 use crate::clock::TimeControl;
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io;
 use std::path::Path;
 use yolah_core::text::quote;
-use yolah_core::{Color, Move, Outcome, Position};
+use yolah_core::{Move, Position};
 
 /// The `forfeit` of a record whose loser resigned (the board's games): PGN's `Termination` is
 /// then `normal`, as in chess.
@@ -37,17 +37,12 @@ pub struct PgnGame {
     pub moves: Vec<Move>,
     /// The result token at its end (`1-0`, `0-1`, `1/2-1/2` or `*`).
     pub result: String,
-    /// The line of the file where its first tag is.
-    pub line: usize,
 }
 
 impl PgnGame {
     /// The value of tag `name`, if the game has it.
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+        find_tag(&self.tags, name)
     }
 
     /// The position after every move.
@@ -166,7 +161,8 @@ pub fn block(event: &Event, record: &GameRecord) -> String {
             opening.join(" ")
         },
     );
-    tag("Termination", termination(record));
+    let (termination, comment) = ending(record);
+    tag("Termination", termination);
     tag("PlyCount", &moves.len().to_string());
     tag("BlackScore", &record.black_score.to_string());
     tag("WhiteScore", &record.white_score.to_string());
@@ -189,7 +185,7 @@ pub fn block(event: &Event, record: &GameRecord) -> String {
         }
         flush(&mut line, m);
     }
-    if let Some(comment) = ending(record) {
+    if let Some(comment) = comment {
         flush(&mut line, &comment);
     }
     flush(&mut line, &record.result);
@@ -198,39 +194,31 @@ pub fn block(event: &Event, record: &GameRecord) -> String {
     text
 }
 
-/// PGN's `Termination` of a record.
-fn termination(record: &GameRecord) -> &'static str {
-    if record.forfeit == RESIGNED {
-        "normal"
-    } else if record.forfeit.starts_with("lost on time") {
-        "time forfeit"
-    } else if !record.forfeit.is_empty() {
-        "rules infraction"
-    } else if record.adjudicated == PROVED {
-        "adjudication"
-    } else {
-        "normal"
-    }
-}
-
-/// The comment before the result that says how a game ended early, if it did.
-fn ending(record: &GameRecord) -> Option<String> {
+/// How a record's game ended, as PGN says it: its `Termination` tag, and the comment before
+/// the result when it ended before the rules ended it.
+fn ending(record: &GameRecord) -> (&'static str, Option<String>) {
     if record.forfeit == RESIGNED {
         let loser = if record.result == "1-0" {
             "white"
         } else {
             "black"
         };
-        Some(format!("{{{loser} resigns}}"))
+        ("normal", Some(format!("{{{loser} resigns}}")))
     } else if !record.forfeit.is_empty() {
-        Some(format!("{{{}}}", record.forfeit.replace('}', ")")))
+        let comment = Some(format!("{{{}}}", record.forfeit.replace('}', ")")));
+        if record.forfeit.starts_with("lost on time") {
+            ("time forfeit", comment)
+        } else {
+            ("rules infraction", comment)
+        }
     } else if record.adjudicated == PROVED {
-        Some(format!(
+        let comment = format!(
             "{{adjudicated: proved final scores {}-{}}}",
             record.black_score, record.white_score
-        ))
+        );
+        ("adjudication", Some(comment))
     } else {
-        None
+        ("normal", None)
     }
 }
 
@@ -313,6 +301,13 @@ use Failure::{Bad, Cut};
 /// A game's tags, names and values, in file order.
 type Tags = Vec<(String, String)>;
 
+/// The value of tag `name` among `tags`.
+fn find_tag<'a>(tags: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    tags.iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
+}
+
 /// The tag lines at the start of `text` (line `line`): the tags, the byte where the moves
 /// start and their line.
 fn tag_lines(text: &str, line: usize) -> Result<(Tags, usize, usize), Failure> {
@@ -361,12 +356,7 @@ fn tag_lines(text: &str, line: usize) -> Result<(Tags, usize, usize), Failure> {
 fn game(text: &str, line: usize) -> Result<(PgnGame, usize), Failure> {
     let bad = |at: usize, reason: String| Bad(PgnError { line: at, reason });
     let (tags, start_of_moves, at) = tag_lines(text, line)?;
-    let value = |name: &str| {
-        tags.iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    };
-    let start = match value("FEN") {
+    let start = match find_tag(&tags, "FEN") {
         Some(fen) => fen
             .parse::<Position>()
             .map_err(|e| bad(line, format!("FEN {}: {e}", quote(short(fen)))))?,
@@ -375,7 +365,7 @@ fn game(text: &str, line: usize) -> Result<(PgnGame, usize), Failure> {
     // The moves, to the result.
     let body = &text[start_of_moves..];
     let (moves, position, result, end) = movetext(body, start, at)?;
-    let termination = value("Termination").unwrap_or("normal");
+    let termination = find_tag(&tags, "Termination").unwrap_or("normal");
     // A game over by the rules must have the result of its position; a `normal` game that is
     // not over ended by resignation (or agreement), and its result stands.
     if termination == "normal"
@@ -395,7 +385,6 @@ fn game(text: &str, line: usize) -> Result<(PgnGame, usize), Failure> {
         start,
         moves,
         result,
-        line,
     };
     Ok((game, start_of_moves + end))
 }
@@ -595,27 +584,9 @@ impl PgnWriter {
             return Ok(());
         }
         let text = block(&self.event, record);
-        match self.file.write_all(text.as_bytes()) {
-            Ok(()) => {
-                self.len += text.len() as u64;
-                self.written.insert(key);
-                Ok(())
-            }
-            Err(error) => {
-                let _ = self.file.set_len(self.len);
-                Err(error)
-            }
-        }
-    }
-}
-
-/// The outcome a PGN result token stands for (`*` for none).
-pub fn outcome(result: &str) -> Option<Outcome> {
-    match result {
-        "1-0" => Some(Outcome::Win(Color::Black)),
-        "0-1" => Some(Outcome::Win(Color::White)),
-        "1/2-1/2" => Some(Outcome::Draw),
-        _ => None,
+        crate::files::append_whole(&mut self.file, &mut self.len, text.as_bytes())?;
+        self.written.insert(key);
+        Ok(())
     }
 }
 

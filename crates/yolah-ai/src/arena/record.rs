@@ -11,7 +11,7 @@ use crate::arena::game::{Game, adjudication};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use yolah_core::text::quote;
 use yolah_core::{Color, Move, Outcome, Position};
@@ -602,16 +602,6 @@ impl RecordWriter {
     }
 
     fn write_bytes(&mut self, bytes: &[u8]) -> io::Result<()> {
-        match self.file.write_all(bytes) {
-            Ok(()) => {
-                self.len += bytes.len() as u64;
-                Ok(())
-            }
-            Err(error) => {
-                // Best effort: if even this fails, the reader still skips a damaged last row.
-                let _ = self.file.set_len(self.len);
-                Err(error)
-            }
-        }
+        crate::files::append_whole(&mut self.file, &mut self.len, bytes)
     }
 }
