@@ -7,13 +7,7 @@ use common::{assert_clean_error, rows, stderr, stdout, yolah};
 use std::path::Path;
 
 fn relay(log: &Path, mode: &str) -> String {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/relay_engine.sh");
-    format!(
-        "engine:cmd=sh {} {} {} {mode}",
-        script.display(),
-        env!("CARGO_BIN_EXE_yolah"),
-        log.display()
-    )
+    format!("engine:cmd={}", common::relay_command(log, mode))
 }
 
 #[test]

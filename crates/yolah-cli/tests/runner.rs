@@ -9,13 +9,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 fn relay(log: &Path) -> String {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/relay_engine.sh");
-    format!(
-        "sh {} {} {} log",
-        script.display(),
-        env!("CARGO_BIN_EXE_yolah"),
-        log.display()
-    )
+    common::relay_command(log, "log")
 }
 
 fn ok(args: &[&str]) -> String {

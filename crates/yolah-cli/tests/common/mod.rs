@@ -56,3 +56,17 @@ pub fn rows(path: &std::path::Path) -> Vec<std::collections::HashMap<String, Str
         })
         .collect()
 }
+
+/// The command line of `yolah engine` behind `tests/data/relay_engine.sh`, which appends each
+/// line it receives to `log`; `mode` is `log` (lines pass unchanged) or `ignore` (every `go`
+/// becomes a fixed move time: a program that ignores its clock).
+pub fn relay_command(log: &std::path::Path, mode: &str) -> String {
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/relay_engine.sh");
+    format!(
+        "sh {} {} {} {mode}",
+        script.display(),
+        env!("CARGO_BIN_EXE_yolah"),
+        log.display()
+    )
+}
