@@ -205,6 +205,11 @@ impl GameClocks {
         }
     }
 
+    /// Clocks on `controls` that show `left` (a game taken up again where it stood).
+    pub fn resumed(controls: [TimeControl; 2], left: [Duration; 2]) -> GameClocks {
+        GameClocks { controls, left }
+    }
+
     /// Both sides on `control`.
     pub fn even(control: TimeControl) -> GameClocks {
         GameClocks::new([control; 2])

@@ -41,6 +41,20 @@ pub struct Export {
     tc: String,
 }
 
+impl Export {
+    /// What the page would send for a kept game.
+    pub fn of(saved: &crate::game::Saved) -> Export {
+        Export {
+            start: saved.start.clone(),
+            moves: saved.moves.join(","),
+            black: saved.black.clone(),
+            white: saved.white.clone(),
+            result: saved.result.clone().unwrap_or_default(),
+            tc: saved.tc.clone().unwrap_or_default(),
+        }
+    }
+}
+
 /// The record of the game, or why not (one line).
 pub fn record(export: &Export) -> Result<GameRecord, String> {
     for (what, text) in [

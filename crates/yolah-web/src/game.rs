@@ -2,6 +2,7 @@
 //! server does the searching and the talking.
 
 use crate::message::{Clocks, MAX_MOVES, State};
+use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 use yolah_ai::clock::GameClocks;
 use yolah_ai::{Limits, Spec, SpecError, TimeControl};
@@ -76,11 +77,50 @@ impl Side {
     }
 }
 
+/// `black` or `white`.
+pub fn colour(text: &str) -> Option<Color> {
+    Color::ALL.into_iter().find(|c| c.to_string() == text)
+}
+
 /// How a result that is not the position's reads after the winner's name (`black wins on
 /// time`): the page shows it, and the PGN export reads it back.
 pub const WINS_ON_TIME: &str = "wins on time";
 /// The same for a resignation.
 pub const WINS_BY_RESIGNATION: &str = "wins by resignation";
+
+/// A game as the server keeps it between reloads and restarts (JSON in its database).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Saved {
+    /// Black's player: `human` or a spec.
+    pub black: String,
+    /// White's player.
+    pub white: String,
+    /// The position it started from, in notation.
+    pub start: String,
+    /// The time control, if it has a clock.
+    #[serde(default)]
+    pub tc: Option<String>,
+    /// The moves.
+    pub moves: Vec<String>,
+    /// With a clock: black's and white's time left at each position, ms.
+    #[serde(default)]
+    pub clocks: Vec<[u64; 2]>,
+    /// The side that lost on time.
+    #[serde(default)]
+    pub flagged: Option<String>,
+    /// The side that resigned.
+    #[serde(default)]
+    pub resigned: Option<String>,
+    /// How much of its turn the side to move had used when the game was kept, ms.
+    #[serde(default)]
+    pub turn_ms: u64,
+    /// Whether a watched game was paused.
+    #[serde(default)]
+    pub paused: bool,
+    /// The result as the page shows it, once the game is over.
+    #[serde(default)]
+    pub result: Option<String>,
+}
 
 /// A game in progress.
 #[derive(Clone, Debug)]
@@ -114,13 +154,25 @@ impl Table {
         position: Option<&str>,
         tc: Option<TimeControl>,
     ) -> Result<Table, String> {
+        let mut table = Table::fresh(black, white, position, tc)?;
+        table.pass_for_human();
+        Ok(table)
+    }
+
+    /// A new game before any pass is played for a person without a move.
+    fn fresh(
+        black: &str,
+        white: &str,
+        position: Option<&str>,
+        tc: Option<TimeControl>,
+    ) -> Result<Table, String> {
         let start = match position.map(str::trim).filter(|p| !p.is_empty()) {
             Some(text) => text
                 .parse::<Position>()
                 .map_err(|e| format!("position {}: {e}", quote(text)))?,
             None => Position::start(),
         };
-        let mut table = Table {
+        Ok(Table {
             start,
             moves: Vec::new(),
             positions: vec![start],
@@ -132,9 +184,7 @@ impl Table {
             analysis: false,
             paused: false,
             paused_at: None,
-        };
-        table.pass_for_human();
-        Ok(table)
+        })
     }
 
     /// An analysis board from `position`: the person moves both sides, and the engine
@@ -142,6 +192,88 @@ impl Table {
     pub fn analysis(position: Option<&str>) -> Result<Table, String> {
         let mut table = Table::new("human", "human", position, None)?;
         table.analysis = true;
+        Ok(table)
+    }
+
+    /// The game as the server keeps it: enough to take it up again, clocks included, after a
+    /// reload or a restart (not an analysis board's: those are not kept).
+    pub fn saved(&self) -> Saved {
+        let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        Saved {
+            black: self.sides[0].name(),
+            white: self.sides[1].name(),
+            start: self.start.to_string(),
+            tc: self.clocks().map(|c| c.controls()[0].to_string()),
+            moves: self.moves.iter().map(ToString::to_string).collect(),
+            clocks: self
+                .clocks
+                .iter()
+                .flatten()
+                .map(|c| c.left().map(ms))
+                .collect(),
+            flagged: self.flagged.as_ref().map(|(side, _)| side.to_string()),
+            resigned: self.resigned.map(|side| side.to_string()),
+            turn_ms: ms(self.turn_elapsed()),
+            paused: self.paused,
+            result: self.state(false).result,
+        }
+    }
+
+    /// A kept game taken up again where it stood: every move checked again, the clocks as
+    /// they were (the side to move has used `turn_ms` of its turn), a watched game paused if
+    /// it was. A record that does not hold together is refused with the reason.
+    pub fn restore(saved: &Saved) -> Result<Table, String> {
+        let tc = match &saved.tc {
+            Some(text) => Some(
+                text.parse::<TimeControl>()
+                    .map_err(|e| format!("tc {}: {e}", quote(text)))?,
+            ),
+            None => None,
+        };
+        let mut table = Table::fresh(&saved.black, &saved.white, Some(&saved.start), tc)?;
+        if saved.moves.len() > MAX_MOVES {
+            return Err(format!("more than {MAX_MOVES} moves"));
+        }
+        if let Some(tc) = tc {
+            if saved.clocks.len() != saved.moves.len() + 1 {
+                return Err(format!(
+                    "{} clock entries for {} positions",
+                    saved.clocks.len(),
+                    saved.moves.len() + 1
+                ));
+            }
+            let left = |k: usize| saved.clocks[k].map(Duration::from_millis);
+            table.clocks = (0..saved.clocks.len())
+                .map(|k| Some(GameClocks::resumed([tc; 2], left(k))))
+                .collect();
+        }
+        for (number, text) in saved.moves.iter().enumerate() {
+            let mv: Move = text.parse().map_err(|e| format!("move {}: {e}", number + 1))?;
+            let mut next = table.position();
+            next.check_move(mv)
+                .map_err(|e| format!("move {} {} is illegal: {e}", number + 1, quote(text)))?;
+            next.play(mv);
+            table.moves.push(mv);
+            table.positions.push(next);
+            if tc.is_none() {
+                table.clocks.push(None);
+            }
+        }
+        let side = |text: &Option<String>, what: &str| -> Result<Option<Color>, String> {
+            text.as_deref()
+                .map(|t| colour(t).ok_or_else(|| format!("{what}: {} is not a side", quote(t))))
+                .transpose()
+        };
+        table.flagged = side(&saved.flagged, "flagged")?.map(|c| (c, "lost on time".into()));
+        table.resigned = side(&saved.resigned, "resigned")?;
+        let now = Instant::now();
+        table.turn_started = now
+            .checked_sub(Duration::from_millis(saved.turn_ms))
+            .unwrap_or(now);
+        if saved.paused {
+            table.paused = true;
+            table.paused_at = Some(now);
+        }
         Ok(table)
     }
 
@@ -165,6 +297,14 @@ impl Table {
         }
         self.pass_for_human();
         Ok(())
+    }
+
+    /// Starts the side to move's turn now: a new game's clock starts when it is handed to its
+    /// page (after it is kept), not when it was set up.
+    pub fn start_turn(&mut self) {
+        if self.paused_at.is_none() {
+            self.turn_started = Instant::now();
+        }
     }
 
     /// The position the engine should analyse now, if this is an analysis running on a game

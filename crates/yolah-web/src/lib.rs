@@ -6,12 +6,17 @@
 //! - [`game`]: one game's rules and what a page may ask for (pure);
 //! - [`room`]: games between two browsers, shared by their connections;
 //! - [`server`]: the routes, the connections and their searches;
+//! - [`store`]: the games kept in SQLite, for reloads, restarts and the archive;
+//! - [`archive`]: `/games`, the kept games listed and exported;
 //! - [`export`]: a game as a PGN-style record (`/export.pgn`).
 
+pub mod archive;
 pub mod export;
 pub mod game;
 pub mod message;
 pub mod room;
 pub mod server;
+pub mod store;
 
 pub use server::{Config, router, serve};
+pub use store::Store;

@@ -31,6 +31,20 @@ pub enum ClientMessage {
     /// Joins a hosted game: a free side, the side `token` holds (after a reconnect), or a
     /// spectator's seat.
     Join(JoinRoom),
+    /// Opens a kept game: with its token, to play on where it stood (after a reload, a
+    /// dropped connection or a restart); without, to look at it (the archive).
+    Open(OpenGame),
+}
+
+/// A kept game to open.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct OpenGame {
+    /// The game's id.
+    pub game: String,
+    /// The token this browser was given for it, if any.
+    #[serde(default)]
+    pub token: Option<String>,
 }
 
 /// A game to share.
@@ -116,6 +130,8 @@ pub enum ServerMessage {
     Report(Box<ReportMessage>),
     /// This page's place in a hosted game, and who is there.
     Room(RoomMessage),
+    /// The game this page shows is kept by the server under this id.
+    Game(GameMessage),
     /// A message the server could not use, and why; nothing changed.
     Error {
         /// Why.
@@ -139,6 +155,16 @@ pub struct RoomMessage {
     /// The side that asked to take the last move back, until the other agrees or a move is
     /// played.
     pub takeback: Option<String>,
+}
+
+/// A kept game, as its page holds it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct GameMessage {
+    /// The game's id: `/?game=ID` opens it.
+    pub id: String,
+    /// The secret that gives the game back to this page (after a reload, a dropped
+    /// connection, a restart of the server); none for a game only shown (from the archive).
+    pub token: Option<String>,
 }
 
 /// What a machine has found, in words and in numbers (the numbers for the side to move).

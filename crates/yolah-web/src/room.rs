@@ -1,10 +1,12 @@
 //! Games between two people in two browsers (and whoever watches): a registry of rooms, each a
 //! [`Table`] of two humans shared by the connections that joined it. A side is held by a
 //! secret token, so a page that reconnects (a reload, a dropped network) gets its side back;
-//! a room nobody is connected to is forgotten after a grace period.
+//! a room nobody is connected to is forgotten after a grace period (it stays in the
+//! [`Store`], which brings it back when its link is opened again, after a restart too).
 
 use crate::game::Table;
 use crate::message::{RoomMessage, ServerMessage};
+use crate::store::{Kept, Kind, Store, secret};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -29,6 +31,7 @@ pub struct Room {
     id: String,
     inner: Mutex<Inner>,
     updates: broadcast::Sender<ServerMessage>,
+    store: Arc<Store>,
 }
 
 struct Inner {
@@ -44,14 +47,6 @@ struct Inner {
     empty_since: Option<Instant>,
 }
 
-/// `words` random 64-bit words in hex, from the thread's cryptographic generator.
-fn secret(words: usize) -> String {
-    let words: Vec<String> = (0..words)
-        .map(|_| format!("{:016x}", rand::random::<u64>()))
-        .collect();
-    words.concat()
-}
-
 impl Room {
     fn lock(&self) -> MutexGuard<'_, Inner> {
         self.inner
@@ -62,6 +57,19 @@ impl Room {
     /// The room's id.
     pub fn id(&self) -> &str {
         &self.id
+    }
+
+    /// Keeps the game as it stands in the store.
+    fn save(&self, inner: &Inner) -> Result<(), String> {
+        self.store
+            .save(&self.id, None, &inner.table.saved())
+            .map(|_| ())
+    }
+
+    /// Keeps the game after a change that succeeded (`done`).
+    fn saved(&self, inner: &Inner, done: Result<(), String>) -> Result<(), String> {
+        done?;
+        self.save(inner)
     }
 
     /// Takes a seat: the side `token` holds, else a free side (`prefer`red first), else a
@@ -82,10 +90,16 @@ impl Room {
                 .find(|c| inner.tokens[c.index()].is_none())
         };
         if let Some(side) = held.or_else(free) {
+            let new = inner.tokens[side.index()].is_none();
             let token = inner.tokens[side.index()]
                 .get_or_insert_with(|| secret(2))
                 .clone();
             inner.present[side.index()] += 1;
+            if new {
+                // A side taken but not kept would be lost to a restart: the page still plays,
+                // and the next move tries again.
+                let _ = self.store.set_tokens(&self.id, &inner.tokens);
+            }
             (Seat::Side(side), Some(token))
         } else {
             inner.spectators += 1;
@@ -103,6 +117,7 @@ impl Room {
         if inner.present == [0, 0] && inner.spectators == 0 {
             inner.empty_since = Some(Instant::now());
         }
+        let _ = self.save(&inner);
     }
 
     /// `seat`'s move.
@@ -116,7 +131,7 @@ impl Room {
         }
         inner.table.human_move(text)?;
         inner.takeback = None;
-        Ok(())
+        self.save(&inner)
     }
 
     /// `seat` resigns.
@@ -124,7 +139,9 @@ impl Room {
         let Seat::Side(side) = seat else {
             return Err("spectators do not resign".to_string());
         };
-        self.lock().table.resign_side(side)
+        let mut inner = self.lock();
+        let done = inner.table.resign_side(side);
+        self.saved(&inner, done)
     }
 
     /// `seat` asks to take the last move back; when the other side has asked too, it is.
@@ -137,6 +154,7 @@ impl Room {
             Some(asker) if asker != side => {
                 inner.table.undo()?;
                 inner.takeback = None;
+                self.save(&inner)?;
             }
             _ if inner.table.moves() == 0 => return Err("nothing to undo".to_string()),
             _ => inner.takeback = Some(side),
@@ -168,7 +186,11 @@ impl Room {
     pub fn check_flag(&self) -> bool {
         let mut inner = self.lock();
         let over = inner.table.over();
-        inner.table.check_flag() && !over
+        let flagged = inner.table.check_flag() && !over;
+        if flagged {
+            let _ = self.save(&inner);
+        }
+        flagged
     }
 
     /// The state and who is there, for a member in `seat` with `token`.
@@ -218,12 +240,36 @@ impl Room {
 }
 
 /// Every room of a server.
-#[derive(Default)]
 pub struct Rooms {
     rooms: Mutex<HashMap<String, Arc<Room>>>,
+    store: Arc<Store>,
 }
 
 impl Rooms {
+    /// No rooms in memory yet; those kept in `store` come back when their link is opened.
+    pub fn new(store: Arc<Store>) -> Rooms {
+        Rooms {
+            rooms: Mutex::default(),
+            store,
+        }
+    }
+
+    fn room(&self, id: String, table: Table, tokens: [Option<String>; 2]) -> Arc<Room> {
+        Arc::new(Room {
+            id,
+            inner: Mutex::new(Inner {
+                table,
+                tokens,
+                present: [0, 0],
+                spectators: 0,
+                takeback: None,
+                empty_since: Some(Instant::now()),
+            }),
+            updates: broadcast::channel(BACKLOG).0,
+            store: Arc::clone(&self.store),
+        })
+    }
+
     /// A new room for a game between two people from `position`, with a clock if `tc` sets
     /// one; at most `max` rooms, those nobody has been in for `grace` forgotten first.
     pub fn create(
@@ -244,18 +290,15 @@ impl Rooms {
                 "the server has {max} shared games already; try later"
             ));
         }
-        let room = Arc::new(Room {
+        let kept = Kept {
             id: secret(1),
-            inner: Mutex::new(Inner {
-                table,
-                tokens: [None, None],
-                present: [0, 0],
-                spectators: 0,
-                takeback: None,
-                empty_since: Some(Instant::now()),
-            }),
-            updates: broadcast::channel(BACKLOG).0,
-        });
+            kind: Kind::Friends,
+            tokens: [None, None],
+            saved: table.saved(),
+        };
+        let forget = i64::try_from(grace.as_secs()).unwrap_or(i64::MAX);
+        self.store.create(&kept, None, forget)?;
+        let room = self.room(kept.id, table, [None, None]);
         rooms.insert(room.id.clone(), Arc::clone(&room));
         Ok(room)
     }
@@ -269,18 +312,38 @@ impl Rooms {
             .is_some_and(|kept| Arc::ptr_eq(kept, room))
     }
 
-    /// The room `id`, unless forgotten.
-    pub fn find(&self, id: &str, grace: Duration) -> Result<Arc<Room>, String> {
+    /// The room `id`: in memory, or taken up again from the store (at most `max` rooms in
+    /// memory, those nobody has been in for `grace` forgotten first).
+    pub fn find(&self, id: &str, max: usize, grace: Duration) -> Result<Arc<Room>, String> {
+        let id = id.trim();
         let mut rooms = self
             .rooms
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         rooms.retain(|_, room| !room.forgotten(grace));
-        rooms.get(id.trim()).cloned().ok_or_else(|| {
+        if let Some(room) = rooms.get(id) {
+            return Ok(Arc::clone(room));
+        }
+        let missing = || {
             format!(
-                "no shared game {}: its link is wrong, or everyone left it long ago",
+                "no shared game {}: its link is wrong, or its game was never played",
                 yolah_core::text::quote(id)
             )
-        })
+        };
+        let kept = self
+            .store
+            .load(id)?
+            .filter(|kept| kept.kind == Kind::Friends)
+            .ok_or_else(missing)?;
+        if rooms.len() >= max {
+            return Err(format!(
+                "the server has {max} shared games open; try later"
+            ));
+        }
+        let table = Table::restore(&kept.saved)
+            .map_err(|e| format!("shared game {id} cannot be taken up: {e}"))?;
+        let room = self.room(kept.id, table, kept.tokens);
+        rooms.insert(room.id.clone(), Arc::clone(&room));
+        Ok(room)
     }
 }

@@ -18,9 +18,11 @@
 
 use crate::game::Table;
 use crate::message::{
-    ClientMessage, HostGame, JoinRoom, NewGame, PlayMove, ReportMessage, ServerMessage, Undo,
+    ClientMessage, GameMessage, HostGame, JoinRoom, NewGame, OpenGame, PlayMove, ReportMessage,
+    ServerMessage, Undo,
 };
 use crate::room::{Room, Rooms, Seat};
+use crate::store::{Kept, Kind, Store, secret};
 use axum::Router;
 use axum::extract::State as Extract;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
@@ -98,7 +100,7 @@ impl Default for Config {
 }
 
 /// What all connections share.
-struct Shared {
+pub(crate) struct Shared {
     config: Config,
     /// The page, made once.
     page: String,
@@ -114,6 +116,8 @@ struct Shared {
     memory_mb: AtomicU64,
     /// Games between two browsers.
     rooms: Rooms,
+    /// Every game but the analyses, kept.
+    pub(crate) store: Arc<Store>,
 }
 
 /// The page, proposing the default player of every command and the server's time control.
@@ -128,8 +132,9 @@ fn page(config: &Config) -> String {
 }
 
 /// The server's routes: `/` the page, `/ws` a game, `/health` the games, searches and memory
-/// now.
-pub fn router(config: Config) -> Router {
+/// now, `/games` the archive of the games `store` keeps.
+pub fn router(config: Config, store: Store) -> Router {
+    let store = Arc::new(store);
     let shared = Arc::new(Shared {
         page: page(&config),
         watch_searches: Arc::new(Semaphore::new(config.max_searches.max(1))),
@@ -140,7 +145,8 @@ pub fn router(config: Config) -> Router {
         games: AtomicUsize::new(0),
         searching: AtomicUsize::new(0),
         memory_mb: AtomicU64::new(0),
-        rooms: Rooms::default(),
+        rooms: Rooms::new(Arc::clone(&store)),
+        store,
     });
     Router::new()
         .route(
@@ -149,13 +155,26 @@ pub fn router(config: Config) -> Router {
         )
         .route("/health", get(health))
         .route("/export.pgn", get(crate::export::export))
+        .route("/games", get(crate::archive::page))
+        .route("/games.json", get(crate::archive::list))
+        .route("/games.pgn", get(crate::archive::pgn))
         .route("/ws", get(upgrade))
         .with_state(shared)
 }
 
-/// Serves until the process ends.
-pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
-    axum::serve(listener, router(config)).await
+/// Serves until the process ends, keeping its games in `store`.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    config: Config,
+    store: Store,
+) -> std::io::Result<()> {
+    use axum::serve::ListenerExt;
+    // Without Nagle's delay: a state sent right after another message would otherwise wait
+    // for the page's delayed acknowledgement (40 ms), and a clock would seem to jump.
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
+    axum::serve(listener, router(config, store)).await
 }
 
 async fn health(Extract(shared): Extract<Arc<Shared>>) -> impl IntoResponse {
@@ -322,6 +341,20 @@ struct Connection {
     member: Option<Member>,
     /// The rooms this connection has hosted (at most [`MAX_HOSTED`] still open).
     hosted: Vec<std::sync::Weak<Room>>,
+    /// How the store keeps the table's game (none for an analysis).
+    kept: Option<KeptGame>,
+    /// Messages for the page besides the state (the kept game's id and token).
+    outbox: Vec<ServerMessage>,
+}
+
+/// A connection's game as the store keeps it.
+struct KeptGame {
+    id: String,
+    /// The token that gives it back; none for a game only shown (from the archive): it is
+    /// not played here and not written.
+    token: Option<String>,
+    /// This connection's mark on the row: a page that opens the game elsewhere takes it.
+    holder: String,
 }
 
 /// A connection's place in a room.
@@ -364,13 +397,140 @@ impl Connection {
             analysing: false,
             member: None,
             hosted: Vec::new(),
+            kept: None,
+            outbox: Vec::new(),
         }
     }
 
+    /// Whether the game shown is only shown (opened from the archive without its token).
+    fn shown_only(&self) -> bool {
+        self.kept.as_ref().is_some_and(|kept| kept.token.is_none())
+    }
+
     fn state(&self) -> Option<ServerMessage> {
-        self.table
-            .as_ref()
-            .map(|t| ServerMessage::State(Box::new(t.state(self.running.is_some()))))
+        let shown_only = self.shown_only();
+        self.table.as_ref().map(|t| {
+            let mut state = t.state(self.running.is_some());
+            if shown_only {
+                state.legal.clear();
+                if let Some(clocks) = state.clocks.as_mut() {
+                    clocks.running = None;
+                }
+            }
+            ServerMessage::State(Box::new(state))
+        })
+    }
+
+    /// When the side to move of this connection's own game runs out of time.
+    fn deadline(&self) -> Option<std::time::Instant> {
+        match &self.member {
+            Some(member) => member.room.deadline(),
+            None if self.shown_only() => None,
+            None => self.table.as_ref().and_then(Table::deadline),
+        }
+    }
+
+    /// Writes the game as it stands to the store (an analysis or a game only shown is not
+    /// written); the messages if it could not be, or if another page has taken the game.
+    fn persist(&mut self) -> Vec<ServerMessage> {
+        let (Some(kept), Some(table)) = (&self.kept, &self.table) else {
+            return Vec::new();
+        };
+        if kept.token.is_none() {
+            return Vec::new();
+        }
+        match self
+            .shared
+            .store
+            .save(&kept.id, Some(&kept.holder), &table.saved())
+        {
+            Ok(true) => Vec::new(),
+            Ok(false) => {
+                self.drop_game();
+                vec![ServerMessage::Error {
+                    message: "this game is open in another tab or window now; reload to take \
+                              it back here"
+                        .to_string(),
+                }]
+            }
+            Err(message) => vec![ServerMessage::Error { message }],
+        }
+    }
+
+    /// Forgets this connection's game (the store keeps it as last written).
+    fn drop_game(&mut self) {
+        self.abandon();
+        self.players = [None, None];
+        self.reservation = None;
+        self.table = None;
+        self.kept = None;
+    }
+
+    /// Keeps a new game of this page's own, and tells the page its id and token.
+    fn keep(&mut self, table: &Table) -> Result<(), String> {
+        let token = secret(2);
+        let kept = Kept {
+            id: secret(1),
+            kind: Kind::Own,
+            tokens: [Some(token.clone()), Some(token.clone())],
+            saved: table.saved(),
+        };
+        let holder = secret(1);
+        let forget = i64::try_from(self.shared.config.idle_timeout.as_secs()).unwrap_or(i64::MAX);
+        self.shared.store.create(&kept, Some(&holder), forget)?;
+        self.outbox.push(ServerMessage::Game(GameMessage {
+            id: kept.id.clone(),
+            token: Some(token.clone()),
+        }));
+        self.kept = Some(KeptGame {
+            id: kept.id,
+            token: Some(token),
+            holder,
+        });
+        Ok(())
+    }
+
+    /// Opens the kept game `id`: a shared game's link as [`JoinRoom`]; a page's own game
+    /// played on with its token, else only shown.
+    fn open(&mut self, id: &str, token: Option<&str>) -> Result<(), String> {
+        let id = id.trim();
+        let kept = self.shared.store.load(id)?.ok_or_else(|| {
+            format!(
+                "no game {}: its link is wrong, or it never had a move",
+                yolah_core::text::quote(id)
+            )
+        })?;
+        let config = &self.shared.config;
+        if kept.kind == Kind::Friends {
+            let room = self
+                .shared
+                .rooms
+                .find(id, config.max_games, config.idle_timeout)?;
+            self.enter(room, token, None);
+            return Ok(());
+        }
+        let table = Table::restore(&kept.saved)
+            .map_err(|e| format!("game {id} cannot be taken up: {e}"))?;
+        let owner = token.filter(|t| kept.tokens.iter().flatten().any(|k| k == t));
+        self.drop_game();
+        if owner.is_some() {
+            self.reservation = Some(Reservation::take(&self.shared, table.memory_mb())?);
+        }
+        let holder = secret(1);
+        if owner.is_some() {
+            self.shared.store.hold(id, &holder)?;
+        }
+        self.outbox.push(ServerMessage::Game(GameMessage {
+            id: id.to_string(),
+            token: owner.map(str::to_string),
+        }));
+        self.kept = Some(KeptGame {
+            id: id.to_string(),
+            token: owner.map(str::to_string),
+            holder,
+        });
+        self.table = Some(table);
+        Ok(())
     }
 
     /// At the side to move's deadline: the messages if it has lost on time (a room tells its
@@ -383,10 +543,13 @@ impl Connection {
             return Vec::new();
         }
         let flagged = self.table.as_mut().is_some_and(Table::check_flag);
-        if flagged {
-            self.abandon();
+        if !flagged {
+            return Vec::new();
         }
-        self.state().into_iter().filter(|_| flagged).collect()
+        self.abandon();
+        let mut messages = self.persist();
+        messages.extend(self.state());
+        messages
     }
 
     /// Stops and forgets the running search.
@@ -408,10 +571,7 @@ impl Connection {
 
     /// Sits down in `room` (this connection's own game ends), and tells everyone there.
     fn enter(&mut self, room: Arc<Room>, token: Option<&str>, prefer: Option<Color>) {
-        self.abandon();
-        self.players = [None, None];
-        self.reservation = None;
-        self.table = None;
+        self.drop_game();
         let updates = room.subscribe();
         let (seat, token) = room.join(token, prefer);
         room.publish();
@@ -520,6 +680,21 @@ impl Connection {
         if let Some(done) = self.handle_in_room(&message) {
             return done;
         }
+        if self.shown_only()
+            && matches!(
+                message,
+                ClientMessage::Play(_)
+                    | ClientMessage::Undo(_)
+                    | ClientMessage::Resign(_)
+                    | ClientMessage::Pause(_)
+                    | ClientMessage::Resume(_)
+            )
+        {
+            return Err(
+                "this game is shown from the archive, not played here: Analyse to study it"
+                    .to_string(),
+            );
+        }
         match message {
             ClientMessage::New(NewGame {
                 black,
@@ -536,17 +711,18 @@ impl Connection {
                     Table::new(&black, &white, position.as_deref(), tc)?
                 };
                 table.replay(&moves)?;
-                self.abandon();
                 // The old game's players and memory go before the new game's are reserved.
-                self.players = [None, None];
-                self.reservation = None;
-                self.table = None;
+                self.drop_game();
                 let memory = if analysis {
                     analysis_spec().memory_mb()
                 } else {
                     table.memory_mb()
                 };
                 self.reservation = Some(Reservation::take(&self.shared, memory)?);
+                if !analysis {
+                    self.keep(&table)?;
+                }
+                table.start_turn();
                 self.table = Some(table);
             }
             ClientMessage::Play(PlayMove { mv }) => {
@@ -577,19 +753,21 @@ impl Connection {
             }
             ClientMessage::Host(host) => self.host(host)?,
             ClientMessage::Join(JoinRoom { room, token }) => {
+                let config = &self.shared.config;
                 let room = self
                     .shared
                     .rooms
-                    .find(&room, self.shared.config.idle_timeout)?;
+                    .find(&room, config.max_games, config.idle_timeout)?;
                 self.enter(room, token.as_deref(), None);
             }
+            ClientMessage::Open(OpenGame { game, token }) => self.open(&game, token.as_deref())?,
         }
         Ok(())
     }
 
     /// Starts the machine's search if a machine is to move and none runs.
     fn think(&mut self) {
-        if self.running.is_some() {
+        if self.running.is_some() || self.shown_only() {
             return;
         }
         let Some(table) = &self.table else { return };
@@ -720,6 +898,9 @@ impl Drop for Connection {
     /// room.
     fn drop(&mut self) {
         self.abandon();
+        // The game is kept with the time its side to move has used: its clock stands still
+        // until the page comes back.
+        self.persist();
         self.leave_room();
     }
 }
@@ -807,11 +988,7 @@ async fn play(mut socket: WebSocket, shared: Arc<Shared>) {
         if connection.member.is_none() {
             updates = None;
         }
-        let flag_at = match &connection.member {
-            Some(member) => member.room.deadline(),
-            None => connection.table.as_ref().and_then(Table::deadline),
-        }
-        .map(Instant::from_std);
+        let flag_at = connection.deadline().map(Instant::from_std);
         let outgoing = tokio::select! {
             () = tokio::time::sleep_until(flag_at.unwrap_or(idle_at)), if flag_at.is_some() => {
                 last_activity = Instant::now();
@@ -837,11 +1014,18 @@ async fn play(mut socket: WebSocket, shared: Arc<Shared>) {
                 Some(Ok(Message::Text(text))) => {
                     last_activity = Instant::now();
                     match connection.handle(text.as_str()) {
-                    Ok(()) => {
-                        connection.think();
-                        connection.state().into_iter().collect()
-                    }
-                    Err(message) => vec![ServerMessage::Error { message }],
+                        Ok(()) => {
+                            connection.think();
+                            let mut messages = std::mem::take(&mut connection.outbox);
+                            messages.extend(connection.persist());
+                            messages.extend(connection.state());
+                            messages
+                        }
+                        Err(message) => {
+                            let mut messages = std::mem::take(&mut connection.outbox);
+                            messages.push(ServerMessage::Error { message });
+                            messages
+                        }
                     }
                 }
                 Some(Ok(Message::Binary(_))) => vec![ServerMessage::Error {
@@ -856,6 +1040,7 @@ async fn play(mut socket: WebSocket, shared: Arc<Shared>) {
                 let mut messages = connection.event(event);
                 if !messages.is_empty() && connection.running.is_none() {
                     connection.think();
+                    messages.extend(connection.persist());
                     messages.extend(connection.state());
                 }
                 messages

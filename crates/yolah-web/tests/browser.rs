@@ -371,7 +371,11 @@ async fn screenshot(client: &Client, name: &str) {
 async fn the_board_in_chromium_at_desktop_and_phone_sizes() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
-    tokio::spawn(yolah_web::serve(listener, yolah_web::Config::default()));
+    tokio::spawn(yolah_web::serve(
+        listener,
+        yolah_web::Config::default(),
+        yolah_web::Store::memory(),
+    ));
     for (width, height, name) in [(1280, 800, "desktop"), (390, 844, "phone")] {
         let (_driver, client, port) = browser(width, height).await;
         client.goto(&format!("http://{address}/")).await.unwrap();

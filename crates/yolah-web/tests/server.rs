@@ -14,7 +14,7 @@ type Socket =
 async fn server(config: yolah_web::Config) -> std::net::SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
-    tokio::spawn(yolah_web::serve(listener, config));
+    tokio::spawn(yolah_web::serve(listener, config, yolah_web::Store::memory()));
     address
 }
 
@@ -518,7 +518,11 @@ async fn clocks_run_and_a_side_loses_on_time() {
     let started = Instant::now();
     let state = next(&mut page, "state").await;
     assert_eq!(state["result"], "white wins on time", "{state}");
-    assert!(started.elapsed() >= Duration::from_millis(380));
+    assert!(
+        started.elapsed() >= Duration::from_millis(380),
+        "{:?} {state}",
+        started.elapsed()
+    );
     assert_eq!(state["clocks"]["black_ms"], 0);
     assert_eq!(state["clocks"]["running"], Value::Null);
     send(&mut page, &json!({"type": "play", "move": "a1:a2"})).await;

@@ -70,10 +70,15 @@ pub fn time_control_tag(tc: TimeControl) -> String {
 
 /// Today's date as PGN writes it (`2026.11.25`, UTC).
 pub fn today() -> String {
-    let days = std::time::SystemTime::now()
+    let seconds = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400);
-    let (year, month, day) = civil_from_days(i64::try_from(days).unwrap_or(0));
+        .map_or(0, |d| d.as_secs());
+    date(i64::try_from(seconds).unwrap_or(0))
+}
+
+/// The `Date` tag of a moment, seconds since 1970 (UTC): `2026.11.25`.
+pub fn date(seconds: i64) -> String {
+    let (year, month, day) = civil_from_days(seconds.div_euclid(86_400));
     format!("{year:04}.{month:02}.{day:02}")
 }
 
