@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 #[test]
 fn serve_says_where_and_serves_the_page() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_yolah"))
-        .args(["serve", "--port", "0"])
+        .args(["serve", "--port", "0", "--db", ":memory:"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -59,7 +59,145 @@ fn bad_settings_and_a_busy_port_are_one_line_errors() {
     }
     let busy = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = busy.local_addr().unwrap().port().to_string();
-    let output = yolah(&["serve", "--port", &port], "");
+    let output = yolah(&["serve", "--port", &port, "--db", ":memory:"], "");
     assert_clean_error(&output, "cannot listen on 127.0.0.1:");
     assert_eq!(output.status.code(), Some(1));
+}
+
+/// `yolah serve --db PATH` on a port of its own: the child and its address.
+fn start(db: &std::path::Path) -> (std::process::Child, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_yolah"))
+        .args(["serve", "--port", "0", "--db"])
+        .arg(db)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let address = first
+        .strip_prefix("serving the board on http://")
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("{first}"))
+        .to_string();
+    assert!(first.contains(&db.display().to_string()), "{first}");
+    (child, address)
+}
+
+type Socket = tungstenite::WebSocket<std::net::TcpStream>;
+
+fn socket(address: &str) -> Socket {
+    let stream = std::net::TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(20)))
+        .unwrap();
+    tungstenite::client(format!("ws://{address}/ws"), stream)
+        .unwrap()
+        .0
+}
+
+/// The next message of type `kind`, skipping others.
+fn next(socket: &mut Socket, kind: &str) -> serde_json::Value {
+    loop {
+        if let tungstenite::Message::Text(text) = socket.read().unwrap() {
+            let value: serde_json::Value = serde_json::from_str(text.as_str()).unwrap();
+            if value["type"] == kind {
+                return value;
+            }
+        }
+    }
+}
+
+fn moves_of(state: &serde_json::Value) -> Vec<String> {
+    state["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Issue 31: the server killed (SIGKILL) in the middle of a burst of moves and started again
+/// on the same file keeps every move it had acknowledged (the state it sent after each), and
+/// the game goes on from there.
+#[test]
+fn a_killed_server_keeps_every_acknowledged_move() {
+    use rand::{RngExt, SeedableRng};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite");
+    let mut rng = rand::rngs::StdRng::seed_from_u64(31);
+    for round in 0..3 {
+        // A whole game of random moves, people on both sides of one board.
+        let mut position = yolah_core::Position::start();
+        let mut game = Vec::new();
+        while !position.game_over() {
+            let moves = position.moves();
+            let mv = moves.as_slice()[rng.random_range(0..moves.len())];
+            position.play(mv);
+            game.push(mv.to_string());
+        }
+        let (mut child, address) = start(&db);
+        let mut page = socket(&address);
+        let new = r#"{"type":"new","black":"human","white":"human","tc":"none"}"#;
+        page.send(tungstenite::Message::text(new)).unwrap();
+        let kept = next(&mut page, "game");
+        next(&mut page, "state");
+        // The burst: every move sent at once; the kill after a number of acknowledgements.
+        for mv in &game {
+            let play = format!(r#"{{"type":"play","move":"{mv}"}}"#);
+            page.send(tungstenite::Message::text(play)).unwrap();
+        }
+        let kill_after = 5 + 9 * round;
+        let mut acknowledged = Vec::new();
+        for _ in 0..kill_after {
+            acknowledged = moves_of(&next(&mut page, "state"));
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        drop(page);
+        let (mut child, address) = start(&db);
+        let mut page = socket(&address);
+        let open = serde_json::json!({"type": "open", "game": kept["id"], "token": kept["token"]});
+        page.send(tungstenite::Message::text(open.to_string()))
+            .unwrap();
+        assert_eq!(next(&mut page, "game")["token"], kept["token"]);
+        let state = next(&mut page, "state");
+        let kept_moves = moves_of(&state);
+        assert!(
+            kept_moves.len() >= acknowledged.len() && kept_moves.len() >= kill_after,
+            "round {round}: {} kept, {} acknowledged",
+            kept_moves.len(),
+            acknowledged.len()
+        );
+        assert_eq!(kept_moves[..], game[..kept_moves.len()], "round {round}");
+        // The game goes on where it stood.
+        if let Some(mv) = game.get(kept_moves.len()) {
+            let play = format!(r#"{{"type":"play","move":"{mv}"}}"#);
+            page.send(tungstenite::Message::text(play)).unwrap();
+            assert_eq!(
+                moves_of(&next(&mut page, "state")).len(),
+                kept_moves.len() + 1
+            );
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+}
+
+/// A file that is not a game database is refused with one line, and left as it was.
+#[test]
+fn a_damaged_database_is_refused_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.sqlite");
+    let junk = b"SQLite format 3\0 but not really: the rest of the header is junk....".repeat(20);
+    std::fs::write(&path, &junk).unwrap();
+    let output = yolah(
+        &["serve", "--port", "0", "--db", path.to_str().unwrap()],
+        "",
+    );
+    assert_clean_error(&output, "--db ");
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(std::fs::read(&path).unwrap(), junk, "the file is unchanged");
 }

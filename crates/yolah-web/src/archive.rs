@@ -82,10 +82,7 @@ impl Selection {
                 .iter()
                 .find(|id| id.len() > 64 || !id.chars().all(|c| c.is_ascii_hexdigit()))
             {
-                return Err(format!(
-                    "{} is not a game id",
-                    yolah_core::text::quote(bad)
-                ));
+                return Err(format!("{} is not a game id", yolah_core::text::quote(bad)));
             }
             return Ok(Chosen::Ids(ids));
         }

@@ -248,7 +248,9 @@ impl Table {
                 .collect();
         }
         for (number, text) in saved.moves.iter().enumerate() {
-            let mv: Move = text.parse().map_err(|e| format!("move {}: {e}", number + 1))?;
+            let mv: Move = text
+                .parse()
+                .map_err(|e| format!("move {}: {e}", number + 1))?;
             let mut next = table.position();
             next.check_move(mv)
                 .map_err(|e| format!("move {} {} is illegal: {e}", number + 1, quote(text)))?;

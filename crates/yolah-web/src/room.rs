@@ -336,9 +336,7 @@ impl Rooms {
             .filter(|kept| kept.kind == Kind::Friends)
             .ok_or_else(missing)?;
         if rooms.len() >= max {
-            return Err(format!(
-                "the server has {max} shared games open; try later"
-            ));
+            return Err(format!("the server has {max} shared games open; try later"));
         }
         let table = Table::restore(&kept.saved)
             .map_err(|e| format!("shared game {id} cannot be taken up: {e}"))?;

@@ -165,8 +165,7 @@ impl Store {
             .map_err(|e| sql(&e))?;
         if application != i64::from(APPLICATION_ID) && (application != 0 || tables > 0) {
             return Err(
-                "not a Yolah game database (another program's file); give another --db"
-                    .to_string(),
+                "not a Yolah game database (another program's file); give another --db".to_string(),
             );
         }
         let version = usize::try_from(version).unwrap_or(usize::MAX);
@@ -186,9 +185,7 @@ impl Store {
             .map_err(|e| sql(&e))?;
         db.busy_timeout(std::time::Duration::from_secs(5))
             .map_err(|e| sql(&e))?;
-        let store = Store {
-            db: Mutex::new(db),
-        };
+        let store = Store { db: Mutex::new(db) };
         store.migrate(version)?;
         Ok(store)
     }
@@ -435,8 +432,14 @@ mod tests {
     fn a_game_is_kept_changed_and_listed() {
         let store = Store::memory();
         store.create(&kept("a", &[]), Some("h1"), 60).unwrap();
-        store.create(&kept("b", &["a1:c3"]), Some("h1"), 60).unwrap();
-        assert!(store.save("a", Some("h1"), &game(&["a1:c3", "h1:f3"])).unwrap());
+        store
+            .create(&kept("b", &["a1:c3"]), Some("h1"), 60)
+            .unwrap();
+        assert!(
+            store
+                .save("a", Some("h1"), &game(&["a1:c3", "h1:f3"]))
+                .unwrap()
+        );
         // Another connection took it: the first one's writes are refused.
         store.hold("a", "h2").unwrap();
         assert!(!store.save("a", Some("h1"), &game(&["a1:b2"])).unwrap());
@@ -459,5 +462,74 @@ mod tests {
         store.create(&kept("next", &[]), None, -1).unwrap();
         assert!(store.load("empty").unwrap().is_none());
         assert!(store.load("next").unwrap().is_some());
+    }
+
+    #[test]
+    fn an_older_file_is_migrated_and_its_games_listed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.sqlite");
+        {
+            // A file as the first schema left it, with a game of two moves.
+            let db = Connection::open(&path).unwrap();
+            db.execute_batch(MIGRATIONS[0]).unwrap();
+            db.execute_batch(&format!(
+                "PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = 1;"
+            ))
+            .unwrap();
+            let saved = serde_json::to_string(&game(&["a1:c3", "h1:f3"])).unwrap();
+            db.execute(
+                "INSERT INTO games VALUES ('old', 'own', 't', 't', NULL, 5, 5, ?1)",
+                params![saved],
+            )
+            .unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let (games, total) = store.list(1, 10).unwrap();
+        assert_eq!(total, 1);
+        assert_eq!((games[0].id.as_str(), games[0].plies), ("old", 2));
+        assert_eq!(games[0].black, "human");
+        drop(store);
+        let db = Connection::open(&path).unwrap();
+        let version: i64 = db
+            .query_row("PRAGMA user_version", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(version, i64::try_from(VERSION).unwrap());
+    }
+
+    #[test]
+    fn foreign_newer_and_damaged_files_are_refused_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let foreign = dir.path().join("foreign.sqlite");
+        Connection::open(&foreign)
+            .unwrap()
+            .execute_batch("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine');")
+            .unwrap();
+        let newer = dir.path().join("newer.sqlite");
+        Connection::open(&newer)
+            .unwrap()
+            .execute_batch(&format!(
+                "PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = 99;"
+            ))
+            .unwrap();
+        let junk = dir.path().join("junk.sqlite");
+        std::fs::write(&junk, b"not a database at all, just some words".repeat(40)).unwrap();
+        for (path, expected) in [
+            (&foreign, "not a Yolah game database"),
+            (&newer, "schema is version 99, newer than this yolah's 2"),
+            (&junk, "file is not a database"),
+        ] {
+            let before = std::fs::read(path).unwrap();
+            let error = Store::open(path).err().expect("refused");
+            assert!(error.contains(expected), "{error}");
+            assert!(
+                error.starts_with("--db ") && !error.contains('\n'),
+                "{error}"
+            );
+            assert_eq!(std::fs::read(path).unwrap(), before, "{}", path.display());
+        }
+        // A new file is made, folders and all, and opens again.
+        let fresh = dir.path().join("a/b/games.sqlite");
+        Store::open(&fresh).unwrap();
+        Store::open(&fresh).unwrap();
     }
 }

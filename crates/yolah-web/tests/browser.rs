@@ -1094,3 +1094,183 @@ async fn final_board(client: &Client, now: &Value) {
     };
     assert_eq!(result, format!("Game over: {who} {black}-{white}"));
 }
+
+/// A board server on `port` of loopback (the address stays the same across a restart) over
+/// the database `db`, in a runtime of its own: shutting the runtime down stops the server
+/// and every connection at once, as a killed process would.
+fn board_server(db: &std::path::Path, port: u16) -> tokio::runtime::Runtime {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let store = yolah_web::Store::open(db).unwrap();
+    let (bound, listening) = std::sync::mpsc::channel();
+    runtime.spawn(async move {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.set_reuseaddr(true).unwrap();
+        socket.bind(([127, 0, 0, 1], port).into()).unwrap();
+        let listener = socket.listen(64).unwrap();
+        bound.send(()).unwrap();
+        yolah_web::serve(listener, yolah_web::Config::default(), store).await
+    });
+    listening.recv().unwrap();
+    runtime
+}
+
+/// The clocks as the page shows them, ms.
+async fn clocks_shown(client: &Client) -> (u64, u64) {
+    let shown = run(
+        client,
+        "return [Number(document.getElementById('clock-black').dataset.ms),
+                 Number(document.getElementById('clock-white').dataset.ms)];",
+    )
+    .await;
+    (shown[0].as_u64().unwrap(), shown[1].as_u64().unwrap())
+}
+
+/// Issue 31, items 1 and 2: a game against a level on a clock comes back after a reload and
+/// after the server restarts (same moves, same clocks: a clock does not run while the server
+/// is down); played to its end, it is in the archive (`/games`, and "My games"), which opens
+/// it on the board at its last position, only to look at.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromedriver: cargo test -p yolah-web --test browser -- --ignored"]
+async fn games_survive_a_reload_and_a_restart_and_fill_the_archive() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite");
+    let port = free_port();
+    let mut server = board_server(&db, port);
+    for (width, height, name) in [(1280, 800, "desktop"), (390, 844, "phone")] {
+        let (_driver, client, log) = browser(width, height).await;
+        client
+            .goto(&format!("http://127.0.0.1:{port}/"))
+            .await
+            .unwrap();
+        wait_for(&client, "connected", |p| p["connected"] == "yes").await;
+        let tc = client.find(Locator::Id("tc")).await.unwrap();
+        tc.send_keys("5min+2s").await.unwrap();
+        level_game(&client, 1, "black").await;
+        let mut now = wait_for(&client, "a game against level 1", |p| {
+            p["players"] == "human|random" && p["human"] == "yes"
+        })
+        .await;
+        for _ in 0..2 {
+            now = play_first(&client, &now).await;
+        }
+        let before = clocks_shown(&client).await;
+        client.refresh().await.unwrap();
+        let reloaded = wait_for(&client, "the game after a reload", |p| {
+            p["connected"] == "yes" && p["ply"] == now["ply"]
+        })
+        .await;
+        assert_eq!(reloaded["moves"], now["moves"], "{name}");
+        assert_eq!(reloaded["players"], "human|random");
+        let after = clocks_shown(&client).await;
+        assert_eq!(after.1, before.1, "{name}: white's clock, not running");
+        assert!(
+            after.0 <= before.0 && after.0 + 5000 > before.0,
+            "{name}: {before:?} {after:?}"
+        );
+        // The server goes down with the page open, and comes back on the same file.
+        server.shutdown_background();
+        wait_for(&client, "the page sees the server go", |p| {
+            p["connected"] == "no"
+        })
+        .await;
+        server = board_server(&db, port);
+        let restarted = wait_for(&client, "the game after a restart", |p| {
+            p["connected"] == "yes" && p["ply"] == now["ply"] && p["human"] == "yes"
+        })
+        .await;
+        assert_eq!(restarted["moves"], now["moves"], "{name}");
+        assert_eq!(clocks_shown(&client).await.1, before.1, "{name}");
+        now = restarted;
+        while now["result"] == "" {
+            now = play_first(&client, &now).await;
+        }
+        final_board(&client, &now).await;
+        archive_opens(&client, port, &now, name, width).await;
+        let errors: Vec<Value> = console(&client, log)
+            .await
+            .into_iter()
+            .filter(|entry| entry["level"] == "SEVERE")
+            .collect();
+        assert!(errors.is_empty(), "{name}: console errors {errors:?}");
+        client.close().await.unwrap();
+    }
+    server.shutdown_background();
+}
+
+/// The archive lists the game just played (this browser's, "My games") and opens it at its
+/// last position; without its token (another person's browser) it is only shown.
+async fn archive_opens(client: &Client, port: u16, now: &Value, name: &str, width: u32) {
+    // The archive lists it (newest first) and opens it.
+    client
+        .goto(&format!("http://127.0.0.1:{port}/games?mine=1"))
+        .await
+        .unwrap();
+    let row = wait_for_row(client).await;
+    assert!(row["text"].as_str().unwrap().contains("random"), "{row}");
+    assert!(
+        row["text"]
+            .as_str()
+            .unwrap()
+            .contains(now["result"].as_str().unwrap()),
+        "{row}"
+    );
+    assert!(on_screen(&row), "{name}: the first game {row}");
+    assert!(
+        row["right"].as_f64().unwrap() <= f64::from(width),
+        "{name}: {row}"
+    );
+    screenshot(client, &format!("{name}-archive.png")).await;
+    run(client, "document.querySelector('#games .game').click();").await;
+    let shown = wait_for(client, "the game from the archive", |p| {
+        p["connected"] == "yes" && p["moves"] == now["moves"]
+    })
+    .await;
+    assert_eq!(shown["result"], now["result"], "{name}");
+    assert_seen(client, "result").await;
+    // A browser without its token (another person's) sees it only to look at.
+    run(client, "localStorage.removeItem('yolah.games');").await;
+    client.refresh().await.unwrap();
+    let shown = wait_for(client, "the game shown to another person", |p| {
+        p["connected"] == "yes" && p["moves"] == now["moves"]
+    })
+    .await;
+    assert_eq!(shown["human"], "no", "{name}: only shown, nobody to move");
+    let status = run(
+        client,
+        "return document.getElementById('status').textContent;",
+    )
+    .await;
+    assert!(
+        status.as_str().unwrap().contains("from the archive"),
+        "{status}"
+    );
+    assert_seen(client, "analyse").await;
+    assert_unseen(client, "undo").await;
+    assert_unseen(client, "banner").await;
+}
+
+/// The archive's first game row as a person sees it (waits for the list to load).
+async fn wait_for_row(client: &Client) -> Value {
+    let start = Instant::now();
+    loop {
+        let row = run(
+            client,
+            "const e = document.querySelector('#games .game');
+             if (!e) return null;
+             const style = getComputedStyle(e);
+             const box = e.getBoundingClientRect();
+             return {display: style.display, visibility: style.visibility, text: e.textContent,
+                     width: box.width, height: box.height, right: box.right};",
+        )
+        .await;
+        if !row.is_null() {
+            return row;
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "no game listed");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}

@@ -1,65 +1,15 @@
 //! The server on loopback, driven by WebSocket clients as pages would: whole games, hostile
 //! messages that change nothing, a disconnect that stops its search, 50 games at once.
 
+mod common;
+
+use common::{Socket, check, connect, get, next, room, send, server, settled, state_after};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
-use yolah_core::{Move, Position};
-
-type Socket =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn server(config: yolah_web::Config) -> std::net::SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    tokio::spawn(yolah_web::serve(listener, config, yolah_web::Store::memory()));
-    address
-}
-
-async fn connect(address: std::net::SocketAddr) -> Socket {
-    let (socket, _) = tokio_tungstenite::connect_async(format!("ws://{address}/ws"))
-        .await
-        .unwrap();
-    socket
-}
-
-async fn send(socket: &mut Socket, message: &Value) {
-    socket
-        .send(Message::Text(message.to_string().into()))
-        .await
-        .unwrap();
-}
-
-/// The next message of type `kind`, skipping others; 20 s at most.
-async fn next(socket: &mut Socket, kind: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        let message = tokio::time::timeout(wait, socket.next())
-            .await
-            .unwrap_or_else(|_| panic!("no {kind} message in time"))
-            .expect("the socket is open")
-            .unwrap();
-        if let Message::Text(text) = message {
-            let value: Value = serde_json::from_str(text.as_str()).unwrap();
-            if value["type"] == kind {
-                return value;
-            }
-        }
-    }
-}
-
-/// The next state in which nobody is thinking.
-async fn settled(socket: &mut Socket) -> Value {
-    loop {
-        let state = next(socket, "state").await;
-        if state["thinking"] == false {
-            return state;
-        }
-    }
-}
+use yolah_core::Position;
 
 async fn health(address: std::net::SocketAddr) -> Value {
     let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
@@ -71,23 +21,6 @@ async fn health(address: std::net::SocketAddr) -> Value {
     stream.read_to_string(&mut response).await.unwrap();
     let body = response.split("\r\n\r\n").nth(1).unwrap();
     serde_json::from_str(body).unwrap()
-}
-
-/// Replays a state's moves from its start and checks the position, scores and result.
-fn check(state: &Value) {
-    let mut position: Position = state["start"].as_str().unwrap().parse().unwrap();
-    for text in state["moves"].as_array().unwrap() {
-        let mv: Move = text.as_str().unwrap().parse().unwrap();
-        assert_eq!(position.check_move(mv), Ok(()), "{state}");
-        position.play(mv);
-    }
-    assert_eq!(position.to_string(), state["position"], "{state}");
-    let scores = [
-        position.score(yolah_core::Color::Black),
-        position.score(yolah_core::Color::White),
-    ];
-    assert_eq!(state["scores"], json!(scores));
-    assert_eq!(state["result"].is_string(), position.game_over(), "{state}");
 }
 
 /// A new server and a game on it, a person (black) against the random player: the socket and
@@ -768,21 +701,6 @@ async fn takeback_declined_then_accepted(host: &mut Socket, guest: &mut Socket) 
     state_after(host, 0).await;
 }
 
-/// The next room message.
-async fn room(socket: &mut Socket) -> Value {
-    next(socket, "room").await
-}
-
-/// The next state with `moves` moves.
-async fn state_after(socket: &mut Socket, moves: usize) -> Value {
-    loop {
-        let state = next(socket, "state").await;
-        if state["moves"].as_array().unwrap().len() == moves {
-            return state;
-        }
-    }
-}
-
 /// Plays a game between two sockets (black's, white's) to its end, each side its first legal
 /// move; the final state.
 async fn play_to_the_end(sockets: [&mut Socket; 2], mut state: Value) -> Value {
@@ -967,18 +885,6 @@ async fn one_connection_hosts_a_bounded_number_of_rooms() {
     let mut other = connect(address).await;
     send(&mut other, &json!({"type": "host", "colour": "white"})).await;
     assert!(room(&mut other).await["id"].is_string());
-}
-
-/// `GET path` on the server: the status line's code and the body.
-async fn get(address: std::net::SocketAddr, path: &str) -> (u16, String) {
-    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
-    let request = format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).await.unwrap();
-    let code = response.split(' ').nth(1).unwrap().parse().unwrap();
-    let body = response.split_once("\r\n\r\n").unwrap().1.to_string();
-    (code, body)
 }
 
 /// Issue 31: a game the page shows, exported as the runner's PGN record, reads back (with the

@@ -37,6 +37,23 @@ pub struct Options {
     /// choose another, or none.
     #[arg(long, value_name = "BASE+INC")]
     pub tc: Option<String>,
+    /// The SQLite file that keeps the games (made if missing; `:memory:` keeps them only while
+    /// the server runs) [default: games.sqlite in the user's data folder, like
+    /// ~/.local/share/yolah/games.sqlite].
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<std::path::PathBuf>,
+}
+
+/// Where the games are kept when `--db` does not say.
+fn default_db() -> Result<std::path::PathBuf> {
+    dirs::data_dir()
+        .map(|dir| dir.join("yolah").join("games.sqlite"))
+        .ok_or_else(|| {
+            super::UsageError(
+                "no data folder is known for this user (HOME unset?): give --db PATH".to_string(),
+            )
+            .into()
+        })
 }
 
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
@@ -94,6 +111,11 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
                 super::quote(&options.bind)
             ))
         })?;
+    let db = match &options.db {
+        Some(path) => path.clone(),
+        None => default_db()?,
+    };
+    let store = yolah_web::Store::open(&db).map_err(anyhow::Error::msg)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -105,10 +127,11 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         let address = listener.local_addr()?;
         writeln!(
             out,
-            "serving the board on http://{address}/ (Ctrl-C to stop)"
+            "serving the board on http://{address}/ (Ctrl-C to stop); games kept in {}",
+            db.display()
         )?;
         out.flush()?;
-        yolah_web::serve(listener, config)
+        yolah_web::serve(listener, config, store)
             .await
             .context("the server stopped")
     })

@@ -1,0 +1,110 @@
+//! What the server's tests share: a server on loopback, WebSocket pages, HTTP requests.
+#![allow(dead_code, reason = "each test program uses some of these")]
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_tungstenite::tungstenite::Message;
+use yolah_core::{Move, Position};
+
+pub type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+pub async fn server(config: yolah_web::Config) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(yolah_web::serve(
+        listener,
+        config,
+        yolah_web::Store::memory(),
+    ));
+    address
+}
+
+pub async fn connect(address: std::net::SocketAddr) -> Socket {
+    let (socket, _) = tokio_tungstenite::connect_async(format!("ws://{address}/ws"))
+        .await
+        .unwrap();
+    socket
+}
+
+pub async fn send(socket: &mut Socket, message: &Value) {
+    socket
+        .send(Message::Text(message.to_string().into()))
+        .await
+        .unwrap();
+}
+
+/// The next message of type `kind`, skipping others; 20 s at most.
+pub async fn next(socket: &mut Socket, kind: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        let message = tokio::time::timeout(wait, socket.next())
+            .await
+            .unwrap_or_else(|_| panic!("no {kind} message in time"))
+            .expect("the socket is open")
+            .unwrap();
+        if let Message::Text(text) = message {
+            let value: Value = serde_json::from_str(text.as_str()).unwrap();
+            if value["type"] == kind {
+                return value;
+            }
+        }
+    }
+}
+
+/// The next state in which nobody is thinking.
+pub async fn settled(socket: &mut Socket) -> Value {
+    loop {
+        let state = next(socket, "state").await;
+        if state["thinking"] == false {
+            return state;
+        }
+    }
+}
+
+/// Replays a state's moves from its start and checks the position, scores and result.
+pub fn check(state: &Value) {
+    let mut position: Position = state["start"].as_str().unwrap().parse().unwrap();
+    for text in state["moves"].as_array().unwrap() {
+        let mv: Move = text.as_str().unwrap().parse().unwrap();
+        assert_eq!(position.check_move(mv), Ok(()), "{state}");
+        position.play(mv);
+    }
+    assert_eq!(position.to_string(), state["position"], "{state}");
+    let scores = [
+        position.score(yolah_core::Color::Black),
+        position.score(yolah_core::Color::White),
+    ];
+    assert_eq!(state["scores"], json!(scores));
+    assert_eq!(state["result"].is_string(), position.game_over(), "{state}");
+}
+
+/// The next room message.
+pub async fn room(socket: &mut Socket) -> Value {
+    next(socket, "room").await
+}
+
+/// The next state with `moves` moves.
+pub async fn state_after(socket: &mut Socket, moves: usize) -> Value {
+    loop {
+        let state = next(socket, "state").await;
+        if state["moves"].as_array().unwrap().len() == moves {
+            return state;
+        }
+    }
+}
+
+/// `GET path` on the server: the status line's code and the body.
+pub async fn get(address: std::net::SocketAddr, path: &str) -> (u16, String) {
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.unwrap();
+    let code = response.split(' ').nth(1).unwrap().parse().unwrap();
+    let body = response.split_once("\r\n\r\n").unwrap().1.to_string();
+    (code, body)
+}
