@@ -20,7 +20,7 @@ use rand::{Rng, RngExt};
 /// `BEYOND[to][from]`: the squares from `to` (included) to the board edge on the ray that
 /// starts at `from` and passes through `to`; empty when they share no line. Built at compile
 /// time (32 KiB).
-static BEYOND: [[u64; 64]; 64] = {
+pub(crate) static BEYOND: [[u64; 64]; 64] = {
     let mut table = [[0u64; 64]; 64];
     let steps: [(i8, i8); 8] = [
         (0, 1),
