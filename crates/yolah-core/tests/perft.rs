@@ -50,6 +50,29 @@ fn bulk_counting_matches_plain_recursion() {
     }
 }
 
+/// The parallel count is the same, from the start and from positions with passes and ends.
+#[test]
+fn parallel_perft_counts_the_same() {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    let mut start = Position::start();
+    assert_eq!(
+        pool.install(|| yolah_core::perft::perft_parallel(&start, 5)),
+        perft(&mut start, 5)
+    );
+    for seed in 0..6 {
+        for mut position in common::random_game(seed).into_iter().step_by(9) {
+            assert_eq!(
+                pool.install(|| yolah_core::perft::perft_parallel(&position, 6)),
+                perft(&mut position, 6),
+                "{position}"
+            );
+        }
+    }
+}
+
 /// White's pieces are walled into the corners, so white passes after every black move.
 #[test]
 fn counts_passes_and_finished_games() {

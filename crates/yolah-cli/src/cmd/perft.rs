@@ -6,8 +6,7 @@ use anyhow::Result;
 
 use std::io::Write;
 use std::time::Instant;
-use yolah_core::perft;
-use yolah_core::perft::MAX_DEPTH;
+use yolah_core::perft::{MAX_DEPTH, perft_parallel};
 
 /// The options of `yolah perft`, as its command line gives them.
 #[derive(clap::Args)]
@@ -17,9 +16,12 @@ pub struct Options {
     pub depth: u32,
     #[command(flatten)]
     pub position: PositionArg,
-    /// Print one JSON object (depth, leaves, `time_ms`).
+    /// Print one JSON object (depth, leaves, `time_ms`, threads).
     #[arg(long)]
     pub json: bool,
+    /// Worker threads, 1 to 1024 [default: one per core].
+    #[arg(long, short, value_name = "N")]
+    pub threads: Option<usize>,
 }
 
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
@@ -28,13 +30,16 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         depth <= MAX_DEPTH,
         "depth {depth} is too deep (at most {MAX_DEPTH})"
     );
-    let mut position = options.position.get()?;
+    let threads = super::threads(options.threads)?;
+    let position = options.position.get()?;
+    let pool = yolah_ai::arena::tournament::game_pool(threads).map_err(anyhow::Error::msg)?;
     let start = Instant::now();
-    let leaves = perft(&mut position, depth);
+    let leaves = pool.install(|| perft_parallel(&position, depth));
     let seconds = start.elapsed().as_secs_f64();
     eprintln!(
-        "perft({depth}) in {seconds:.3} s, {:.0} leaves/s",
-        leaves as f64 / seconds.max(1e-9)
+        "perft({depth}) in {seconds:.3} s, {:.0} leaves/s, {threads} thread{}",
+        leaves as f64 / seconds.max(1e-9),
+        if threads == 1 { "" } else { "s" }
     );
     if json {
         let object = serde_json::json!({
@@ -42,6 +47,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
             "depth": depth,
             "leaves": leaves,
             "time_ms": seconds * 1e3,
+            "threads": threads,
         });
         writeln!(out, "{object}")?;
     } else {
