@@ -29,6 +29,7 @@ pub mod slider;
 pub mod square;
 pub mod symmetry;
 pub mod text;
+pub mod wide;
 pub mod zobrist;
 
 pub use attacks::attacks;

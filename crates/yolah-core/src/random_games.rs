@@ -3,10 +3,12 @@
 //! Games are dealt in fixed chunks, each with its own generator seeded from (seed, chunk), so a
 //! seed gives the same tally whatever the number of threads.
 //!
-//! Within a chunk, [`LANES`] games are played in lockstep, one ply of each in turn. One game is
-//! a single chain of dependent steps (table lookups, the draw, the move), so the CPU waits on
-//! latency; independent games interleaved give it work to overlap. Same rules, same moves
-//! distribution, several times the throughput (see the README's benchmark table).
+//! Two paths ([`Path`]), chosen at run time: on a CPU with AVX-512, eight games in the lanes of
+//! its registers ([`crate::wide`]); elsewhere the portable path, where [`LANES`] games are
+//! played in lockstep, one ply of each in turn. One game is a single chain of dependent steps
+//! (table lookups, the draw, the move), so the CPU waits on latency; independent games
+//! interleaved give it work to overlap. Same rules, same moves distribution; the two paths
+//! play different games for the same seed (each is reproducible on its own).
 
 use crate::color::Color;
 use crate::playout::Playout;
@@ -59,16 +61,74 @@ impl Tally {
     }
 }
 
-/// Plays `games` random games from the start on the current rayon pool, calling `progress`
-/// with the number of games finished in each chunk as it completes.
+/// How random games are played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Path {
+    /// Eight games in the lanes of AVX-512 registers ([`crate::wide`]).
+    Avx512,
+    /// [`LANES`] games interleaved in scalar registers: any CPU.
+    Portable,
+}
+
+impl Path {
+    /// The fastest path this CPU runs.
+    pub fn best() -> Path {
+        if crate::wide::available() {
+            Path::Avx512
+        } else {
+            Path::Portable
+        }
+    }
+
+    /// Whether this CPU runs it.
+    pub fn available(self) -> bool {
+        match self {
+            Path::Avx512 => crate::wide::available(),
+            Path::Portable => true,
+        }
+    }
+
+    /// Its name: `avx512` or `portable`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Path::Avx512 => "avx512",
+            Path::Portable => "portable",
+        }
+    }
+
+    /// The path of a name, if it is one.
+    pub fn named(name: &str) -> Option<Path> {
+        [Path::Avx512, Path::Portable]
+            .into_iter()
+            .find(|path| path.name() == name)
+    }
+}
+
+/// Plays `games` random games from the start on the current rayon pool, on this CPU's best
+/// path, calling `progress` with the number of games finished in each chunk as it completes.
 pub fn random_games(games: u64, seed: u64, progress: &(dyn Fn(u64) + Sync)) -> Tally {
+    random_games_on(Path::best(), games, seed, progress)
+}
+
+/// [`random_games`] on `path`, which this CPU must run ([`Path::available`]).
+pub fn random_games_on(
+    path: Path,
+    games: u64,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Tally {
+    assert!(path.available(), "the {} path on this CPU", path.name());
     let chunks = games.div_ceil(CHUNK);
     (0..chunks)
         .into_par_iter()
         .map(|chunk| {
             let count = CHUNK.min(games - chunk * CHUNK);
-            let mut rng = SmallRng::seed_from_u64(chunk_seed(seed, chunk));
-            let tally = play_interleaved(count, &mut rng);
+            let seed = chunk_seed(seed, chunk);
+            let tally = match path {
+                Path::Avx512 => crate::wide::random_games(count, seed)
+                    .expect("the path was checked to be available"),
+                Path::Portable => play_interleaved(count, &mut SmallRng::seed_from_u64(seed)),
+            };
             progress(count);
             tally
         })

@@ -1,0 +1,60 @@
+//! The eight-lane random games (`wide`) against the rules and against the scalar path: every
+//! game legal move by move with the scores it reports, the number of games asked for, and the
+//! results' distribution the scalar path's. Skipped (with a note) on a CPU without AVX-512.
+
+use yolah_core::random_games::{Path, Tally, random_games_on};
+use yolah_core::{Color, Position, wide};
+
+#[test]
+fn every_wide_game_is_legal_and_scored_right() {
+    let Some(games) = wide::traced_games(3_000, 5) else {
+        eprintln!("skipped: this CPU has no AVX-512 path");
+        return;
+    };
+    assert_eq!(games.len(), 3_000);
+    let mut lengths = 0;
+    for (n, (moves, scores)) in games.iter().enumerate() {
+        let mut position = Position::start();
+        for &m in moves {
+            assert_eq!(position.check_move(m), Ok(()), "game {n}: {m} in {position}");
+            position.play(m);
+        }
+        assert!(position.game_over(), "game {n} ended early: {position}");
+        assert_eq!(
+            [position.score(Color::Black), position.score(Color::White)],
+            *scores,
+            "game {n}"
+        );
+        lengths += moves.len();
+    }
+    assert!(lengths > 3_000 * 30, "games as long as random games are");
+}
+
+#[test]
+fn the_number_of_games_asked_for() {
+    for games in [1, 7, 8, 9, 13, 1_000] {
+        let Some(tally) = wide::random_games(games, 3) else {
+            return;
+        };
+        assert_eq!(tally.games(), games);
+        assert_eq!(wide::random_games(games, 3), Some(tally), "reproducible");
+    }
+}
+
+/// Both paths draw every move uniformly, so their results follow one distribution: over
+/// 400,000 games each, each share within 0.6 points (about five standard errors).
+#[test]
+fn wide_results_have_the_scalar_distribution() {
+    let Some(wide) = wide::random_games(400_000, 11) else {
+        return;
+    };
+    let scalar = random_games_on(Path::Portable, 400_000, 11, &|_| {});
+    let share = |t: &Tally, n: u64| n as f64 / t.games() as f64;
+    for (what, a, b) in [
+        ("black", share(&wide, wide.black_wins), share(&scalar, scalar.black_wins)),
+        ("white", share(&wide, wide.white_wins), share(&scalar, scalar.white_wins)),
+        ("draws", share(&wide, wide.draws), share(&scalar, scalar.draws)),
+    ] {
+        assert!((a - b).abs() < 0.006, "{what}: wide {a:.4}, scalar {b:.4}");
+    }
+}
