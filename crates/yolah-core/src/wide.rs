@@ -29,6 +29,7 @@ pub fn available() -> bool {
             && std::is_x86_feature_detected!("avx512bw")
             && std::is_x86_feature_detected!("avx512vpopcntdq")
             && std::is_x86_feature_detected!("gfni")
+            && std::is_x86_feature_detected!("bmi2")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -70,7 +71,7 @@ mod x86 {
         __m512i, __mmask8, _mm512_add_epi64, _mm512_and_si512, _mm512_andnot_si512,
         _mm512_cmpeq_epi64_mask, _mm512_cmpge_epu64_mask, _mm512_cmpgt_epu64_mask,
         _mm512_mask_add_epi64, _mm512_mask_blend_epi64,
-        _mm512_mask_or_epi64, _mm512_mask_sub_epi64,
+        _mm512_mask_or_epi64,
         _mm512_mul_epu32, _mm512_or_si512, _mm512_popcnt_epi64,
         _mm512_set1_epi64, _mm512_setzero_si512, _mm512_slli_epi64, _mm512_sllv_epi64,
         _mm512_srli_epi64, _mm512_srlv_epi64, _mm512_storeu_si512, _mm512_xor_si512,
@@ -98,14 +99,15 @@ mod x86 {
     }
 
     /// Every lane the same value.
-    #[inline(always)]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq,gfni,bmi2")]
+    #[inline]
     fn splat(x: u64) -> __m512i {
-        // SAFETY: AVX-512F is enabled in every caller (`play` and what it inlines).
-        unsafe { _mm512_set1_epi64(x.cast_signed()) }
+        _mm512_set1_epi64(x.cast_signed())
     }
 
     /// The lanes of a register.
-    #[inline(always)]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq,gfni,bmi2")]
+    #[inline]
     fn lanes(x: __m512i) -> [u64; LANES] {
         let mut out = [0u64; LANES];
         // SAFETY: the store writes exactly the 64 bytes of `out`.
@@ -114,126 +116,106 @@ mod x86 {
     }
 
     /// The next 64 random bits of each lane (xorshift128+).
-    #[inline(always)]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq,gfni,bmi2")]
+    #[inline]
     fn next(rng: &mut [__m512i; 2]) -> __m512i {
-        // SAFETY: AVX-512F is enabled in the caller.
-        unsafe {
-            let mut x = rng[0];
-            let y = rng[1];
-            rng[0] = y;
-            x = _mm512_xor_si512(x, _mm512_slli_epi64::<23>(x));
-            rng[1] = _mm512_xor_si512(
-                _mm512_xor_si512(x, y),
-                _mm512_xor_si512(_mm512_srli_epi64::<17>(x), _mm512_srli_epi64::<26>(y)),
-            );
-            _mm512_add_epi64(rng[1], y)
-        }
+        let mut x = rng[0];
+        let y = rng[1];
+        rng[0] = y;
+        x = _mm512_xor_si512(x, _mm512_slli_epi64::<23>(x));
+        rng[1] = _mm512_xor_si512(
+            _mm512_xor_si512(x, y),
+            _mm512_xor_si512(_mm512_srli_epi64::<17>(x), _mm512_srli_epi64::<26>(y)),
+        );
+        _mm512_add_epi64(rng[1], y)
     }
 
-    /// The position of each lane's `r`-th set bit of `t` (`r` below its popcount): a binary
-    /// search on the popcounts of halves.
-    #[inline(always)]
-    #[allow(unused_assignments, reason = "the last halving needs only the position")]
-    fn nth(mut t: __m512i, mut r: __m512i) -> __m512i {
-        // SAFETY: AVX-512F and VPOPCNTDQ are enabled in the caller.
-        unsafe {
-            let mut at = _mm512_setzero_si512();
-            macro_rules! halve {
-                ($w:literal) => {{
-                    let low = _mm512_and_si512(t, splat((1u64 << $w) - 1));
-                    let count = _mm512_popcnt_epi64(low);
-                    let up = _mm512_cmpge_epu64_mask(r, count);
-                    r = _mm512_mask_sub_epi64(r, up, r, count);
-                    t = _mm512_mask_blend_epi64(up, low, _mm512_srli_epi64::<$w>(t));
-                    at = _mm512_mask_add_epi64(at, up, at, splat($w));
-                }};
-            }
-            halve!(32);
-            halve!(16);
-            halve!(8);
-            halve!(4);
-            halve!(2);
-            halve!(1);
-            at
+    /// The position of each lane's `r`-th set bit of `t` (`r` below its popcount; 0 for an
+    /// empty `t`): `pdep` on the integer units, lane by lane, which leaves the vector units
+    /// free for the rest (a binary search on popcounts in vector form was slower).
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq,gfni,bmi2")]
+    #[inline]
+    fn nth(t: __m512i, r: __m512i) -> __m512i {
+        let (t, r) = (lanes(t), lanes(r));
+        let mut at = [0u64; LANES];
+        for lane in 0..LANES {
+            let bit = std::arch::x86_64::_pdep_u64(1u64 << (r[lane] & 63), t[lane]);
+            at[lane] = u64::from(bit.trailing_zeros() & 63);
         }
+        // SAFETY: reading the 64 bytes of `at`.
+        unsafe { std::arch::x86_64::_mm512_loadu_si512(at.as_ptr().cast()) }
     }
 
     /// Each lane's 64-bit word with its bits in reverse order (a8…h1 becomes h1…a8): bytes
     /// reversed by a shuffle, bits within bytes by a GF(2) affine map.
-    #[inline(always)]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq,gfni,bmi2")]
+    #[inline]
     fn reverse(x: __m512i) -> __m512i {
-        // SAFETY: AVX-512BW and GFNI are enabled in the caller.
-        unsafe {
-            let bytes = _mm512_set_epi8(
-                8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-                15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
-                8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
-            );
-            let flipped = _mm512_shuffle_epi8(x, bytes);
-            _mm512_gf2p8affine_epi64_epi8::<0>(flipped, splat(0x8040_2010_0804_0201))
-        }
+        let bytes = _mm512_set_epi8(
+            8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+            15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
+            8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
+        );
+        let flipped = _mm512_shuffle_epi8(x, bytes);
+        _mm512_gf2p8affine_epi64_epi8::<0>(flipped, splat(0x8040_2010_0804_0201))
     }
 
     /// The four lines through each lane's square `at` (rank, file, diagonal, anti-diagonal),
     /// the square included; computed, not looked up.
-    #[inline(always)]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq,gfni,bmi2")]
+    #[inline]
     fn lines(at: __m512i) -> [__m512i; 4] {
-        // SAFETY: AVX-512F is enabled in the caller.
-        unsafe {
-            let rank = _mm512_srli_epi64::<3>(at);
-            let file = _mm512_and_si512(at, splat(7));
-            let eights = |x: __m512i| _mm512_slli_epi64::<3>(x);
-            // A shift by 64 or more gives 0: of each pair, the one with the wrong sign
-            // vanishes (and both give the main line when the difference is 0).
-            let up = |line: u64, by: __m512i, down: __m512i| {
-                _mm512_or_si512(
-                    _mm512_sllv_epi64(splat(line), eights(by)),
-                    _mm512_srlv_epi64(splat(line), eights(down)),
-                )
-            };
-            let sum = _mm512_add_epi64(rank, file);
-            let seven = splat(7);
-            [
-                _mm512_sllv_epi64(splat(0xff), eights(rank)),
-                _mm512_sllv_epi64(splat(0x0101_0101_0101_0101), file),
-                up(
-                    0x8040_2010_0804_0201,
-                    _mm512_sub_epi64(rank, file),
-                    _mm512_sub_epi64(file, rank),
-                ),
-                up(
-                    0x0102_0408_1020_4080,
-                    _mm512_sub_epi64(sum, seven),
-                    _mm512_sub_epi64(seven, sum),
-                ),
-            ]
-        }
+        let rank = _mm512_srli_epi64::<3>(at);
+        let file = _mm512_and_si512(at, splat(7));
+        let eights = |x: __m512i| _mm512_slli_epi64::<3>(x);
+        // A shift by 64 or more gives 0: of each pair, the one with the wrong sign
+        // vanishes (and both give the main line when the difference is 0).
+        let up = |line: u64, by: __m512i, down: __m512i| {
+            _mm512_or_si512(
+                _mm512_sllv_epi64(splat(line), eights(by)),
+                _mm512_srlv_epi64(splat(line), eights(down)),
+            )
+        };
+        let sum = _mm512_add_epi64(rank, file);
+        let seven = splat(7);
+        [
+            _mm512_sllv_epi64(splat(0xff), eights(rank)),
+            _mm512_sllv_epi64(splat(0x0101_0101_0101_0101), file),
+            up(
+                0x8040_2010_0804_0201,
+                _mm512_sub_epi64(rank, file),
+                _mm512_sub_epi64(file, rank),
+            ),
+            up(
+                0x0102_0408_1020_4080,
+                _mm512_sub_epi64(sum, seven),
+                _mm512_sub_epi64(seven, sum),
+            ),
+        ]
     }
 
     /// The squares a piece on each lane's `bit` reaches along `lines` (its lines, its own
     /// square included) over `occupied`: on each line, the nearest obstacle each way by the
     /// subtraction trick (`o − 2r` forwards, the same on reversed words backwards), then the
     /// obstacles themselves removed.
-    #[inline(always)]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq,gfni,bmi2")]
+    #[inline]
     fn reach(bit: __m512i, lines: &[__m512i; 4], occupied: __m512i) -> __m512i {
-        // SAFETY: AVX-512F/BW and GFNI are enabled in the caller.
-        unsafe {
-            let twice = _mm512_add_epi64(bit, bit);
-            let reversed = reverse(bit);
-            let back = _mm512_add_epi64(reversed, reversed);
-            let mut found = _mm512_setzero_si512();
-            for &line in lines {
-                let line = _mm512_andnot_si512(bit, line);
-                let o = _mm512_and_si512(occupied, line);
-                let forward = _mm512_sub_epi64(o, twice);
-                let backward = reverse(_mm512_sub_epi64(reverse(o), back));
-                found = _mm512_or_si512(
-                    found,
-                    _mm512_and_si512(_mm512_xor_si512(forward, backward), line),
-                );
-            }
-            _mm512_andnot_si512(occupied, found)
+        let twice = _mm512_add_epi64(bit, bit);
+        let reversed = reverse(bit);
+        let back = _mm512_add_epi64(reversed, reversed);
+        let mut found = _mm512_setzero_si512();
+        for &line in lines {
+            let line = _mm512_andnot_si512(bit, line);
+            let o = _mm512_and_si512(occupied, line);
+            let forward = _mm512_sub_epi64(o, twice);
+            let backward = reverse(_mm512_sub_epi64(reverse(o), back));
+            found = _mm512_or_si512(
+                found,
+                _mm512_and_si512(_mm512_xor_si512(forward, backward), line),
+            );
         }
+        _mm512_andnot_si512(occupied, found)
     }
 
     /// The start position, piece by piece: squares and target sets, and the occupancy.
@@ -265,7 +247,7 @@ mod x86 {
 
     impl Games {
         /// Eight idle lanes, their generators seeded from `state` (which moves on).
-        #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq,gfni")]
+        #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq,gfni,bmi2")]
         fn new(state: &mut u64) -> Games {
             let mut seeds = [[0u64; LANES]; 2];
             for lane in 0..LANES {
@@ -293,22 +275,20 @@ mod x86 {
         }
 
         /// The start position in the lanes of `lanes` (all lanes when new).
-        #[inline(always)]
+        #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq,gfni,bmi2")]
+        #[inline]
         fn start(&mut self, start: &Start, lanes: __mmask8) {
-            // SAFETY: AVX-512F is enabled in the caller.
-            unsafe {
-                for j in 0..8 {
-                    self.squares[j] =
-                        _mm512_mask_blend_epi64(lanes, self.squares[j], splat(start.squares[j]));
-                    self.targets[j] =
-                        _mm512_mask_blend_epi64(lanes, self.targets[j], splat(start.targets[j]));
-                }
-                self.occupied =
-                    _mm512_mask_blend_epi64(lanes, self.occupied, splat(start.occupied));
-                let zero = _mm512_setzero_si512();
-                for side in &mut self.scores {
-                    *side = _mm512_mask_blend_epi64(lanes, *side, zero);
-                }
+            for j in 0..8 {
+                self.squares[j] =
+                    _mm512_mask_blend_epi64(lanes, self.squares[j], splat(start.squares[j]));
+                self.targets[j] =
+                    _mm512_mask_blend_epi64(lanes, self.targets[j], splat(start.targets[j]));
+            }
+            self.occupied =
+                _mm512_mask_blend_epi64(lanes, self.occupied, splat(start.occupied));
+            let zero = _mm512_setzero_si512();
+            for side in &mut self.scores {
+                *side = _mm512_mask_blend_epi64(lanes, *side, zero);
             }
             self.white &= !lanes;
             self.passed &= !lanes;
@@ -323,7 +303,7 @@ mod x86 {
 
     /// Plays `games` games from the start, [`GROUPS`] groups of eight lanes at a time; with
     /// `TRACE`, gives each finished game's moves and scores to `traced`.
-    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq,gfni")]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq,gfni,bmi2")]
     pub(super) fn play<const TRACE: bool>(
         games: u64,
         seed: u64,
@@ -352,7 +332,7 @@ mod x86 {
 
     /// One ply of every game of `g`: a finished game is tallied and its lane starts the next
     /// one while `to_start` games remain.
-    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq,gfni")]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq,gfni,bmi2")]
     #[inline]
     fn step<const TRACE: bool>(
         g: &mut Games,
@@ -481,9 +461,9 @@ mod x86 {
     }
 
     /// `a - b` lane by lane.
-    #[inline(always)]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq,gfni,bmi2")]
+    #[inline]
     fn _mm512_sub(a: __m512i, b: __m512i) -> __m512i {
-        // SAFETY: AVX-512F is enabled in the caller.
-        unsafe { std::arch::x86_64::_mm512_sub_epi64(a, b) }
+        std::arch::x86_64::_mm512_sub_epi64(a, b)
     }
 }
