@@ -5,7 +5,7 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::hint::black_box;
 use yolah_benches::sample_positions;
-use yolah_core::random_games::{CHUNK, random_games};
+use yolah_core::random_games::{CHUNK, Path, random_games_on};
 use yolah_core::{Playout, Position, perft};
 
 fn movegen(c: &mut Criterion) {
@@ -74,11 +74,17 @@ fn random_game(c: &mut Criterion) {
     group.finish();
     let mut group = c.benchmark_group("random_games");
     group.throughput(Throughput::Elements(CHUNK));
-    // One chunk on one thread: playouts interleaved in lanes.
-    group.bench_function("chunk_interleaved", |b| {
-        let pool = rayon_single();
-        b.iter(|| pool.install(|| black_box(random_games(CHUNK, 5, &|_| {}))));
-    });
+    // One chunk on one thread, on each path this CPU runs: four playouts interleaved in
+    // scalar registers, and eight to an AVX-512 register.
+    for path in [Path::Portable, Path::Avx512] {
+        if !path.available() {
+            continue;
+        }
+        group.bench_function(format!("chunk_{}", path.name()), |b| {
+            let pool = rayon_single();
+            b.iter(|| pool.install(|| black_box(random_games_on(path, CHUNK, 5, &|_| {}))));
+        });
+    }
     group.finish();
 }
 

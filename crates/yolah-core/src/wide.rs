@@ -70,14 +70,12 @@ mod x86 {
     use std::arch::x86_64::{
         __m512i, __mmask8, _mm512_add_epi64, _mm512_and_si512, _mm512_andnot_si512,
         _mm512_cmpeq_epi64_mask, _mm512_cmpge_epu64_mask, _mm512_cmpgt_epu64_mask,
-        _mm512_mask_add_epi64, _mm512_mask_blend_epi64,
-        _mm512_mask_or_epi64,
-        _mm512_mul_epu32, _mm512_or_si512, _mm512_popcnt_epi64,
-        _mm512_set1_epi64, _mm512_setzero_si512, _mm512_slli_epi64, _mm512_sllv_epi64,
-        _mm512_srli_epi64, _mm512_srlv_epi64, _mm512_storeu_si512, _mm512_xor_si512,
-        _mm512_cmplt_epu64_mask, _mm512_gf2p8affine_epi64_epi8, _mm512_mask_andnot_epi64,
-        _mm512_mask_mov_epi64, _mm512_set_epi8, _mm512_shuffle_epi8, _mm512_sub_epi64,
-        _mm512_test_epi64_mask,
+        _mm512_cmplt_epu64_mask, _mm512_gf2p8affine_epi64_epi8, _mm512_mask_add_epi64,
+        _mm512_mask_andnot_epi64, _mm512_mask_blend_epi64, _mm512_mask_mov_epi64,
+        _mm512_mask_or_epi64, _mm512_mul_epu32, _mm512_or_si512, _mm512_popcnt_epi64,
+        _mm512_set_epi8, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_shuffle_epi8,
+        _mm512_slli_epi64, _mm512_sllv_epi64, _mm512_srli_epi64, _mm512_srlv_epi64,
+        _mm512_storeu_si512, _mm512_sub_epi64, _mm512_test_epi64_mask, _mm512_xor_si512,
     };
 
     /// Eight games, piece `j` of each in lane-wise registers: pieces 0–3 black's, 4–7 white's.
@@ -152,9 +150,9 @@ mod x86 {
     #[inline]
     fn reverse(x: __m512i) -> __m512i {
         let bytes = _mm512_set_epi8(
-            8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-            15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
-            8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
+            8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0,
+            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+            11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
         );
         let flipped = _mm512_shuffle_epi8(x, bytes);
         _mm512_gf2p8affine_epi64_epi8::<0>(flipped, splat(0x8040_2010_0804_0201))
@@ -284,8 +282,7 @@ mod x86 {
                 self.targets[j] =
                     _mm512_mask_blend_epi64(lanes, self.targets[j], splat(start.targets[j]));
             }
-            self.occupied =
-                _mm512_mask_blend_epi64(lanes, self.occupied, splat(start.occupied));
+            self.occupied = _mm512_mask_blend_epi64(lanes, self.occupied, splat(start.occupied));
             let zero = _mm512_setzero_si512();
             for side in &mut self.scores {
                 *side = _mm512_mask_blend_epi64(lanes, *side, zero);
@@ -330,124 +327,174 @@ mod x86 {
         tally
     }
 
-    /// One ply of every game of `g`: a finished game is tallied and its lane starts the next
-    /// one while `to_start` games remain.
+    /// One ply of every game of `games`: a finished game is tallied and its lane starts the
+    /// next one while `to_start` games remain.
     #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq,gfni,bmi2")]
     #[inline]
     fn step<const TRACE: bool>(
-        g: &mut Games,
+        games: &mut Games,
         start: &Start,
         to_start: &mut u64,
         tally: &mut Tally,
         traced: &mut dyn FnMut((Vec<Move>, [u8; 2])),
     ) {
-        let zero = _mm512_setzero_si512();
-        let one = splat(1);
-        // The side to move's four target sets, counted.
-        let t: [__m512i; 4] = std::array::from_fn(|i| {
-            _mm512_mask_blend_epi64(g.white, g.targets[i], g.targets[i + 4])
-        });
-        let c = t.map(|t| _mm512_popcnt_epi64(t));
-        let n0 = c[0];
-        let n01 = _mm512_add_epi64(n0, c[1]);
-        let n012 = _mm512_add_epi64(n01, c[2]);
-        let n = _mm512_add_epi64(n012, c[3]);
-        let none = _mm512_cmpeq_epi64_mask(n, zero) & g.active;
-        let over = none & g.passed;
-        let moving = g.active & !none;
-        // A move drawn uniformly: k in 0..n from 32 random bits.
-        let r = _mm512_srli_epi64::<32>(next(&mut g.rng));
-        let k = _mm512_srli_epi64::<32>(_mm512_mul_epu32(r, n));
-        let past = [
-            _mm512_cmpge_epu64_mask(k, n0),
-            _mm512_cmpge_epu64_mask(k, n01),
-            _mm512_cmpge_epu64_mask(k, n012),
-        ];
-        let mut chosen = t[0];
-        let mut before = zero;
-        let mut piece = zero;
-        for (i, (&mask, count)) in past.iter().zip([n0, n01, n012]).enumerate() {
-            chosen = _mm512_mask_blend_epi64(mask, chosen, t[i + 1]);
-            before = _mm512_mask_blend_epi64(mask, before, count);
-            piece = _mm512_mask_add_epi64(piece, mask, piece, one);
-        }
-        let to = nth(chosen, _mm512_sub(k, before));
-        let mover = _mm512_mask_add_epi64(piece, g.white, piece, splat(4));
-        let moved: [__mmask8; 8] =
-            std::array::from_fn(|j| _mm512_cmpeq_epi64_mask(mover, splat(j as u64)) & moving);
+        let drawn = games.draw();
         if TRACE {
-            let mut from = zero;
-            for (j, &mask) in moved.iter().enumerate() {
-                from = _mm512_mask_blend_epi64(mask, from, g.squares[j]);
+            games.trace(&drawn);
+        }
+        games.play(&drawn);
+        if drawn.over != 0 {
+            games.finish::<TRACE>(drawn.over, start, to_start, tally, traced);
+        }
+    }
+
+    /// A ply's move in each lane.
+    struct Drawn {
+        /// The arrival squares.
+        to: __m512i,
+        /// For each piece, the lanes where it moves.
+        movers: [__mmask8; 8],
+        /// Lanes that move.
+        moving: __mmask8,
+        /// Lanes whose side has no move.
+        none: __mmask8,
+        /// Lanes whose game is over (no move, after a pass).
+        over: __mmask8,
+    }
+
+    impl Games {
+        /// Draws each lane's move uniformly among the side to move's (none: a pass).
+        #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq,gfni,bmi2")]
+        #[inline]
+        fn draw(&mut self) -> Drawn {
+            let zero = _mm512_setzero_si512();
+            let one = splat(1);
+            // The side to move's four target sets, counted.
+            let sets: [__m512i; 4] = std::array::from_fn(|i| {
+                _mm512_mask_blend_epi64(self.white, self.targets[i], self.targets[i + 4])
+            });
+            let counts = sets.map(|set| _mm512_popcnt_epi64(set));
+            let n0 = counts[0];
+            let n01 = _mm512_add_epi64(n0, counts[1]);
+            let n012 = _mm512_add_epi64(n01, counts[2]);
+            let n = _mm512_add_epi64(n012, counts[3]);
+            let none = _mm512_cmpeq_epi64_mask(n, zero) & self.active;
+            let over = none & self.passed;
+            let moving = self.active & !none;
+            // The index of the move among the n: from 32 random bits, `bits * n >> 32`.
+            let bits = _mm512_srli_epi64::<32>(next(&mut self.rng));
+            let index = _mm512_srli_epi64::<32>(_mm512_mul_epu32(bits, n));
+            let mut chosen = sets[0];
+            let mut before = zero;
+            let mut piece = zero;
+            for (i, count) in [n0, n01, n012].into_iter().enumerate() {
+                let past = _mm512_cmpge_epu64_mask(index, count);
+                chosen = _mm512_mask_blend_epi64(past, chosen, sets[i + 1]);
+                before = _mm512_mask_blend_epi64(past, before, count);
+                piece = _mm512_mask_add_epi64(piece, past, piece, one);
             }
-            let (from, to) = (lanes(from), lanes(to));
+            let to = nth(chosen, _mm512_sub_epi64(index, before));
+            let mover = _mm512_mask_add_epi64(piece, self.white, piece, splat(4));
+            let movers =
+                std::array::from_fn(|j| _mm512_cmpeq_epi64_mask(mover, splat(j as u64)) & moving);
+            Drawn {
+                to,
+                movers,
+                moving,
+                none,
+                over,
+            }
+        }
+
+        /// Writes down each lane's move (tests only).
+        #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq,gfni,bmi2")]
+        fn trace(&mut self, drawn: &Drawn) {
+            let mut from = _mm512_setzero_si512();
+            for (j, &mask) in drawn.movers.iter().enumerate() {
+                from = _mm512_mask_blend_epi64(mask, from, self.squares[j]);
+            }
+            let (from, to) = (lanes(from), lanes(drawn.to));
+            let square = |s: u64| Square::new(s as u8).expect("a square");
             for lane in 0..LANES {
                 let bit = 1u8 << lane;
-                if moving & bit != 0 {
-                    let square = |s: u64| Square::new(s as u8).expect("a square");
-                    g.moves[lane].push(Move::new(square(from[lane]), square(to[lane])));
-                } else if none & !over & bit != 0 {
-                    g.moves[lane].push(Move::PASS);
+                if drawn.moving & bit != 0 {
+                    self.moves[lane].push(Move::new(square(from[lane]), square(to[lane])));
+                } else if drawn.none & !drawn.over & bit != 0 {
+                    self.moves[lane].push(Move::PASS);
                 }
             }
         }
-        // The move: its arrival square becomes an obstacle, hiding what lies beyond it
-        // from every piece; the mover's targets are looked up anew.
-        g.occupied = _mm512_mask_or_epi64(g.occupied, moving, g.occupied, _mm512_sllv_epi64(one, to));
-        // What a piece loses: on the line it shares with `to`, the squares from `to` on,
-        // away from it (nothing if it shares none, or if `to` was out of its reach: then
-        // those squares were too).
-        let bit = _mm512_sllv_epi64(one, to);
-        let through = lines(to);
-        let above = _mm512_sub_epi64(zero, bit);
-        let below = _mm512_or_si512(bit, _mm512_sub_epi64(bit, one));
-        for j in 0..8 {
-            let square = _mm512_sllv_epi64(one, g.squares[j]);
-            let mut line = zero;
-            for &candidate in &through {
-                let on = _mm512_test_epi64_mask(candidate, square);
-                line = _mm512_mask_mov_epi64(line, on, candidate);
+
+        /// Plays the drawn moves: each arrival square becomes an obstacle, hiding what lies
+        /// beyond it from every piece; the mover's targets are found anew; the turn passes.
+        #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq,gfni,bmi2")]
+        #[inline]
+        fn play(&mut self, drawn: &Drawn) {
+            let (zero, one) = (_mm512_setzero_si512(), splat(1));
+            let (to, moving) = (drawn.to, drawn.moving);
+            let bit = _mm512_sllv_epi64(one, to);
+            self.occupied = _mm512_mask_or_epi64(self.occupied, moving, self.occupied, bit);
+            // What a piece loses: on the line it shares with `to`, the squares from `to` on,
+            // away from it (nothing if it shares none, or if `to` was out of its reach: then
+            // those squares were too).
+            let through = lines(to);
+            let above = _mm512_sub_epi64(zero, bit);
+            let below = _mm512_or_si512(bit, _mm512_sub_epi64(bit, one));
+            for j in 0..8 {
+                let square = _mm512_sllv_epi64(one, self.squares[j]);
+                let mut line = zero;
+                for &candidate in &through {
+                    let on = _mm512_test_epi64_mask(candidate, square);
+                    line = _mm512_mask_mov_epi64(line, on, candidate);
+                }
+                let below_to = _mm512_cmplt_epu64_mask(self.squares[j], to);
+                let cut = _mm512_and_si512(line, _mm512_mask_blend_epi64(below_to, below, above));
+                self.targets[j] =
+                    _mm512_mask_andnot_epi64(self.targets[j], moving, cut, self.targets[j]);
             }
-            let away = _mm512_mask_blend_epi64(
-                _mm512_cmplt_epu64_mask(g.squares[j], to),
-                below,
-                above,
-            );
-            let cut = _mm512_and_si512(line, away);
-            g.targets[j] = _mm512_mask_andnot_epi64(g.targets[j], moving, cut, g.targets[j]);
+            let reach = reach(bit, &through, self.occupied);
+            for (j, &mask) in drawn.movers.iter().enumerate() {
+                self.targets[j] = _mm512_mask_blend_epi64(mask, self.targets[j], reach);
+                self.squares[j] = _mm512_mask_blend_epi64(mask, self.squares[j], to);
+            }
+            let [black, white] = &mut self.scores;
+            *black = _mm512_mask_add_epi64(*black, moving & !self.white, *black, one);
+            *white = _mm512_mask_add_epi64(*white, moving & self.white, *white, one);
+            self.white ^= self.active;
+            self.passed = drawn.none;
         }
-        let reach = reach(bit, &through, g.occupied);
-        for (j, &mask) in moved.iter().enumerate() {
-            g.targets[j] = _mm512_mask_blend_epi64(mask, g.targets[j], reach);
-            g.squares[j] = _mm512_mask_blend_epi64(mask, g.squares[j], to);
-        }
-        let black_moved = moving & !g.white;
-        let white_moved = moving & g.white;
-        g.scores[0] = _mm512_mask_add_epi64(g.scores[0], black_moved, g.scores[0], one);
-        g.scores[1] = _mm512_mask_add_epi64(g.scores[1], white_moved, g.scores[1], one);
-        g.white ^= g.active;
-        g.passed = none;
-        if over != 0 {
-            let black = _mm512_cmpgt_epu64_mask(g.scores[0], g.scores[1]) & over;
-            let white = _mm512_cmpgt_epu64_mask(g.scores[1], g.scores[0]) & over;
-            tally.black_wins += u64::from(black.count_ones());
-            tally.white_wins += u64::from(white.count_ones());
-            tally.draws += u64::from((over & !black & !white).count_ones());
+
+        /// Tallies the games of the lanes `over` and starts the next ones there while
+        /// `to_start` games remain.
+        #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq,gfni,bmi2")]
+        fn finish<const TRACE: bool>(
+            &mut self,
+            over: __mmask8,
+            start: &Start,
+            to_start: &mut u64,
+            tally: &mut Tally,
+            traced: &mut dyn FnMut((Vec<Move>, [u8; 2])),
+        ) {
+            let [black, white] = self.scores;
+            let black_won = _mm512_cmpgt_epu64_mask(black, white) & over;
+            let white_won = _mm512_cmpgt_epu64_mask(white, black) & over;
+            tally.black_wins += u64::from(black_won.count_ones());
+            tally.white_wins += u64::from(white_won.count_ones());
+            tally.draws += u64::from((over & !black_won & !white_won).count_ones());
             if TRACE {
-                let (b, w) = (lanes(g.scores[0]), lanes(g.scores[1]));
+                let (black, white) = (lanes(black), lanes(white));
                 for lane in 0..LANES {
                     if over & (1 << lane) != 0 {
-                        let mut game = std::mem::take(&mut g.moves[lane]);
+                        let mut game = std::mem::take(&mut self.moves[lane]);
                         // The pass before the end was no move: neither side could move
                         // then already (the lane learns it one ply later).
                         if game.last() == Some(&Move::PASS) {
                             game.pop();
                         }
-                        traced((game, [b[lane] as u8, w[lane] as u8]));
+                        traced((game, [black[lane] as u8, white[lane] as u8]));
                     }
                 }
             }
-            // Finished lanes start the next games while there are games to start.
             let mut again: __mmask8 = 0;
             for lane in 0..LANES {
                 if over & (1 << lane) != 0 && *to_start > 0 {
@@ -455,15 +502,8 @@ mod x86 {
                     *to_start -= 1;
                 }
             }
-            g.active &= !over;
-            g.start(start, again);
+            self.active &= !over;
+            self.start(start, again);
         }
-    }
-
-    /// `a - b` lane by lane.
-    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq,gfni,bmi2")]
-    #[inline]
-    fn _mm512_sub(a: __m512i, b: __m512i) -> __m512i {
-        std::arch::x86_64::_mm512_sub_epi64(a, b)
     }
 }

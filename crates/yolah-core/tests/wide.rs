@@ -16,7 +16,11 @@ fn every_wide_game_is_legal_and_scored_right() {
     for (n, (moves, scores)) in games.iter().enumerate() {
         let mut position = Position::start();
         for &m in moves {
-            assert_eq!(position.check_move(m), Ok(()), "game {n}: {m} in {position}");
+            assert_eq!(
+                position.check_move(m),
+                Ok(()),
+                "game {n}: {m} in {position}"
+            );
             position.play(m);
         }
         assert!(position.game_over(), "game {n} ended early: {position}");
@@ -51,9 +55,21 @@ fn wide_results_have_the_scalar_distribution() {
     let scalar = random_games_on(Path::Portable, 400_000, 11, &|_| {});
     let share = |t: &Tally, n: u64| n as f64 / t.games() as f64;
     for (what, a, b) in [
-        ("black", share(&wide, wide.black_wins), share(&scalar, scalar.black_wins)),
-        ("white", share(&wide, wide.white_wins), share(&scalar, scalar.white_wins)),
-        ("draws", share(&wide, wide.draws), share(&scalar, scalar.draws)),
+        (
+            "black",
+            share(&wide, wide.black_wins),
+            share(&scalar, scalar.black_wins),
+        ),
+        (
+            "white",
+            share(&wide, wide.white_wins),
+            share(&scalar, scalar.white_wins),
+        ),
+        (
+            "draws",
+            share(&wide, wide.draws),
+            share(&scalar, scalar.draws),
+        ),
     ] {
         assert!((a - b).abs() < 0.006, "{what}: wide {a:.4}, scalar {b:.4}");
     }
