@@ -233,6 +233,14 @@ fn bad_input_is_one_clean_line_and_a_failure() {
         &yolah(&["random-games", "--games", "10", "--threads", "0"], ""),
         "--threads must be from 1 to 1024, not 0",
     );
+    assert_clean_error(
+        &yolah(&["random-games", "--games", "10", "--path", "gpu"], ""),
+        "--path 'gpu': expected avx512 or portable",
+    );
+    assert_clean_error(
+        &yolah(&["perft", "3", "--threads", "2000"], ""),
+        "--threads must be from 1 to 1024, not 2000",
+    );
     assert_clean_error(&yolah(&["frobnicate"], ""), "unrecognized subcommand");
 }
 
