@@ -63,10 +63,30 @@ pub fn traced_games(games: u64, seed: u64) -> Option<Vec<(Vec<crate::Move>, [u8;
     None
 }
 
+/// Plays random games to the end, eight to a register: `next` gives each new game (a tag and
+/// the position it starts from) until it returns `None`, `done` gets each result with its tag;
+/// returns when every game given has ended. The generators are seeded from `seed`. `false`,
+/// playing nothing, if this CPU cannot ([`available`]): then use
+/// [`crate::random_games::interleaved`].
+pub fn interleaved<T: Copy>(
+    seed: u64,
+    next: &mut dyn FnMut() -> Option<(T, crate::Position)>,
+    done: &mut dyn FnMut(T, crate::Outcome),
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if available() {
+        // SAFETY: as in `random_games`.
+        unsafe { x86::interleaved(seed, next, done) };
+        return true;
+    }
+    let _ = (seed, next, done);
+    false
+}
+
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::{LANES, Tally};
-    use crate::{Color, Move, Position, Square, attacks};
+    use crate::{Color, Move, Outcome, Position, Square, attacks};
     use std::arch::x86_64::{
         __m512i, __mmask8, _mm512_add_epi64, _mm512_and_si512, _mm512_andnot_si512,
         _mm512_cmpeq_epi64_mask, _mm512_cmpge_epu64_mask, _mm512_cmpgt_epu64_mask,
@@ -224,20 +244,20 @@ mod x86 {
     }
 
     impl Start {
-        fn new() -> Start {
-            let start = Position::start();
+        fn new(start: &Position) -> Start {
             let occupied = start.occupied();
             let mut out = Start {
                 squares: [0; 8],
                 targets: [0; 8],
                 occupied: occupied.0,
             };
-            let pieces = Color::ALL
-                .into_iter()
-                .flat_map(|color| start.pieces(color).squares());
-            for (j, square) in pieces.enumerate() {
-                out.squares[j] = square.index() as u64;
-                out.targets[j] = attacks(square, occupied).0;
+            // Black's pieces 0–3, white's 4–7 (a missing piece: square 0, no targets).
+            for color in Color::ALL {
+                for (i, square) in start.pieces(color).squares().take(4).enumerate() {
+                    let j = color.index() * 4 + i;
+                    out.squares[j] = square.index() as u64;
+                    out.targets[j] = attacks(square, occupied).0;
+                }
             }
             out
         }
@@ -270,6 +290,33 @@ mod x86 {
                 rng,
                 moves: vec![Vec::new(); LANES],
             }
+        }
+
+        /// Lane `lane` starts a game from `position`.
+        #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq,gfni,bmi2")]
+        fn set(&mut self, lane: usize, position: &Position) {
+            let start = Start::new(position);
+            let put = |v: &mut __m512i, x: u64| {
+                let mut all = lanes(*v);
+                all[lane] = x;
+                // SAFETY: reading the 64 bytes of `all`.
+                *v = unsafe { std::arch::x86_64::_mm512_loadu_si512(all.as_ptr().cast()) };
+            };
+            for j in 0..8 {
+                put(&mut self.squares[j], start.squares[j]);
+                put(&mut self.targets[j], start.targets[j]);
+            }
+            put(&mut self.occupied, start.occupied);
+            put(&mut self.scores[0], u64::from(position.score(Color::Black)));
+            put(&mut self.scores[1], u64::from(position.score(Color::White)));
+            let bit = 1u8 << lane;
+            if position.side_to_move() == Color::White {
+                self.white |= bit;
+            } else {
+                self.white &= !bit;
+            }
+            self.passed &= !bit;
+            self.active |= bit;
         }
 
         /// The start position in the lanes of `lanes` (all lanes when new).
@@ -307,7 +354,7 @@ mod x86 {
         traced: &mut dyn FnMut((Vec<Move>, [u8; 2])),
     ) -> Tally {
         let mut tally = Tally::default();
-        let start = Start::new();
+        let start = Start::new(&Position::start());
         let mut state = seed;
         let mut to_start = games;
         let mut groups: [Games; GROUPS] = std::array::from_fn(|_| {
@@ -325,6 +372,54 @@ mod x86 {
             }
         }
         tally
+    }
+
+    /// Plays games from the positions `next` gives, tagged, until it gives none; each
+    /// result to `done` with its tag.
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq,gfni,bmi2")]
+    pub(super) fn interleaved<T: Copy>(
+        seed: u64,
+        next: &mut dyn FnMut() -> Option<(T, Position)>,
+        done: &mut dyn FnMut(T, Outcome),
+    ) {
+        let mut state = seed;
+        let mut groups: [(Games, [Option<T>; LANES]); GROUPS] =
+            std::array::from_fn(|_| (Games::new(&mut state), [None; LANES]));
+        for (games, tags) in &mut groups {
+            for (lane, tag) in tags.iter_mut().enumerate() {
+                if let Some((given, position)) = next() {
+                    games.set(lane, &position);
+                    *tag = Some(given);
+                }
+            }
+        }
+        while groups.iter().any(|(games, _)| games.active != 0) {
+            for (games, tags) in &mut groups {
+                if games.active == 0 {
+                    continue;
+                }
+                let drawn = games.draw();
+                games.play(&drawn);
+                if drawn.over == 0 {
+                    continue;
+                }
+                let (black, white) = (lanes(games.scores[0]), lanes(games.scores[1]));
+                games.active &= !drawn.over;
+                for lane in 0..LANES {
+                    if drawn.over & (1 << lane) == 0 {
+                        continue;
+                    }
+                    let scores = (black[lane] as u8, white[lane] as u8);
+                    if let Some(tag) = tags[lane].take() {
+                        done(tag, Outcome::from_scores(scores.0, scores.1));
+                    }
+                    if let Some((given, position)) = next() {
+                        games.set(lane, &position);
+                        tags[lane] = Some(given);
+                    }
+                }
+            }
+        }
     }
 
     /// One ply of every game of `games`: a finished game is tallied and its lane starts the
