@@ -7,7 +7,7 @@ use crate::options::{ITERATIONS, PACE, SEED, THREADS, TIME};
 use crate::player::{Forfeit, Player, PlayerInfo, Report, no_conflicts, small};
 use crate::search::parallel::Threads;
 use crossbeam_utils::CachePadded;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand::rngs::SmallRng;
 use yolah_core::random_games::interleaved;
 use yolah_core::{Playout, Position};
@@ -71,30 +71,35 @@ fn play_out(
     loop {
         let slice_end = started + SLICE;
         let mut spent = false;
-        // Playouts run several in lockstep, as the engine's random games do: one playout is a
-        // chain of dependent steps, and interleaved ones let the CPU overlap them.
-        interleaved(
-            rng,
-            || {
-                if budget.out_of_iterations(started)
-                    || started.is_multiple_of(CLOCK_EVERY) && budget.out_of_time()
-                {
-                    spent = true;
-                    return None;
-                }
-                if started == slice_end {
-                    return None;
-                }
-                let playout = (i, Playout::new(&children[i]));
-                started += 1;
-                i = if i + 1 == children.len() { 0 } else { i + 1 };
-                Some(playout)
-            },
-            |move_index, outcome| {
-                tallies[move_index].half_points += u64::from(outcome.half_points(side));
-                tallies[move_index].playouts += 1;
-            },
-        );
+        // Playouts run several at once, as the engine's random games do: eight to an
+        // AVX-512 register where the CPU has it, else four interleaved (one playout is a
+        // chain of dependent steps; independent ones let the CPU overlap them).
+        let mut next = || {
+            if budget.out_of_iterations(started)
+                || started.is_multiple_of(CLOCK_EVERY) && budget.out_of_time()
+            {
+                spent = true;
+                return None;
+            }
+            if started == slice_end {
+                return None;
+            }
+            let playout = (i, children[i]);
+            started += 1;
+            i = if i + 1 == children.len() { 0 } else { i + 1 };
+            Some(playout)
+        };
+        let mut done = |move_index: usize, outcome: yolah_core::Outcome| {
+            tallies[move_index].half_points += u64::from(outcome.half_points(side));
+            tallies[move_index].playouts += 1;
+        };
+        if !yolah_core::wide::interleaved(rng.next_u64(), &mut next, &mut done) {
+            interleaved(
+                rng,
+                || next().map(|(index, position)| (index, Playout::new(&position))),
+                done,
+            );
+        }
         if spent {
             return tallies;
         }
