@@ -120,6 +120,9 @@ fn playouts_from_any_position_have_the_scalar_results() {
             .sum();
         let mean = |h: u64| h as f64 / (2.0 * per as f64);
         let (a, b) = (mean(half_points[i]), mean(scalar));
-        assert!((a - b).abs() < 0.035, "{position}: wide {a:.4}, scalar {b:.4}");
+        assert!(
+            (a - b).abs() < 0.035,
+            "{position}: wide {a:.4}, scalar {b:.4}"
+        );
     }
 }

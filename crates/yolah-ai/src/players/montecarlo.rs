@@ -7,8 +7,8 @@ use crate::options::{ITERATIONS, PACE, SEED, THREADS, TIME};
 use crate::player::{Forfeit, Player, PlayerInfo, Report, no_conflicts, small};
 use crate::search::parallel::Threads;
 use crossbeam_utils::CachePadded;
-use rand::{Rng, SeedableRng};
 use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
 use yolah_core::random_games::interleaved;
 use yolah_core::{Playout, Position};
 
