@@ -28,6 +28,7 @@ pub mod random_games;
 pub mod slider;
 pub mod square;
 pub mod symmetry;
+pub mod tally;
 pub mod text;
 pub mod wide;
 pub mod zobrist;

@@ -10,9 +10,9 @@
 //! interleaved give it work to overlap. Same rules, same moves distribution; the two paths
 //! play different games for the same seed (each is reproducible on its own).
 
-use crate::color::Color;
 use crate::playout::Playout;
 use crate::position::{Outcome, Position};
+use crate::tally::Tally;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
@@ -25,41 +25,6 @@ pub const MAX_GAMES: u64 = 100_000_000_000;
 
 /// Games per chunk: large enough to amortise scheduling, small enough for smooth progress.
 pub const CHUNK: u64 = 4096;
-
-/// Results of a batch of games.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
-    /// Games black won.
-    pub black_wins: u64,
-    /// Games white won.
-    pub white_wins: u64,
-    /// Drawn games.
-    pub draws: u64,
-}
-
-impl Tally {
-    /// All games counted.
-    pub fn games(&self) -> u64 {
-        self.black_wins + self.white_wins + self.draws
-    }
-
-    /// Adds one result.
-    pub fn record(&mut self, outcome: Outcome) {
-        match outcome {
-            Outcome::Win(Color::Black) => self.black_wins += 1,
-            Outcome::Win(Color::White) => self.white_wins += 1,
-            Outcome::Draw => self.draws += 1,
-        }
-    }
-
-    fn merge(self, other: Tally) -> Tally {
-        Tally {
-            black_wins: self.black_wins + other.black_wins,
-            white_wins: self.white_wins + other.white_wins,
-            draws: self.draws + other.draws,
-        }
-    }
-}
 
 /// How random games are played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,7 +15,7 @@
 //! Used when the CPU has AVX-512 F, DQ and VPOPCNTDQ, checked at run time ([`available`]), so
 //! a portable build uses it on such a CPU too.
 
-use crate::random_games::Tally;
+use crate::tally::Tally;
 
 /// Games in one register.
 pub const LANES: usize = 8;

@@ -2,7 +2,8 @@
 //! game legal move by move with the scores it reports, the number of games asked for, and the
 //! results' distribution the scalar path's. Skipped (with a note) on a CPU without AVX-512.
 
-use yolah_core::random_games::{Path, Tally, random_games_on};
+use yolah_core::random_games::{Path, random_games_on};
+use yolah_core::tally::Tally;
 mod common;
 
 use yolah_core::{Color, Position, wide};

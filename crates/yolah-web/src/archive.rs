@@ -7,13 +7,10 @@
 //! is checked before the database is read; a bad one is a 400 with one line.
 
 use crate::export::{Export, record};
-use crate::server::Shared;
-use crate::store::{MAX_PAGE, Summary};
-use axum::extract::{Query, State};
+use crate::store::{MAX_PAGE, Store, Summary};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Json, Response};
 use serde::Deserialize;
-use std::sync::Arc;
 use yolah_ai::arena::pgn::{Event, block, date};
 
 /// The archive's page: its script asks `/games.json` for what to list.
@@ -94,15 +91,15 @@ impl Selection {
 }
 
 /// The games of a selection, and for a page the number of pages.
-fn select(shared: &Shared, selection: &Selection) -> Result<(Vec<Summary>, usize, usize), String> {
+fn select(store: &Store, selection: &Selection) -> Result<(Vec<Summary>, usize, usize), String> {
     match selection.check()? {
         Chosen::Page { page, per_page } => {
-            let (games, total) = shared.store.list(page, per_page)?;
+            let (games, total) = store.list(page, per_page)?;
             Ok((games, page, total.div_ceil(per_page).max(1)))
         }
         Chosen::Ids(ids) => {
             let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
-            Ok((shared.store.summaries(&ids)?, 1, 1))
+            Ok((store.summaries(&ids)?, 1, 1))
         }
     }
 }
@@ -117,11 +114,8 @@ pub async fn page() -> Html<&'static str> {
 }
 
 /// `GET /games.json`: `{games: [...], page, pages}`.
-pub(crate) async fn list(
-    State(shared): State<Arc<Shared>>,
-    Query(selection): Query<Selection>,
-) -> Response {
-    match select(&shared, &selection) {
+pub fn list(store: &Store, selection: &Selection) -> Response {
+    match select(store, selection) {
         Ok((games, page, pages)) => Json(serde_json::json!({
             "games": games,
             "page": page,
@@ -134,17 +128,14 @@ pub(crate) async fn list(
 
 /// `GET /games.pgn`: the selected games, one PGN block each, numbered from 0 in the order
 /// listed (`yolah replay FILE --game N`), the server's id of each in its `Run` tag.
-pub(crate) async fn pgn(
-    State(shared): State<Arc<Shared>>,
-    Query(selection): Query<Selection>,
-) -> Response {
-    let (games, _, _) = match select(&shared, &selection) {
+pub fn pgn(store: &Store, selection: &Selection) -> Response {
+    let (games, _, _) = match select(store, selection) {
         Ok(found) => found,
         Err(reason) => return bad(reason),
     };
     let mut text = String::new();
     for (n, summary) in (0u64..).zip(&games) {
-        let kept = match shared.store.load(&summary.id) {
+        let kept = match store.load(&summary.id) {
             Ok(Some(kept)) => kept,
             Ok(None) => continue, // Forgotten since it was listed.
             Err(reason) => return (StatusCode::INTERNAL_SERVER_ERROR, reason).into_response(),

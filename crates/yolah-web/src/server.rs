@@ -16,6 +16,7 @@
 //!   themselves, so watchers cannot make a person wait.
 //! - **A full server** answers with a close frame (1013, try again later) and the reason.
 
+use crate::archive::Selection;
 use crate::game::Table;
 use crate::message::{
     ClientMessage, GameMessage, HostGame, JoinRoom, NewGame, OpenGame, PlayMove, ReportMessage,
@@ -24,8 +25,8 @@ use crate::message::{
 use crate::room::{Room, Rooms, Seat};
 use crate::store::{Kept, Kind, Store, secret};
 use axum::Router;
-use axum::extract::State as Extract;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Query, State as Extract};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Json, Response};
 use axum::routing::get;
@@ -100,7 +101,7 @@ impl Default for Config {
 }
 
 /// What all connections share.
-pub(crate) struct Shared {
+struct Shared {
     config: Config,
     /// The page, made once.
     page: String,
@@ -117,7 +118,7 @@ pub(crate) struct Shared {
     /// Games between two browsers.
     rooms: Rooms,
     /// Every game but the analyses, kept.
-    pub(crate) store: Arc<Store>,
+    store: Arc<Store>,
 }
 
 /// The page, proposing the default player of every command and the server's time control.
@@ -156,8 +157,18 @@ pub fn router(config: Config, store: Store) -> Router {
         .route("/health", get(health))
         .route("/export.pgn", get(crate::export::export))
         .route("/games", get(crate::archive::page))
-        .route("/games.json", get(crate::archive::list))
-        .route("/games.pgn", get(crate::archive::pgn))
+        .route(
+            "/games.json",
+            get(|Extract(shared): Extract<Arc<Shared>>, Query(selection): Query<Selection>| async move {
+                crate::archive::list(&shared.store, &selection)
+            }),
+        )
+        .route(
+            "/games.pgn",
+            get(|Extract(shared): Extract<Arc<Shared>>, Query(selection): Query<Selection>| async move {
+                crate::archive::pgn(&shared.store, &selection)
+            }),
+        )
         .route("/ws", get(upgrade))
         .with_state(shared)
 }
