@@ -83,8 +83,11 @@ fn an_engine_player_is_sent_the_clock() {
         .step_by(2)
         .map(|n| n.parse().unwrap())
         .collect();
-    // It took about a fifth of its time (the default pace) for its first move.
-    assert!(second[1] < 1800 && second[1] > 1500, "{lines}");
+    // It took about a fifth of its time (the default pace) for its first move: at least that
+    // (it stops at its deadline), and, on a machine so loaded that its thread waits to be
+    // scheduled past it, still well under half (1,435 ms left was seen with eight busy
+    // processes beside the suite).
+    assert!(second[1] < 1800 && second[1] > 1000, "{lines}");
     assert!(second[0] >= 2090, "{lines}");
     let row = &rows(&record)[0];
     assert!(row["forfeit"].is_empty(), "{row:?}");
