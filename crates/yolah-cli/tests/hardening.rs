@@ -557,7 +557,7 @@ fn counts_in_messages_agree_with_their_number() {
         ],
         "",
     );
-    assert!(stdout(&output).contains("(seed 1, 1 thread)"));
+    assert!(stdout(&output).contains("(seed 1, 1 thread, "));
 }
 
 // Issue 19, item 6: what is not a regular file is refused where a file is meant, and every
