@@ -296,12 +296,8 @@ mod x86 {
         #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq,gfni,bmi2")]
         fn set(&mut self, lane: usize, position: &Position) {
             let start = Start::new(position);
-            let put = |v: &mut __m512i, x: u64| {
-                let mut all = lanes(*v);
-                all[lane] = x;
-                // SAFETY: reading the 64 bytes of `all`.
-                *v = unsafe { std::arch::x86_64::_mm512_loadu_si512(all.as_ptr().cast()) };
-            };
+            let bit = 1u8 << lane;
+            let put = |v: &mut __m512i, x: u64| *v = _mm512_mask_blend_epi64(bit, *v, splat(x));
             for j in 0..8 {
                 put(&mut self.squares[j], start.squares[j]);
                 put(&mut self.targets[j], start.targets[j]);
@@ -309,7 +305,6 @@ mod x86 {
             put(&mut self.occupied, start.occupied);
             put(&mut self.scores[0], u64::from(position.score(Color::Black)));
             put(&mut self.scores[1], u64::from(position.score(Color::White)));
-            let bit = 1u8 << lane;
             if position.side_to_move() == Color::White {
                 self.white |= bit;
             } else {
