@@ -215,7 +215,7 @@ impl Table {
             resigned: self.resigned.map(|side| side.to_string()),
             turn_ms: ms(self.turn_elapsed()),
             paused: self.paused,
-            result: self.state(false).result,
+            result: self.result(),
         }
     }
 
@@ -584,11 +584,11 @@ impl Table {
         }
     }
 
-    /// The game as the page draws it.
-    pub fn state(&self, thinking: bool) -> State {
+    /// The result once the game is over, as the page shows it: `white wins 31-28`,
+    /// `black wins on time`, `white wins by resignation`, `draw 30-30`.
+    fn result(&self) -> Option<String> {
         let position = self.position();
-        let scores = [position.score(Color::Black), position.score(Color::White)];
-        let result = match (&self.flagged, self.resigned) {
+        match (&self.flagged, self.resigned) {
             (Some((side, _)), _) => Some(format!("{} {WINS_ON_TIME}", side.opponent())),
             (None, Some(side)) => Some(format!("{} {WINS_BY_RESIGNATION}", side.opponent())),
             (None, None) => position.outcome().map(|outcome| {
@@ -597,9 +597,17 @@ impl Table {
                     Outcome::Win(Color::White) => "white wins",
                     Outcome::Draw => "draw",
                 };
-                format!("{who} {}-{}", scores[0], scores[1])
+                let (black, white) = (position.score(Color::Black), position.score(Color::White));
+                format!("{who} {black}-{white}")
             }),
-        };
+        }
+    }
+
+    /// The game as the page draws it.
+    pub fn state(&self, thinking: bool) -> State {
+        let position = self.position();
+        let scores = [position.score(Color::Black), position.score(Color::White)];
+        let result = self.result();
         let clocks = self.clocks().map(|clocks| {
             let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
             let [black, white] = clocks.left();

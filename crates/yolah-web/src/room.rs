@@ -66,12 +66,6 @@ impl Room {
             .map(|_| ())
     }
 
-    /// Keeps the game after a change that succeeded (`done`).
-    fn saved(&self, inner: &Inner, done: Result<(), String>) -> Result<(), String> {
-        done?;
-        self.save(inner)
-    }
-
     /// Takes a seat: the side `token` holds, else a free side (`prefer`red first), else a
     /// spectator's. Returns the seat and the side's token.
     pub fn join(&self, token: Option<&str>, prefer: Option<Color>) -> (Seat, Option<String>) {
@@ -140,8 +134,8 @@ impl Room {
             return Err("spectators do not resign".to_string());
         };
         let mut inner = self.lock();
-        let done = inner.table.resign_side(side);
-        self.saved(&inner, done)
+        inner.table.resign_side(side)?;
+        self.save(&inner)
     }
 
     /// `seat` asks to take the last move back; when the other side has asked too, it is.

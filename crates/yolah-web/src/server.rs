@@ -356,6 +356,9 @@ struct Connection {
     kept: Option<KeptGame>,
     /// Messages for the page besides the state (the kept game's id and token).
     outbox: Vec<ServerMessage>,
+    /// Whether the table changed since the store last wrote it (a new or opened game is
+    /// written as it is kept or taken).
+    unsaved: bool,
 }
 
 /// A connection's game as the store keeps it.
@@ -410,6 +413,7 @@ impl Connection {
             hosted: Vec::new(),
             kept: None,
             outbox: Vec::new(),
+            unsaved: false,
         }
     }
 
@@ -447,7 +451,7 @@ impl Connection {
         let (Some(kept), Some(table)) = (&self.kept, &self.table) else {
             return Vec::new();
         };
-        if kept.token.is_none() {
+        if kept.token.is_none() || !std::mem::take(&mut self.unsaved) {
             return Vec::new();
         }
         match self
@@ -524,11 +528,9 @@ impl Connection {
             .map_err(|e| format!("game {id} cannot be taken up: {e}"))?;
         let owner = token.filter(|t| kept.tokens.iter().flatten().any(|k| k == t));
         self.drop_game();
-        if owner.is_some() {
-            self.reservation = Some(Reservation::take(&self.shared, table.memory_mb())?);
-        }
         let holder = secret(1);
         if owner.is_some() {
+            self.reservation = Some(Reservation::take(&self.shared, table.memory_mb())?);
             self.shared.store.hold(id, &holder)?;
         }
         self.outbox.push(ServerMessage::Game(GameMessage {
@@ -558,6 +560,7 @@ impl Connection {
             return Vec::new();
         }
         self.abandon();
+        self.unsaved = true;
         let mut messages = self.persist();
         messages.extend(self.state());
         messages
@@ -644,7 +647,9 @@ impl Connection {
         }
     }
 
+    /// The table, to change: the store writes it after the message.
     fn table_mut(&mut self) -> Result<&mut Table, String> {
+        self.unsaved = true;
         self.table
             .as_mut()
             .ok_or_else(|| "no game: start one first".to_string())
@@ -888,6 +893,7 @@ impl Connection {
                     let _ = table.pause();
                 } else {
                     table.machine_move(report.mv);
+                    self.unsaved = true;
                 }
                 self.generation += 1;
                 vec![report_message(side, ply, &report, true)]
@@ -911,6 +917,7 @@ impl Drop for Connection {
         self.abandon();
         // The game is kept with the time its side to move has used: its clock stands still
         // until the page comes back.
+        self.unsaved = true;
         self.persist();
         self.leave_room();
     }

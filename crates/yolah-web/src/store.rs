@@ -331,7 +331,8 @@ impl Store {
             .map_err(|e| sql(&e))?;
         let mut statement = db
             .prepare(
-                "SELECT id, kind, game, plies, result, created, updated FROM games
+                "SELECT id, kind, json_extract(game, '$.black'), json_extract(game, '$.white'),
+                        plies, result, created, updated FROM games
                  WHERE plies > 0 ORDER BY created DESC, id LIMIT ?1 OFFSET ?2",
             )
             .map_err(|e| sql(&e))?;
@@ -353,7 +354,8 @@ impl Store {
         let db = self.lock();
         let mut statement = db
             .prepare(
-                "SELECT id, kind, game, plies, result, created, updated FROM games
+                "SELECT id, kind, json_extract(game, '$.black'), json_extract(game, '$.white'),
+                        plies, result, created, updated FROM games
                  WHERE id = ?1",
             )
             .map_err(|e| sql(&e))?;
@@ -377,11 +379,14 @@ fn plies(saved: &Saved) -> i64 {
     i64::try_from(saved.moves.len()).unwrap_or(i64::MAX)
 }
 
-/// A summary from a row of `id, kind, game, plies, result, created, updated`.
+/// A summary from a row of `id, kind, black, white, plies, result, created, updated` (the
+/// players read by SQLite out of the kept JSON).
 fn summary(row: &rusqlite::Row<'_>) -> rusqlite::Result<Summary> {
-    let game: String = row.get(2)?;
-    let players: serde_json::Value = serde_json::from_str(&game).unwrap_or_default();
-    let name = |side: &str| players[side].as_str().unwrap_or("?").to_string();
+    let name = |k: usize| -> rusqlite::Result<String> {
+        Ok(row
+            .get::<_, Option<String>>(k)?
+            .unwrap_or_else(|| "?".to_string()))
+    };
     let kind: String = row.get(1)?;
     Ok(Summary {
         id: row.get(0)?,
@@ -390,12 +395,12 @@ fn summary(row: &rusqlite::Row<'_>) -> rusqlite::Result<Summary> {
         } else {
             Kind::Own
         },
-        black: name("black"),
-        white: name("white"),
-        result: row.get(4)?,
-        plies: usize::try_from(row.get::<_, i64>(3)?).unwrap_or(0),
-        created: row.get(5)?,
-        updated: row.get(6)?,
+        black: name(2)?,
+        white: name(3)?,
+        plies: usize::try_from(row.get::<_, i64>(4)?).unwrap_or(0),
+        result: row.get(5)?,
+        created: row.get(6)?,
+        updated: row.get(7)?,
     })
 }
 
