@@ -9,21 +9,7 @@ use std::process::{Command, Stdio};
 
 #[test]
 fn serve_says_where_and_serves_the_page() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_yolah"))
-        .args(["serve", "--port", "0", "--db", ":memory:"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let address = first
-        .strip_prefix("serving the board on http://")
-        .and_then(|rest| rest.split('/').next())
-        .unwrap_or_else(|| panic!("{first}"))
-        .to_string();
+    let (mut child, address) = start(std::path::Path::new(":memory:"));
     assert!(address.starts_with("127.0.0.1:"), "loopback: {address}");
     let mut stream = std::net::TcpStream::connect(&address).unwrap();
     stream

@@ -8,6 +8,9 @@
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them):
 //! `cargo test -p yolah-web --test browser -- --ignored`.
 
+mod common;
+
+use common::board_server;
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{Value, json};
@@ -393,12 +396,7 @@ async fn the_board_in_chromium_at_desktop_and_phone_sizes() {
         } else {
             phone_layout(&client).await;
         }
-        let errors: Vec<Value> = console(&client, port)
-            .await
-            .into_iter()
-            .filter(|entry| entry["level"] == "SEVERE")
-            .collect();
-        assert!(errors.is_empty(), "{name}: console errors {errors:?}");
+        assert_no_console_errors(&client, port, name).await;
         client.close().await.unwrap();
     }
     play_a_friend(&address.to_string()).await;
@@ -1095,27 +1093,14 @@ async fn final_board(client: &Client, now: &Value) {
     assert_eq!(result, format!("Game over: {who} {black}-{white}"));
 }
 
-/// A board server on `port` of loopback (the address stays the same across a restart) over
-/// the database `db`, in a runtime of its own: shutting the runtime down stops the server
-/// and every connection at once, as a killed process would.
-fn board_server(db: &std::path::Path, port: u16) -> tokio::runtime::Runtime {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .unwrap();
-    let store = yolah_web::Store::open(db).unwrap();
-    let (bound, listening) = std::sync::mpsc::channel();
-    runtime.spawn(async move {
-        let socket = tokio::net::TcpSocket::new_v4().unwrap();
-        socket.set_reuseaddr(true).unwrap();
-        socket.bind(([127, 0, 0, 1], port).into()).unwrap();
-        let listener = socket.listen(64).unwrap();
-        bound.send(()).unwrap();
-        yolah_web::serve(listener, yolah_web::Config::default(), store).await
-    });
-    listening.recv().unwrap();
-    runtime
+/// No error in the browser's console so far (chromedriver on `port`).
+async fn assert_no_console_errors(client: &Client, port: u16, name: &str) {
+    let errors: Vec<Value> = console(client, port)
+        .await
+        .into_iter()
+        .filter(|entry| entry["level"] == "SEVERE")
+        .collect();
+    assert!(errors.is_empty(), "{name}: console errors {errors:?}");
 }
 
 /// The clocks as the page shows them, ms.
@@ -1139,7 +1124,7 @@ async fn games_survive_a_reload_and_a_restart_and_fill_the_archive() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("games.sqlite");
     let port = free_port();
-    let mut server = board_server(&db, port);
+    let mut server = board_server(&db, port).1;
     for (width, height, name) in [(1280, 800, "desktop"), (390, 844, "phone")] {
         let (_driver, client, log) = browser(width, height).await;
         client
@@ -1177,7 +1162,7 @@ async fn games_survive_a_reload_and_a_restart_and_fill_the_archive() {
             p["connected"] == "no"
         })
         .await;
-        server = board_server(&db, port);
+        server = board_server(&db, port).1;
         let restarted = wait_for(&client, "the game after a restart", |p| {
             p["connected"] == "yes" && p["ply"] == now["ply"] && p["human"] == "yes"
         })
@@ -1190,12 +1175,7 @@ async fn games_survive_a_reload_and_a_restart_and_fill_the_archive() {
         }
         final_board(&client, &now).await;
         archive_opens(&client, port, &now, name, width).await;
-        let errors: Vec<Value> = console(&client, log)
-            .await
-            .into_iter()
-            .filter(|entry| entry["level"] == "SEVERE")
-            .collect();
-        assert!(errors.is_empty(), "{name}: console errors {errors:?}");
+        assert_no_console_errors(&client, log, name).await;
         client.close().await.unwrap();
     }
     server.shutdown_background();

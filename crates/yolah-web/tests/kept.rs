@@ -4,28 +4,14 @@
 
 mod common;
 
-use common::{Socket, connect, get, next, room, send, settled, state_after};
+use common::{Socket, board_server, connect, get, next, room, send, settled, state_after};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::path::Path;
 
-/// A server on the database `db`, in a runtime of its own so that stopping it stops
-/// everything it runs (its connections too), as a killed process would.
+/// A server on the database `db` that can be stopped as a whole.
 fn server_on(db: &Path) -> (SocketAddr, tokio::runtime::Runtime) {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .unwrap();
-    let store = yolah_web::Store::open(db).unwrap();
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.set_nonblocking(true).unwrap();
-    let address = listener.local_addr().unwrap();
-    runtime.spawn(async move {
-        let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-        yolah_web::serve(listener, yolah_web::Config::default(), store).await
-    });
-    (address, runtime)
+    board_server(db, 0)
 }
 
 /// Plays the first legal move and waits for the machine's answer.

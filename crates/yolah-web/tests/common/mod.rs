@@ -108,3 +108,28 @@ pub async fn get(address: std::net::SocketAddr, path: &str) -> (u16, String) {
     let body = response.split_once("\r\n\r\n").unwrap().1.to_string();
     (code, body)
 }
+
+/// A server on loopback `port` (0: any; a given one can be taken again after a restart) over
+/// the database `db`, in a runtime of its own: shutting the runtime down stops the server and
+/// every connection at once, as a killed process would. Its address and the runtime.
+pub fn board_server(
+    db: &std::path::Path,
+    port: u16,
+) -> (std::net::SocketAddr, tokio::runtime::Runtime) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let store = yolah_web::Store::open(db).unwrap();
+    let (bound, listening) = std::sync::mpsc::channel();
+    runtime.spawn(async move {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.set_reuseaddr(true).unwrap();
+        socket.bind(([127, 0, 0, 1], port).into()).unwrap();
+        let listener = socket.listen(64).unwrap();
+        bound.send(listener.local_addr().unwrap()).unwrap();
+        yolah_web::serve(listener, yolah_web::Config::default(), store).await
+    });
+    (listening.recv().unwrap(), runtime)
+}
