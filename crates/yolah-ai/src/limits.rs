@@ -148,6 +148,13 @@ impl Budget {
         self.iterations.is_some_and(|n| done >= n)
     }
 
+    /// How many iterations a searcher that has done `done` may still do (`u64::MAX` without
+    /// an iteration limit).
+    #[inline]
+    pub fn iterations_left(&self, done: u64) -> u64 {
+        self.iterations.map_or(u64::MAX, |n| n.saturating_sub(done))
+    }
+
     /// Whether the time is up (reads the clock: about 20 ns), or the stop flag is raised.
     #[inline]
     pub fn out_of_time(&self) -> bool {
