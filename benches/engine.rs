@@ -75,8 +75,8 @@ fn random_game(c: &mut Criterion) {
     let mut group = c.benchmark_group("random_games");
     group.throughput(Throughput::Elements(CHUNK));
     // One chunk on one thread, on each path this CPU runs: four playouts interleaved in
-    // scalar registers, and eight to an AVX-512 register.
-    for path in [Path::Portable, Path::Avx512] {
+    // scalar registers, four to an AVX2 register, eight to an AVX-512 one.
+    for path in Path::ALL {
         if !path.available() {
             continue;
         }

@@ -235,7 +235,7 @@ fn bad_input_is_one_clean_line_and_a_failure() {
     );
     assert_clean_error(
         &yolah(&["random-games", "--games", "10", "--path", "gpu"], ""),
-        "--path 'gpu': expected avx512 or portable",
+        "--path 'gpu': expected avx512, avx2 or portable",
     );
     assert_clean_error(
         &yolah(&["perft", "3", "--threads", "2000"], ""),

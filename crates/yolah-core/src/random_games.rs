@@ -3,16 +3,17 @@
 //! Games are dealt in fixed chunks, each with its own generator seeded from (seed, chunk), so a
 //! seed gives the same tally whatever the number of threads.
 //!
-//! Two paths ([`Path`]), chosen at run time: on a CPU with AVX-512, eight games in the lanes of
-//! its registers ([`crate::wide`]); elsewhere the portable path, where [`LANES`] games are
+//! Three paths ([`Path`]), chosen at run time: on a CPU with AVX-512, eight games in the lanes
+//! of its registers, with AVX2 four ([`crate::wide`]); elsewhere the portable path, where [`LANES`] games are
 //! played in lockstep, one ply of each in turn. One game is a single chain of dependent steps
 //! (table lookups, the draw, the move), so the CPU waits on latency; independent games
-//! interleaved give it work to overlap. Same rules, same moves distribution; the two paths
+//! interleaved give it work to overlap. Same rules, same moves distribution; the paths
 //! play different games for the same seed (each is reproducible on its own).
 
 use crate::playout::Playout;
 use crate::position::{Outcome, Position};
 use crate::tally::Tally;
+use crate::wide::Width;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
@@ -31,41 +32,50 @@ pub const CHUNK: u64 = 4096;
 pub enum Path {
     /// Eight games in the lanes of AVX-512 registers ([`crate::wide`]).
     Avx512,
+    /// Four games in the lanes of AVX2 registers ([`crate::wide`]).
+    Avx2,
     /// [`LANES`] games interleaved in scalar registers: any CPU.
     Portable,
 }
 
 impl Path {
+    /// Every path, fastest first.
+    pub const ALL: [Path; 3] = [Path::Avx512, Path::Avx2, Path::Portable];
+
     /// The fastest path this CPU runs.
     pub fn best() -> Path {
-        if crate::wide::available() {
-            Path::Avx512
-        } else {
-            Path::Portable
+        Path::ALL
+            .into_iter()
+            .find(|path| path.available())
+            .unwrap_or(Path::Portable)
+    }
+
+    /// Its vector registers, if it has them.
+    pub fn width(self) -> Option<Width> {
+        match self {
+            Path::Avx512 => Some(Width::Avx512),
+            Path::Avx2 => Some(Width::Avx2),
+            Path::Portable => None,
         }
     }
 
     /// Whether this CPU runs it.
     pub fn available(self) -> bool {
-        match self {
-            Path::Avx512 => crate::wide::available(),
-            Path::Portable => true,
-        }
+        self.width().is_none_or(Width::available)
     }
 
-    /// Its name: `avx512` or `portable`.
+    /// Its name: `avx512`, `avx2` or `portable`.
     pub fn name(self) -> &'static str {
         match self {
             Path::Avx512 => "avx512",
+            Path::Avx2 => "avx2",
             Path::Portable => "portable",
         }
     }
 
     /// The path of a name, if it is one.
     pub fn named(name: &str) -> Option<Path> {
-        [Path::Avx512, Path::Portable]
-            .into_iter()
-            .find(|path| path.name() == name)
+        Path::ALL.into_iter().find(|path| path.name() == name)
     }
 }
 
@@ -89,10 +99,10 @@ pub fn random_games_on(
         .map(|chunk| {
             let count = CHUNK.min(games - chunk * CHUNK);
             let seed = chunk_seed(seed, chunk);
-            let tally = match path {
-                Path::Avx512 => crate::wide::random_games(count, seed)
+            let tally = match path.width() {
+                Some(width) => crate::wide::random_games(width, count, seed)
                     .expect("the path was checked to be available"),
-                Path::Portable => play_interleaved(count, &mut SmallRng::seed_from_u64(seed)),
+                None => play_interleaved(count, &mut SmallRng::seed_from_u64(seed)),
             };
             progress(count);
             tally

@@ -20,8 +20,8 @@ pub struct Options {
     /// Worker threads, 1 to 1024 [default: one per core].
     #[arg(long, short, value_name = "N")]
     pub threads: Option<usize>,
-    /// How to play them: `avx512` (eight games in the lanes of a register) or `portable`
-    /// (four interleaved, any CPU) [default: the fastest this CPU runs].
+    /// How to play them: `avx512` (eight games in the lanes of a register), `avx2` (four) or
+    /// `portable` (four interleaved, any CPU) [default: the fastest this CPU runs].
     #[arg(long, value_name = "PATH")]
     pub path: Option<String>,
 }
@@ -38,13 +38,17 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         Some(name) => {
             let path = Path::named(name).ok_or_else(|| {
                 super::UsageError(format!(
-                    "--path {}: expected avx512 or portable",
+                    "--path {}: expected avx512, avx2 or portable",
                     super::quote(name)
                 ))
             })?;
             anyhow::ensure!(
                 path.available(),
-                "--path {name}: this CPU has no AVX-512 (F, DQ and VPOPCNTDQ); use portable"
+                "--path {name}: this CPU lacks its instructions ({}); use portable",
+                match path {
+                    Path::Avx512 => "AVX-512 F, DQ, BW, VPOPCNTDQ, GFNI, BMI2",
+                    _ => "AVX2, BMI2",
+                }
             );
             path
         }
