@@ -10,7 +10,7 @@ use std::arch::x86_64::{
     _mm512_loadu_si512, _mm512_mask_blend_epi64, _mm512_mul_epu32, _mm512_or_si512,
     _mm512_popcnt_epi64, _mm512_set_epi8, _mm512_set1_epi64, _mm512_shuffle_epi8,
     _mm512_sllv_epi64, _mm512_srlv_epi64, _mm512_storeu_si512, _mm512_sub_epi64,
-    _mm512_test_epi64_mask, _mm512_xor_si512,
+    _mm512_testn_epi64_mask, _mm512_xor_si512,
 };
 
 /// Whether this CPU has the features.
@@ -114,9 +114,9 @@ impl Simd for Avx512 {
     fn reverse(a: __m512i) -> __m512i {
         unsafe {
             let bytes = _mm512_set_epi8(
-                8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-                15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
-                8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
+                8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+                10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
             );
             let flipped = _mm512_shuffle_epi8(a, bytes);
             _mm512_gf2p8affine_epi64_epi8::<0>(flipped, Self::splat(0x8040_2010_0804_0201))
@@ -131,8 +131,8 @@ impl Simd for Avx512 {
         unsafe { _mm512_cmpgt_epu64_mask(a, b) }
     }
     #[inline(always)]
-    fn test(a: __m512i, b: __m512i) -> __mmask8 {
-        unsafe { _mm512_test_epi64_mask(a, b) }
+    fn testn(a: __m512i, b: __m512i) -> __mmask8 {
+        unsafe { _mm512_testn_epi64_mask(a, b) }
     }
     #[inline(always)]
     fn blend(m: __mmask8, a: __m512i, b: __m512i) -> __m512i {

@@ -45,11 +45,27 @@ pub(super) trait Simd {
     fn eq(a: Self::V, b: Self::V) -> Self::M;
     /// `a > b`, for lanes below 2⁶³.
     fn gt(a: Self::V, b: Self::V) -> Self::M;
-    /// `a & b != 0`.
-    fn test(a: Self::V, b: Self::V) -> Self::M;
+    /// `a & b == 0`.
+    fn testn(a: Self::V, b: Self::V) -> Self::M;
     /// `b` where `m` is set, else `a`.
     fn blend(m: Self::M, a: Self::V, b: Self::V) -> Self::V;
     fn mask(bits: u8) -> Self::M;
+    /// For each lane, the squares from `to` (included) to the edge on the ray from `from`
+    /// through `to`, empty where they share no line ([`crate::playout::BEYOND`]); `through`
+    /// are the lines through `to` and `bit` its square. Computed: on the line both share, the
+    /// squares from `to` on, away from `from`.
+    #[inline(always)]
+    fn beyond(to: Self::V, from: Self::V, through: &[Self::V; 4], bit: Self::V) -> Self::V {
+        let (zero, one) = (Self::splat(0), Self::splat(1));
+        let square = Self::shl(one, from);
+        let mut line = zero;
+        for &candidate in through {
+            line = Self::blend(Self::testn(candidate, square), candidate, line);
+        }
+        let above = Self::sub(zero, bit);
+        let below = Self::or(bit, Self::sub(bit, one));
+        Self::and(line, Self::blend(Self::gt(to, from), below, above))
+    }
     fn bits(m: Self::M) -> u8;
     fn m_and(a: Self::M, b: Self::M) -> Self::M;
     fn m_or(a: Self::M, b: Self::M) -> Self::M;
@@ -114,8 +130,16 @@ fn lines<S: Simd>(at: S::V) -> [S::V; 4] {
     [
         S::shl(S::splat(0xff), eights(rank)),
         S::shl(S::splat(0x0101_0101_0101_0101), file),
-        up(0x8040_2010_0804_0201, S::sub(rank, file), S::sub(file, rank)),
-        up(0x0102_0408_1020_4080, S::sub(sum, seven), S::sub(seven, sum)),
+        up(
+            0x8040_2010_0804_0201,
+            S::sub(rank, file),
+            S::sub(file, rank),
+        ),
+        up(
+            0x0102_0408_1020_4080,
+            S::sub(sum, seven),
+            S::sub(seven, sum),
+        ),
     ]
 }
 
@@ -293,11 +317,11 @@ impl<S: Simd> Games<S> {
         let mut before = zero;
         let mut piece = zero;
         for (i, count) in [n0, n01, n012].into_iter().enumerate() {
-            // index ≥ count.
-            let past = S::m_xor(S::gt(count, index), S::mask(u8::MAX));
-            chosen = S::blend(past, chosen, sets[i + 1]);
-            before = S::blend(past, before, count);
-            piece = S::blend(past, piece, S::add(piece, one));
+            // Where the index is at least `count`, the move is a later piece's.
+            let earlier = S::gt(count, index);
+            chosen = S::blend(earlier, sets[i + 1], chosen);
+            before = S::blend(earlier, count, before);
+            piece = S::blend(earlier, S::add(piece, one), piece);
         }
         let to = nth::<S>(chosen, S::sub(index, before));
         let mover = S::blend(self.white, piece, S::add(piece, S::splat(4)));
@@ -337,7 +361,7 @@ impl<S: Simd> Games<S> {
     /// beyond it from every piece; the mover's targets are found anew; the turn passes.
     #[inline(always)]
     fn play(&mut self, drawn: &Drawn<S>) {
-        let (zero, one) = (S::splat(0), S::splat(1));
+        let one = S::splat(1);
         let (to, moving) = (drawn.to, drawn.moving);
         let bit = S::shl(one, to);
         self.occupied = S::blend(moving, self.occupied, S::or(self.occupied, bit));
@@ -345,16 +369,8 @@ impl<S: Simd> Games<S> {
         // from it (nothing if it shares none, or if `to` was out of its reach: then those
         // squares were too).
         let through = lines::<S>(to);
-        let above = S::sub(zero, bit);
-        let below = S::or(bit, S::sub(bit, one));
         for j in 0..8 {
-            let square = S::shl(one, self.squares[j]);
-            let mut line = zero;
-            for &candidate in &through {
-                line = S::blend(S::test(candidate, square), line, candidate);
-            }
-            let below_to = S::gt(to, self.squares[j]);
-            let cut = S::and(line, S::blend(below_to, below, above));
+            let cut = S::beyond(to, self.squares[j], &through, bit);
             self.targets[j] = S::blend(moving, self.targets[j], S::andnot(cut, self.targets[j]));
         }
         let reach = reach::<S>(bit, &through, self.occupied);
@@ -363,11 +379,7 @@ impl<S: Simd> Games<S> {
             self.squares[j] = S::blend(mask, self.squares[j], to);
         }
         let [black, white] = &mut self.scores;
-        *black = S::blend(
-            S::m_andnot(moving, self.white),
-            *black,
-            S::add(*black, one),
-        );
+        *black = S::blend(S::m_andnot(moving, self.white), *black, S::add(*black, one));
         *white = S::blend(S::m_and(moving, self.white), *white, S::add(*white, one));
         self.white = S::m_xor(self.white, self.active);
         self.passed = drawn.none;
