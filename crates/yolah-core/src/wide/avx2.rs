@@ -8,10 +8,10 @@ use crate::{Move, Outcome, Position};
 use std::arch::x86_64::{
     __m256i, _mm256_add_epi8, _mm256_add_epi64, _mm256_and_si256, _mm256_andnot_si256,
     _mm256_blendv_epi8, _mm256_castsi256_pd, _mm256_cmpeq_epi64, _mm256_cmpgt_epi64,
-    _mm256_i64gather_epi64, _mm256_loadu_si256, _mm256_movemask_pd, _mm256_mul_epu32,
-    _mm256_or_si256, _mm256_sad_epu8, _mm256_set_epi64x, _mm256_set1_epi8, _mm256_set1_epi64x,
-    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_sllv_epi64, _mm256_srli_epi16,
-    _mm256_srlv_epi64, _mm256_storeu_si256, _mm256_sub_epi64, _mm256_xor_si256,
+    _mm256_loadu_si256, _mm256_movemask_pd, _mm256_mul_epu32, _mm256_or_si256, _mm256_sad_epu8,
+    _mm256_set_epi64x, _mm256_set1_epi8, _mm256_set1_epi64x, _mm256_setzero_si256,
+    _mm256_shuffle_epi8, _mm256_sllv_epi64, _mm256_srli_epi16, _mm256_srlv_epi64,
+    _mm256_storeu_si256, _mm256_sub_epi64, _mm256_xor_si256,
 };
 
 /// Whether this CPU has the features.
@@ -171,14 +171,6 @@ impl Simd for Avx2 {
             let spread = _mm256_and_si256(Self::splat(u64::from(bits)), lane_bits);
             _mm256_cmpeq_epi64(spread, lane_bits)
         }
-    }
-    /// Looked up: four gathers from the table cost less than the computation here.
-    #[inline(always)]
-    fn beyond(to: __m256i, from: __m256i, _: &[__m256i; 4], _: __m256i) -> __m256i {
-        let table = crate::playout::BEYOND.as_ptr().cast::<i64>();
-        let index = Self::add(Self::shl(to, Self::splat(6)), from);
-        // SAFETY: also, every index is below 64 × 64, inside the table.
-        unsafe { _mm256_i64gather_epi64::<8>(table, index) }
     }
     #[inline(always)]
     fn bits(m: __m256i) -> u8 {
