@@ -131,17 +131,18 @@ fn play<const TRACE: bool>(
     if !width.available() {
         return None;
     }
-    #[cfg(target_arch = "x86_64")]
     // SAFETY: as in `interleaved_on`.
-    unsafe {
-        return Some(match width {
+    #[cfg(target_arch = "x86_64")]
+    let tally = unsafe {
+        match width {
             Width::Avx512 => avx512::play::<TRACE>(games, seed, traced),
             Width::Avx2 => avx2::play::<TRACE>(games, seed, traced),
-        });
-    }
+        }
+    };
     #[cfg(not(target_arch = "x86_64"))]
-    {
+    let tally = {
         let _ = (games, seed, traced);
-        None
-    }
+        unreachable!("no width is available off x86-64")
+    };
+    Some(tally)
 }
