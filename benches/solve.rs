@@ -5,7 +5,9 @@
 //! A position not solved within [`CAP`] counts as slower than every solved one.
 //!
 //! `cargo bench -p yolah-benches --bench solve` (about 15 minutes: brute force at 24 and 28
-//! free squares runs into the cap).
+//! free squares runs into the cap). `SOLVE_SIZES=20,24` runs those sizes only (on the same
+//! positions), `SOLVE_WAYS=regions` (or `brute`) one way only, `SOLVE_VERBOSE=1` prints each
+//! position with its time and value.
 
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -45,11 +47,20 @@ fn main() {
         time: Some(CAP),
         ..Limits::default()
     };
+    let sizes = std::env::var("SOLVE_SIZES").unwrap_or_else(|_| "12,16,20,24,28".into());
+    let ways = std::env::var("SOLVE_WAYS").unwrap_or_default();
+    let verbose = std::env::var("SOLVE_VERBOSE").is_ok_and(|v| v == "1");
     for free in [12, 16, 20, 24, 28] {
         let positions: Vec<Position> = (0..SAMPLES)
             .map(|_| random_position(free, &mut rng))
             .collect();
+        if !sizes.split(',').any(|size| size == free.to_string()) {
+            continue;
+        }
         for regions in [false, true] {
+            if ways == if regions { "brute" } else { "regions" } {
+                continue;
+            }
             player.regions = regions;
             let runs = positions
                 .iter()
@@ -61,6 +72,15 @@ fn main() {
                     } else {
                         Duration::MAX
                     };
+                    if verbose {
+                        println!(
+                            "  {position}: {:.1} ms, {} nodes, value {}{}",
+                            outcome.time.as_secs_f64() * 1e3,
+                            outcome.nodes,
+                            outcome.value,
+                            if outcome.proven { "" } else { " (not proven)" }
+                        );
+                    }
                     (time, outcome.nodes)
                 })
                 .collect();

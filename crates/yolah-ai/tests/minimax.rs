@@ -123,6 +123,51 @@ fn solving_gives_the_exact_margin_of_exhaustive_search() {
     }
 }
 
+/// `solve`'s search (separated regions valued exactly, and in a side's own areas one move
+/// kept: `Regions::own_areas`) against exhaustive search, on positions where own areas are
+/// common.
+#[test]
+fn solving_by_regions_and_own_areas_gives_the_exact_margin() {
+    let mut rng = SmallRng::seed_from_u64(23);
+    let mut player = Minimax::new(Weights::tuned(), 4, 1);
+    player.regions = true;
+    player.region_limits = SOLVE_LIMITS;
+    let mut regions = Regions::new();
+    let (mut pruned, mut tried) = (0, 0);
+    while pruned < 40 {
+        tried += 1;
+        assert!(tried < 4_000, "only {pruned} positions with own areas");
+        let position = random_endgame(8 + tried % 4, &mut rng);
+        // Positions whose side to move has an own area beside a shared one: there the
+        // search drops moves.
+        let own = regions.own_areas(&position, SOLVE_LIMITS);
+        if own.is_none() || regions.separated_margin(&position, SOLVE_LIMITS).is_some() {
+            continue;
+        }
+        let (own, keep) = own.expect("checked");
+        assert!(position.moves().contains(&keep), "{position}: {keep}");
+        assert_ne!(own & (1 << keep.from().index()), 0, "{position}: {keep}");
+        // The move kept is worth at least every move it stands for (the dropped ones).
+        let value = |m: Move| {
+            let mut child = position;
+            child.play(m);
+            -exact_margin(&child)
+        };
+        let kept = value(keep);
+        for &m in position.moves().iter() {
+            if own & (1 << m.from().index()) != 0 {
+                assert!(value(m) <= kept, "{position}: {m} beats the kept {keep}");
+            }
+        }
+        pruned += 1;
+        player.clear();
+        let outcome = player.search(&position, unlimited());
+        assert!(outcome.proven, "{position}: not proven");
+        let margin = proven_margin(outcome.value).unwrap_or(0);
+        assert_eq!(margin, exact_margin(&position), "{position}: {outcome:?}");
+    }
+}
+
 #[test]
 fn solved_lines_reach_the_end_with_the_proved_margin() {
     let mut rng = SmallRng::seed_from_u64(5);

@@ -37,6 +37,19 @@ impl MoveList {
         &self.moves[..self.len as usize]
     }
 
+    /// Keeps the moves `keep` accepts, in their order.
+    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len as usize {
+            let m = self.moves[i];
+            if keep(m) {
+                self.moves[kept] = m;
+                kept += 1;
+            }
+        }
+        self.len = kept as u8;
+    }
+
     /// The moves as a mutable slice (to sort or shuffle them).
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
         &mut self.moves[..self.len as usize]

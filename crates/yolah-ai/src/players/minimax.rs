@@ -343,6 +343,15 @@ impl Searcher {
         }
 
         let mut moves = position.moves();
+        // The side's areas of its own: one move kept there, the one that keeps its run (the
+        // value stays exact; `Regions::own_areas`). Not at the root, which reports every move.
+        if shared.regions
+            && ply > 0
+            && 64 - position.occupied().count() <= REGIONS_FREE
+            && let Some((own, keep)) = self.regions.own_areas(position, shared.region_limits)
+        {
+            moves.retain(|m| m == keep || own & (1 << m.from().index()) == 0);
+        }
 
         // Step 2: cuts by the static value, away from the principal variation and from
         // endgames of few free squares (where a move can cost more than it brings); a node cut

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use yolah_core::{Bitboard, Color, Position, attacks};
+use yolah_core::{Bitboard, Color, Move, Position, attacks};
 
 /// How much one-player search a position may cost before it is left to the main search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,6 +75,49 @@ fn fill(seeds: Bitboard, free: Bitboard) -> Bitboard {
     }
 }
 
+/// A group of free squares and the pieces that touch it, black's and white's.
+#[derive(Clone, Copy, Default)]
+struct Area {
+    free: u64,
+    pieces: [u64; 2],
+}
+
+/// The position's areas (at most eight: each touches a piece, and a piece is in one); `None`
+/// at the first shared one when `one_sided` asks for none.
+fn areas(position: &Position, one_sided: bool) -> Option<([Area; 8], usize)> {
+    let black = position.pieces(Color::Black);
+    let white = position.pieces(Color::White);
+    let pieces = Bitboard(black.0 | white.0);
+    let free = Bitboard(!position.occupied().0);
+    let mut out = [Area::default(); 8];
+    let mut count = 0;
+    let mut left = Bitboard(pieces.neighbours().0 & free.0);
+    while left.0 != 0 {
+        let seed = Bitboard(1 << left.lowest().index());
+        let mut area = fill(seed, free);
+        let mut touching = Bitboard(area.neighbours().0 & pieces.0);
+        loop {
+            let more = Bitboard(touching.neighbours().0 & free.0 & !area.0);
+            if more.0 == 0 {
+                break;
+            }
+            area = Bitboard(area.0 | fill(more, free).0);
+            touching = Bitboard(area.neighbours().0 & pieces.0);
+        }
+        left = Bitboard(left.0 & !area.0);
+        let sides = [touching.0 & black.0, touching.0 & white.0];
+        if one_sided && sides[0] != 0 && sides[1] != 0 {
+            return None;
+        }
+        out[count] = Area {
+            free: area.0,
+            pieces: sides,
+        };
+        count += 1;
+    }
+    Some((out, count))
+}
+
 impl Regions {
     /// A new, empty cache.
     pub fn new() -> Regions {
@@ -99,50 +142,77 @@ impl Regions {
         position: &Position,
         limits: AreaLimits,
     ) -> Option<[i32; 2]> {
-        let black = position.pieces(Color::Black);
-        let white = position.pieces(Color::White);
-        let pieces = Bitboard(black.0 | white.0);
-        let free = Bitboard(!position.occupied().0);
         // First every area and whose it is (a shared one ends the question at once), then
         // the one-player runs, the costly part.
-        let mut areas: [(Bitboard, u64, usize); 8] = [(Bitboard(0), 0, 0); 8];
-        let mut count = 0;
-        let mut left = Bitboard(pieces.neighbours().0 & free.0);
-        while left.0 != 0 {
-            let seed = Bitboard(1 << left.lowest().index());
-            let mut area = fill(seed, free);
-            let mut touching = Bitboard(area.neighbours().0 & pieces.0);
-            loop {
-                let more = Bitboard(touching.neighbours().0 & free.0 & !area.0);
-                if more.0 == 0 {
-                    break;
-                }
-                area = Bitboard(area.0 | fill(more, free).0);
-                touching = Bitboard(area.neighbours().0 & pieces.0);
-            }
-            left = Bitboard(left.0 & !area.0);
-            let side = match [touching.0 & black.0, touching.0 & white.0] {
-                [b, 0] => (b, 0),
-                [0, w] => (w, 1),
-                _ => return None,
-            };
-            // Each area touches a piece: at most eight.
-            areas[count] = (area, side.0, side.1);
-            count += 1;
-        }
+        let (areas, count) = areas(position, true)?;
         let mut runs = [0i32; 2];
         let mut budget = limits.budget;
-        for &(area, pieces, side) in &areas[..count] {
-            if area.count() > limits.area {
-                return None;
-            }
-            if self.cache.len() >= MAX_CACHE {
-                self.cache.clear();
-            }
-            runs[side] += i32::from(self.longest(area.0, pieces, &mut budget)?);
+        for area in &areas[..count] {
+            let side = usize::from(area.pieces[0] == 0);
+            runs[side] += i32::from(self.run(area.free, area.pieces[side], limits, &mut budget)?);
         }
         let final_score = |c: Color| i32::from(position.score(c)) + runs[c.index()];
         Some([final_score(Color::Black), final_score(Color::White)])
+    }
+
+    /// The side to move's pieces in areas of its own (no opposing piece touches them; each
+    /// small enough to solve within `limits`), and one move of theirs that keeps the longest
+    /// run those areas allow (it leaves that run less one), if they have a move. Nothing that
+    /// happens elsewhere touches such an area and its run can be made at any pace, so the
+    /// other moves of these pieces are never better than this one: a search may drop them
+    /// and keep its value exact. `None` when the side has no such area or the budget runs out.
+    pub fn own_areas(&mut self, position: &Position, limits: AreaLimits) -> Option<(u64, Move)> {
+        let us = position.side_to_move().index();
+        let mut budget = limits.budget;
+        let mut own = 0u64;
+        let mut keep = None;
+        let (areas, count) = areas(position, false)?;
+        for area in &areas[..count] {
+            if area.pieces[1 - us] != 0 || area.pieces[us] == 0 {
+                continue;
+            }
+            let pieces = area.pieces[us];
+            let Some(run) = self.run(area.free, pieces, limits, &mut budget) else {
+                continue;
+            };
+            own |= pieces;
+            if run == 0 || keep.is_some() {
+                continue;
+            }
+            keep = self.first_move(area.free, pieces, run, &mut budget);
+        }
+        Some((own, keep?))
+    }
+
+    /// The longest run of `pieces` over `free` when the area is small enough for `limits`,
+    /// from the cache (cleared when full) or searched; `None` if not or the budget runs out.
+    fn run(&mut self, free: u64, pieces: u64, limits: AreaLimits, budget: &mut u64) -> Option<u8> {
+        if free.count_ones() > limits.area {
+            return None;
+        }
+        if self.cache.len() >= MAX_CACHE {
+            self.cache.clear();
+        }
+        self.longest(free, pieces, budget)
+    }
+
+    /// A move of `pieces` over `free` after which they still make `run − 1` moves.
+    fn first_move(&mut self, free: u64, pieces: u64, run: u8, budget: &mut u64) -> Option<Move> {
+        let occupied = Bitboard(!free);
+        let mut movers = Bitboard(pieces);
+        while movers.0 != 0 {
+            let from = movers.pop_lowest();
+            let mut targets = Bitboard(attacks(from, occupied).0 & free);
+            while targets.0 != 0 {
+                let to = targets.pop_lowest();
+                let to_bit = 1u64 << to.index();
+                let moved = pieces ^ (1 << from.index()) ^ to_bit;
+                if self.longest(free & !to_bit, moved, budget)? + 1 == run {
+                    return Some(Move::new(from, to));
+                }
+            }
+        }
+        None
     }
 
     /// The longest run of moves of `pieces` over the free squares `free` (everything else
