@@ -84,6 +84,29 @@ fn separated_regions_give_the_exact_margin_of_exhaustive_search() {
     );
 }
 
+/// The areas' bounds on the final margin hold what exhaustive search finds, and are not all
+/// loose (some shared positions get a bound tighter than the free squares).
+#[test]
+fn the_areas_bound_the_exact_margin() {
+    let mut rng = SmallRng::seed_from_u64(29);
+    let mut regions = Regions::new();
+    let mut tight = 0;
+    for i in 0..400 {
+        let position = random_endgame(7 + i % 5, &mut rng);
+        let exact = exact_margin(&position);
+        let (low, high) = regions.study(&position, SOLVE_LIMITS).margins(&position);
+        assert!(
+            (low..=high).contains(&exact),
+            "{position}: {exact} outside [{low}, {high}]"
+        );
+        let free = 64 - position.occupied().count() as i32;
+        if low < high && high - low < free {
+            tight += 1;
+        }
+    }
+    assert!(tight > 20, "{tight} of 400 shared positions with a bound");
+}
+
 fn unlimited() -> Limits {
     Limits::default()
 }
@@ -124,7 +147,7 @@ fn solving_gives_the_exact_margin_of_exhaustive_search() {
 }
 
 /// `solve`'s search (separated regions valued exactly, and in a side's own areas one move
-/// kept: `Regions::own_areas`) against exhaustive search, on positions where own areas are
+/// kept: `Study::own`) against exhaustive search, on positions where own areas are
 /// common.
 #[test]
 fn solving_by_regions_and_own_areas_gives_the_exact_margin() {
@@ -140,7 +163,7 @@ fn solving_by_regions_and_own_areas_gives_the_exact_margin() {
         let position = random_endgame(8 + tried % 4, &mut rng);
         // Positions whose side to move has an own area beside a shared one: there the
         // search drops moves.
-        let own = regions.own_areas(&position, SOLVE_LIMITS);
+        let own = regions.study(&position, SOLVE_LIMITS).own;
         if own.is_none() || regions.separated_margin(&position, SOLVE_LIMITS).is_some() {
             continue;
         }

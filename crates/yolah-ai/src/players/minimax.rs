@@ -296,16 +296,22 @@ impl Searcher {
         if position.game_over() {
             return terminal_value(position);
         }
-        // Sides that can no longer meet: the exact value, without search (not at the root,
-        // which must choose a move).
-        if shared.regions
-            && ply > 0
-            && 64 - position.occupied().count() <= REGIONS_FREE
-            && let Some(margin) = self
-                .regions
-                .separated_margin(position, shared.region_limits)
-        {
-            return margin + WIN * margin.signum();
+        // What the areas say (not at the root, which must choose among all its moves): the
+        // least and most margin the side can end with, exact when the sides can no longer
+        // meet; a bound outside the window cuts (a proved bound, like the game's end); and in
+        // the side's own areas one move kept (`Study::own`).
+        let mut own = None;
+        if shared.regions && ply > 0 && 64 - position.occupied().count() <= REGIONS_FREE {
+            let study = self.regions.study(position, shared.region_limits);
+            let (low, high) = study.margins(position);
+            let value = |margin: i32| margin + WIN * margin.signum();
+            if low == high || value(high) <= alpha {
+                return value(high);
+            }
+            if value(low) >= beta {
+                return value(low);
+            }
+            own = study.own;
         }
         if depth <= 0 || ply + 1 >= MAX_PLY {
             self.unproven += 1;
@@ -343,13 +349,7 @@ impl Searcher {
         }
 
         let mut moves = position.moves();
-        // The side's areas of its own: one move kept there, the one that keeps its run (the
-        // value stays exact; `Regions::own_areas`). Not at the root, which reports every move.
-        if shared.regions
-            && ply > 0
-            && 64 - position.occupied().count() <= REGIONS_FREE
-            && let Some((own, keep)) = self.regions.own_areas(position, shared.region_limits)
-        {
+        if let Some((own, keep)) = own {
             moves.retain(|m| m == keep || own & (1 << m.from().index()) == 0);
         }
 

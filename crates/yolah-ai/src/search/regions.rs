@@ -57,6 +57,33 @@ impl Hasher for BoardHasher {
     }
 }
 
+/// What the areas say of a position: how many more moves each side can make, at least and
+/// at most, and which of the side to move's moves a search may drop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Study {
+    /// Black's and white's fewest and most moves still to come. An area of one side's pieces
+    /// only, solved, gives its longest run exactly: nothing that happens elsewhere stops it or
+    /// adds to it. Any other area its pieces touch adds from none up to its free squares (a
+    /// move fills one, and no square is ever freed).
+    pub moves: [[i32; 2]; 2],
+    /// The side to move's pieces in its own solved areas, and one move of theirs that keeps
+    /// the longest run those areas allow (it leaves that run less one), if they have a move.
+    /// Such an area's run can be made at any pace, so their other moves are never better
+    /// than this one: a search may drop them and keep its value exact.
+    pub own: Option<(u64, Move)>,
+}
+
+impl Study {
+    /// The least and the most points of margin the side to move of `position` can end with.
+    pub fn margins(&self, position: &Position) -> (i32, i32) {
+        let us = position.side_to_move();
+        let them = us.opponent();
+        let now = i32::from(position.score(us)) - i32::from(position.score(them));
+        let (ours, theirs) = (self.moves[us.index()], self.moves[them.index()]);
+        (now + ours[0] - theirs[1], now + ours[1] - theirs[0])
+    }
+}
+
 /// One-player longest runs, cached by (free squares of the area, the side's pieces in it).
 #[derive(Default)]
 pub struct Regions {
@@ -82,9 +109,8 @@ struct Area {
     pieces: [u64; 2],
 }
 
-/// The position's areas (at most eight: each touches a piece, and a piece is in one); `None`
-/// at the first shared one when `one_sided` asks for none.
-fn areas(position: &Position, one_sided: bool) -> Option<([Area; 8], usize)> {
+/// The position's areas (at most eight: each touches a piece, and a piece is in one).
+fn areas(position: &Position) -> ([Area; 8], usize) {
     let black = position.pieces(Color::Black);
     let white = position.pieces(Color::White);
     let pieces = Bitboard(black.0 | white.0);
@@ -106,16 +132,13 @@ fn areas(position: &Position, one_sided: bool) -> Option<([Area; 8], usize)> {
         }
         left = Bitboard(left.0 & !area.0);
         let sides = [touching.0 & black.0, touching.0 & white.0];
-        if one_sided && sides[0] != 0 && sides[1] != 0 {
-            return None;
-        }
         out[count] = Area {
             free: area.0,
             pieces: sides,
         };
         count += 1;
     }
-    Some((out, count))
+    (out, count)
 }
 
 impl Regions {
@@ -142,46 +165,64 @@ impl Regions {
         position: &Position,
         limits: AreaLimits,
     ) -> Option<[i32; 2]> {
-        // First every area and whose it is (a shared one ends the question at once), then
-        // the one-player runs, the costly part.
-        let (areas, count) = areas(position, true)?;
-        let mut runs = [0i32; 2];
-        let mut budget = limits.budget;
-        for area in &areas[..count] {
-            let side = usize::from(area.pieces[0] == 0);
-            runs[side] += i32::from(self.run(area.free, area.pieces[side], limits, &mut budget)?);
+        // A shared area ends the question before any one-player search, the costly part.
+        let (areas, count) = areas(position);
+        if areas[..count]
+            .iter()
+            .any(|a| a.pieces[0] != 0 && a.pieces[1] != 0)
+        {
+            return None;
         }
-        let final_score = |c: Color| i32::from(position.score(c)) + runs[c.index()];
-        Some([final_score(Color::Black), final_score(Color::White)])
+        let study = self.study(position, limits);
+        let [black, white] = study.moves;
+        (black[0] == black[1] && white[0] == white[1]).then(|| {
+            let final_score = |c: Color, runs: [i32; 2]| i32::from(position.score(c)) + runs[0];
+            [
+                final_score(Color::Black, black),
+                final_score(Color::White, white),
+            ]
+        })
     }
 
-    /// The side to move's pieces in areas of its own (no opposing piece touches them; each
-    /// small enough to solve within `limits`), and one move of theirs that keeps the longest
-    /// run those areas allow (it leaves that run less one), if they have a move. Nothing that
-    /// happens elsewhere touches such an area and its run can be made at any pace, so the
-    /// other moves of these pieces are never better than this one: a search may drop them
-    /// and keep its value exact. `None` when the side has no such area or the budget runs out.
-    pub fn own_areas(&mut self, position: &Position, limits: AreaLimits) -> Option<(u64, Move)> {
+    /// What the areas tell a search of `position`, one-player runs solved within `limits`.
+    pub fn study(&mut self, position: &Position, limits: AreaLimits) -> Study {
         let us = position.side_to_move().index();
         let mut budget = limits.budget;
-        let mut own = 0u64;
-        let mut keep = None;
-        let (areas, count) = areas(position, false)?;
+        let mut study = Study {
+            moves: [[0; 2]; 2],
+            own: None,
+        };
+        let (mut own, mut keep) = (0u64, None);
+        let (areas, count) = areas(position);
         for area in &areas[..count] {
-            if area.pieces[1 - us] != 0 || area.pieces[us] == 0 {
-                continue;
-            }
-            let pieces = area.pieces[us];
+            let size = area.free.count_ones() as i32;
+            let side = match area.pieces {
+                [_, 0] => 0,
+                [0, _] => 1,
+                _ => {
+                    // Shared: each side from no move to as many as the area has squares.
+                    study.moves[0][1] += size;
+                    study.moves[1][1] += size;
+                    continue;
+                }
+            };
+            let pieces = area.pieces[side];
             let Some(run) = self.run(area.free, pieces, limits, &mut budget) else {
+                study.moves[side][1] += size;
                 continue;
             };
-            own |= pieces;
-            if run == 0 || keep.is_some() {
-                continue;
+            let run_moves = i32::from(run);
+            study.moves[side][0] += run_moves;
+            study.moves[side][1] += run_moves;
+            if side == us {
+                own |= pieces;
+                if run > 0 && keep.is_none() {
+                    keep = self.first_move(area.free, pieces, run, &mut budget);
+                }
             }
-            keep = self.first_move(area.free, pieces, run, &mut budget);
         }
-        Some((own, keep?))
+        study.own = keep.map(|keep| (own, keep));
+        study
     }
 
     /// The longest run of `pieces` over `free` when the area is small enough for `limits`,
