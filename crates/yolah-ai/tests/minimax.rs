@@ -177,7 +177,7 @@ fn solving_by_regions_and_own_areas_gives_the_exact_margin() {
             -exact_margin(&child)
         };
         let kept = value(keep);
-        for &m in position.moves().iter() {
+        for &m in &position.moves() {
             if own & (1 << m.from().index()) != 0 {
                 assert!(value(m) <= kept, "{position}: {m} beats the kept {keep}");
             }

@@ -195,20 +195,20 @@ impl Regions {
         let (mut own, mut keep) = (0u64, None);
         let (areas, count) = areas(position);
         for area in &areas[..count] {
-            let size = area.free.count_ones() as i32;
+            let squares = area.free.count_ones() as i32;
             let side = match area.pieces {
                 [_, 0] => 0,
                 [0, _] => 1,
                 _ => {
                     // Shared: each side from no move to as many as the area has squares.
-                    study.moves[0][1] += size;
-                    study.moves[1][1] += size;
+                    study.moves[0][1] += squares;
+                    study.moves[1][1] += squares;
                     continue;
                 }
             };
             let pieces = area.pieces[side];
             let Some(run) = self.run(area.free, pieces, limits, &mut budget) else {
-                study.moves[side][1] += size;
+                study.moves[side][1] += squares;
                 continue;
             };
             let run_moves = i32::from(run);
