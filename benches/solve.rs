@@ -13,7 +13,6 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::time::Duration;
 use yolah_ai::Limits;
-use yolah_ai::eval::Weights;
 use yolah_ai::players::minimax::Minimax;
 use yolah_core::Position;
 
@@ -40,9 +39,8 @@ fn main() {
         return;
     }
     let mut rng = SmallRng::seed_from_u64(2026);
-    let mut player = Minimax::new(Weights::tuned(), 64, 1);
-    // As `yolah solve` sets it.
-    player.region_limits = yolah_ai::search::regions::SOLVE_LIMITS;
+    // As `yolah solve` builds it (the bench switches regions off for brute force).
+    let mut player = Minimax::solver(64, 1);
     let limits = Limits {
         time: Some(CAP),
         ..Limits::default()

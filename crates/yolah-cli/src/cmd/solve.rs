@@ -6,7 +6,6 @@ use anyhow::{Result, ensure};
 
 use std::io::Write;
 use yolah_ai::Limits;
-use yolah_ai::eval::Weights;
 use yolah_ai::players::minimax::{Minimax, proven_margin};
 
 /// The options of `yolah solve`, as its command line gives them.
@@ -59,9 +58,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         let margin = i32::from(position.score(us)) - i32::from(position.score(them));
         (margin, Vec::new(), 0, 0.0)
     } else {
-        let mut player = Minimax::new(Weights::tuned(), options.tt, options.threads);
-        player.regions = true;
-        player.region_limits = yolah_ai::search::regions::SOLVE_LIMITS;
+        let mut player = Minimax::solver(options.tt, options.threads);
         let limits = Limits {
             time: Some(time),
             ..Limits::default()
