@@ -5,6 +5,11 @@
 //! the sides can no longer meet: each makes, independently, the longest run of moves its pieces
 //! have in their areas (a one-player problem, solved exactly with a cache), and the final
 //! margin is known without search.
+//!
+//! While they still meet, the areas still bound the margin and prune the search ([`Study`]):
+//! an area of one side's pieces only gives that side exactly its run, any other area at most
+//! its free squares; and of a side's moves in its own areas, one that keeps their run is
+//! enough.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
