@@ -128,6 +128,27 @@ fn play_interleaved<R: Rng + ?Sized>(games: u64, rng: &mut R) -> Tally {
     tally
 }
 
+/// Plays random games to the end on this CPU's fastest path, on one thread: `next` gives each
+/// new game (a tag and the position it starts from) until it returns `None`; `done` gets each
+/// result with its tag. Returns when every game given has ended. The vector paths draw from
+/// a seed taken from `rng`, the portable one from `rng` itself ([`interleaved`]).
+pub fn playouts<T: Copy, R: Rng + ?Sized>(
+    rng: &mut R,
+    next: &mut dyn FnMut() -> Option<(T, Position)>,
+    done: &mut dyn FnMut(T, Outcome),
+) {
+    if let Some(width) = Width::best() {
+        let played = crate::wide::interleaved_on(width, rng.next_u64(), next, done);
+        debug_assert!(played, "the best width is available");
+    } else {
+        interleaved(
+            rng,
+            || next().map(|(tag, position)| (tag, Playout::new(&position))),
+            done,
+        );
+    }
+}
+
 /// Plays random games [`LANES`] at a time in lockstep, on one thread: `next` gives each new
 /// game (a tag and its playout) until it returns `None`; `done` gets each result with its tag.
 /// Returns when every game given has ended.

@@ -22,12 +22,11 @@ use crate::options::{ITERATIONS, OptionInfo, PACE, SEED, THREADS, TIME, ValueKin
 use crate::player::{Forfeit, Player, PlayerInfo, Report, no_conflicts};
 use crate::search::parallel::Threads;
 use crossbeam_utils::CachePadded;
-use rand::Rng;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
-use yolah_core::random_games::interleaved;
-use yolah_core::{Color, MAX_MOVES, Move, Outcome, Playout, Position};
+use yolah_core::random_games::playouts;
+use yolah_core::{Color, MAX_MOVES, Move, Outcome, Position};
 
 /// The exploration constant of a spec that sets none. Tuned by matches at 20 ms per move (see
 /// the README): 0.5 beat 0.25, 0.7, 1.0, 1.4 (by +162 Elo) and 2.0; results here are 0 to 1,
@@ -223,13 +222,7 @@ impl Tree {
         let mut given = pending.iter().enumerate();
         let mut next = || given.next().map(|(i, &(_, position))| (i, position));
         let mut done = |i: usize, outcome: Outcome| outcomes[i] = outcome;
-        if !yolah_core::wide::interleaved(self.rng.next_u64(), &mut next, &mut done) {
-            interleaved(
-                &mut self.rng,
-                || next().map(|(i, position)| (i, Playout::new(&position))),
-                done,
-            );
-        }
+        playouts(&mut self.rng, &mut next, &mut done);
         let mut start = 0;
         for i in 0..self.pending.len() {
             let end = self.pending[i].0;
@@ -523,18 +516,9 @@ mod tests {
     /// and its half points are what its children's movers lost (plus that first visit's).
     #[test]
     fn batched_walks_add_up() {
-        for (text, iterations) in [
-            ("start", 20_000u64),
-            (
-                "x1xx2xx/8/1b2wx1b/3xxx2/1w1xxw1x/2b5/2xw4/xx2b2x b 8 8 16",
-                20_000,
-            ),
-        ] {
-            let position = if text == "start" {
-                Position::start()
-            } else {
-                text.parse().expect("a valid position")
-            };
+        let middle = "x1xx2xx/8/1b2wx1b/3xxx2/1w1xxw1x/2b5/2xw4/xx2b2x b 8 8 16";
+        let iterations = 20_000u64;
+        for position in [Position::start(), middle.parse().expect("a valid position")] {
             let mut tree = Tree::new(7, 1 << 20);
             let limits = Limits {
                 iterations: Some(iterations),

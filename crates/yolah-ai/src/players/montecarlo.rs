@@ -7,10 +7,10 @@ use crate::options::{ITERATIONS, PACE, SEED, THREADS, TIME};
 use crate::player::{Forfeit, Player, PlayerInfo, Report, no_conflicts, small};
 use crate::search::parallel::Threads;
 use crossbeam_utils::CachePadded;
+use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
-use yolah_core::random_games::interleaved;
-use yolah_core::{Playout, Position};
+use yolah_core::Position;
+use yolah_core::random_games::playouts;
 
 /// Playouts between two reads of the clock (a playout takes about a microsecond).
 const CLOCK_EVERY: u64 = 16;
@@ -93,13 +93,7 @@ fn play_out(
             tallies[move_index].half_points += u64::from(outcome.half_points(side));
             tallies[move_index].playouts += 1;
         };
-        if !yolah_core::wide::interleaved(rng.next_u64(), &mut next, &mut done) {
-            interleaved(
-                rng,
-                || next().map(|(index, position)| (index, Playout::new(&position))),
-                done,
-            );
-        }
+        playouts(rng, &mut next, &mut done);
         if spent {
             return tallies;
         }

@@ -178,7 +178,7 @@ impl Regions {
         {
             return None;
         }
-        let study = self.study(position, limits);
+        let study = self.study_areas(position, &areas[..count], limits);
         let [black, white] = study.moves;
         (black[0] == black[1] && white[0] == white[1]).then(|| {
             let final_score = |c: Color, runs: [i32; 2]| i32::from(position.score(c)) + runs[0];
@@ -191,6 +191,12 @@ impl Regions {
 
     /// What the areas tell a search of `position`, one-player runs solved within `limits`.
     pub fn study(&mut self, position: &Position, limits: AreaLimits) -> Study {
+        let (areas, count) = areas(position);
+        self.study_areas(position, &areas[..count], limits)
+    }
+
+    /// [`Regions::study`] of `position`, whose areas are `areas`.
+    fn study_areas(&mut self, position: &Position, areas: &[Area], limits: AreaLimits) -> Study {
         let us = position.side_to_move().index();
         let mut budget = limits.budget;
         let mut study = Study {
@@ -198,8 +204,7 @@ impl Regions {
             own: None,
         };
         let (mut own, mut keep) = (0u64, None);
-        let (areas, count) = areas(position);
-        for area in &areas[..count] {
+        for area in areas {
             let squares = area.free.count_ones() as i32;
             let side = match area.pieces {
                 [_, 0] => 0,

@@ -49,19 +49,15 @@ pub(super) trait Simd {
     fn testn(a: Self::V, b: Self::V) -> Self::M;
     /// `b` where `m` is set, else `a`.
     fn blend(m: Self::M, a: Self::V, b: Self::V) -> Self::V;
+    /// The mask of the lanes whose bits are set in `bits`.
     fn mask(bits: u8) -> Self::M;
+    /// The lanes a mask names, as bits.
     fn bits(m: Self::M) -> u8;
     fn m_and(a: Self::M, b: Self::M) -> Self::M;
     fn m_or(a: Self::M, b: Self::M) -> Self::M;
     fn m_xor(a: Self::M, b: Self::M) -> Self::M;
     /// `a & !b`.
     fn m_andnot(a: Self::M, b: Self::M) -> Self::M;
-}
-
-/// The lanes a mask names, as bits.
-#[inline(always)]
-fn lanes_of<S: Simd>(m: S::M) -> u8 {
-    S::bits(m)
 }
 
 /// The next 64 random bits of each lane (xorshift128+).
@@ -254,7 +250,7 @@ impl<S: Simd> Games<S> {
     /// Whether any lane plays a game.
     #[inline(always)]
     fn busy(&self) -> bool {
-        lanes_of::<S>(self.active) != 0
+        S::bits(self.active) != 0
     }
 
     /// Lane `lane` starts a game from `position`.
@@ -346,8 +342,8 @@ impl<S: Simd> Games<S> {
         let (from, to) = (S::store(from), S::store(drawn.to));
         let square = |s: u64| Square::new(s as u8).expect("a square");
         let (moving, passing) = (
-            lanes_of::<S>(drawn.moving),
-            lanes_of::<S>(S::m_andnot(drawn.none, drawn.over)),
+            S::bits(drawn.moving),
+            S::bits(S::m_andnot(drawn.none, drawn.over)),
         );
         for lane in 0..S::LANES {
             let bit = 1u8 << lane;
@@ -399,9 +395,9 @@ impl<S: Simd> Games<S> {
         traced: &mut dyn FnMut((Vec<Move>, [u8; 2])),
     ) {
         let [black, white] = self.scores;
-        let black_won = lanes_of::<S>(S::m_and(S::gt(black, white), over));
-        let white_won = lanes_of::<S>(S::m_and(S::gt(white, black), over));
-        let over_bits = lanes_of::<S>(over);
+        let black_won = S::bits(S::m_and(S::gt(black, white), over));
+        let white_won = S::bits(S::m_and(S::gt(white, black), over));
+        let over_bits = S::bits(over);
         tally.black_wins += u64::from(black_won.count_ones());
         tally.white_wins += u64::from(white_won.count_ones());
         tally.draws += u64::from((over_bits & !black_won & !white_won).count_ones());
@@ -465,7 +461,7 @@ pub(super) fn play<S: Simd, const TRACE: bool>(
                 g.trace(&drawn);
             }
             g.play(&drawn);
-            if lanes_of::<S>(drawn.over) != 0 {
+            if S::bits(drawn.over) != 0 {
                 g.finish::<TRACE>(drawn.over, &start, &mut to_start, &mut tally, traced);
             }
         }
@@ -499,7 +495,7 @@ pub(super) fn interleaved<S: Simd, T: Copy>(
             }
             let drawn = games.draw();
             games.play(&drawn);
-            let over = lanes_of::<S>(drawn.over);
+            let over = S::bits(drawn.over);
             if over == 0 {
                 continue;
             }

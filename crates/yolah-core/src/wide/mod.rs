@@ -85,20 +85,11 @@ pub fn traced_games(
     Some(out)
 }
 
-/// Plays random games to the end a register at a time, on this CPU's widest registers:
-/// `next` gives each new game (a tag and the position it starts from) until it returns
-/// `None`, `done` gets each result with its tag; returns when every game given has ended. The
-/// generators are seeded from `seed`. `false`, playing nothing, if this CPU has none
-/// ([`Width::best`]): then use [`crate::random_games::interleaved`].
-pub fn interleaved<T: Copy>(
-    seed: u64,
-    next: &mut dyn FnMut() -> Option<(T, crate::Position)>,
-    done: &mut dyn FnMut(T, crate::Outcome),
-) -> bool {
-    Width::best().is_some_and(|width| interleaved_on(width, seed, next, done))
-}
-
-/// [`interleaved`] on registers of `width`; `false`, playing nothing, if this CPU cannot.
+/// Plays random games to the end a register of `width` at a time: `next` gives each new game
+/// (a tag and the position it starts from) until it returns `None`, `done` gets each result
+/// with its tag; returns when every game given has ended. The generators are seeded from
+/// `seed`. `false`, playing nothing, if this CPU cannot ([`Width::available`]); callers that
+/// just want the fastest path use [`crate::random_games::playouts`].
 pub fn interleaved_on<T: Copy>(
     width: Width,
     seed: u64,
