@@ -1,5 +1,8 @@
 //! What the tests of several crates share, written once: watching the processes an engine
-//! starts. Dev-only: crates list it under `[dev-dependencies]`.
+//! starts, and the four enemies of every writer ([`writers`]). Dev-only: crates list it under
+//! `[dev-dependencies]`.
+
+pub mod writers;
 
 use std::time::{Duration, Instant};
 

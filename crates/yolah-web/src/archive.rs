@@ -2,12 +2,20 @@
 //! `/games.json` (the same for programs) and `/games.pgn` (those games as PGN-style records,
 //! `docs/pgn.md`, which `yolah replay FILE --game N` reads back).
 //!
-//! A selection is a page (`?page=N&per_page=M`, games with at least one move) or a list of ids
-//! (`?ids=A,B,…`, "my games": the page sends the ids it holds tokens for). Every number and id
-//! is checked before the database is read; a bad one is a 400 with one line.
+//! A selection is a page of games with at least one move (`?per_page=M`, the newest; then
+//! `&older=CURSOR` or `&newer=CURSOR` from a page's `older` and `newer`: pages are found by
+//! their place in the list, never counted, so a deep page costs what the first does) or a list
+//! of ids (`?ids=A,B,…`, "my games": the page sends the ids it holds tokens for). Every number
+//! and id is checked before the database is read; a bad one is a 400 with one line. A game
+//! whose row is damaged is listed with what can be read, and left out of a PGN export with its
+//! id and reason in the `X-Yolah-Skipped` header (and on the server's standard error): one bad
+//! row never fails the archive.
+//!
+//! Games between two people that are still being played are listed like the others: anyone
+//! may watch them, as on lichess; only the invitation link's secret gives a free side.
 
 use crate::export::{Export, record};
-use crate::store::{MAX_PAGE, Store, Summary};
+use crate::store::{Cursor, MAX_PAGE, Store, Summary};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Json, Response};
 use serde::Deserialize;
@@ -18,18 +26,19 @@ const PAGE: &str = include_str!("archive.html");
 
 /// The most ids one request may name.
 pub const MAX_IDS: usize = 200;
-/// The highest page number taken.
-pub const MAX_PAGE_NUMBER: usize = 1_000_000;
 /// Games a page lists when the request does not say.
 pub const PER_PAGE: usize = 20;
 
-/// Which games: `page` and `per_page`, or `ids`.
+/// Which games: a page (`per_page`, and `older` or `newer`), or `ids`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Selection {
-    /// The page, from 1.
+    /// The page of games older than this cursor.
     #[serde(default)]
-    page: Option<String>,
+    older: Option<String>,
+    /// The page of games newer than this cursor.
+    #[serde(default)]
+    newer: Option<String>,
     /// Games a page, 1 to [`MAX_PAGE`].
     #[serde(default)]
     per_page: Option<String>,
@@ -40,8 +49,26 @@ pub struct Selection {
 
 /// A checked selection.
 enum Chosen {
-    Page { page: usize, per_page: usize },
+    Page { cursor: Cursor, per_page: usize },
     Ids(Vec<String>),
+}
+
+/// A cursor as a page gives it: `CREATED-ID` (seconds, hex).
+fn cursor(text: &str) -> Result<(i64, String), String> {
+    text.split_once('-')
+        .and_then(|(created, id)| {
+            let created = created.parse::<i64>().ok().filter(|c| *c >= 0)?;
+            let id =
+                (!id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_ascii_hexdigit()))
+                    .then(|| id.to_string())?;
+            Some((created, id))
+        })
+        .ok_or_else(|| {
+            format!(
+                "{} is not a place in the archive (CREATED-ID, from a page's older or newer)",
+                yolah_core::text::quote(text)
+            )
+        })
 }
 
 fn number(text: Option<&str>, name: &str, default: usize, max: usize) -> Result<usize, String> {
@@ -63,7 +90,7 @@ fn number(text: Option<&str>, name: &str, default: usize, max: usize) -> Result<
 impl Selection {
     fn check(&self) -> Result<Chosen, String> {
         if let Some(ids) = &self.ids {
-            if self.page.is_some() || self.per_page.is_some() {
+            if self.older.is_some() || self.newer.is_some() || self.per_page.is_some() {
                 return Err("ask for ids or for a page, not both".to_string());
             }
             let ids: Vec<String> = ids
@@ -83,23 +110,38 @@ impl Selection {
             }
             return Ok(Chosen::Ids(ids));
         }
+        let cursor = match (&self.older, &self.newer) {
+            (Some(_), Some(_)) => return Err("ask for older or newer games, not both".to_string()),
+            (Some(older), None) => {
+                let (created, id) = cursor(older)?;
+                Cursor::Older(created, id)
+            }
+            (None, Some(newer)) => {
+                let (created, id) = cursor(newer)?;
+                Cursor::Newer(created, id)
+            }
+            (None, None) => Cursor::Newest,
+        };
         Ok(Chosen::Page {
-            page: number(self.page.as_deref(), "page", 1, MAX_PAGE_NUMBER)?,
+            cursor,
             per_page: number(self.per_page.as_deref(), "per_page", PER_PAGE, MAX_PAGE)?,
         })
     }
 }
 
-/// The games of a selection, and for a page the number of pages.
-fn select(store: &Store, selection: &Selection) -> Result<(Vec<Summary>, usize, usize), String> {
+/// The games of a selection, and for a page the cursors of the pages beside it.
+fn select(
+    store: &Store,
+    selection: &Selection,
+) -> Result<(Vec<Summary>, Option<String>, Option<String>), String> {
     match selection.check()? {
-        Chosen::Page { page, per_page } => {
-            let (games, total) = store.list(page, per_page)?;
-            Ok((games, page, total.div_ceil(per_page).max(1)))
+        Chosen::Page { cursor, per_page } => {
+            let page = store.list(&cursor, per_page)?;
+            Ok((page.games, page.newer, page.older))
         }
         Chosen::Ids(ids) => {
             let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
-            Ok((store.summaries(&ids)?, 1, 1))
+            Ok((store.summaries(&ids)?, None, None))
         }
     }
 }
@@ -113,13 +155,14 @@ pub async fn page() -> Html<&'static str> {
     Html(PAGE)
 }
 
-/// `GET /games.json`: `{games: [...], page, pages}`.
+/// `GET /games.json`: `{games: [...], newer, older}` (the cursors of the pages beside this
+/// one, null at an end).
 pub fn list(store: &Store, selection: &Selection) -> Response {
     match select(store, selection) {
-        Ok((games, page, pages)) => Json(serde_json::json!({
+        Ok((games, newer, older)) => Json(serde_json::json!({
             "games": games,
-            "page": page,
-            "pages": pages,
+            "newer": newer,
+            "older": older,
         }))
         .into_response(),
         Err(reason) => bad(reason),
@@ -134,20 +177,33 @@ pub fn pgn(store: &Store, selection: &Selection) -> Response {
         Err(reason) => return bad(reason),
     };
     let mut text = String::new();
-    for (n, summary) in (0u64..).zip(&games) {
-        let kept = match store.load(&summary.id) {
-            Ok(Some(kept)) => kept,
+    let mut skipped = Vec::new();
+    let mut n = 0;
+    for summary in &games {
+        let game = match store.load(&summary.id) {
+            Ok(Some(kept)) => record(&Export::of(&kept.saved)),
             Ok(None) => continue, // Forgotten since it was listed.
-            Err(reason) => return (StatusCode::INTERNAL_SERVER_ERROR, reason).into_response(),
+            Err(reason) => Err(reason),
         };
-        let mut game = match record(&Export::of(&kept.saved)) {
+        let mut game = match game {
             Ok(game) => game,
             Err(reason) => {
-                let reason = format!("game {}: {reason}", summary.id);
-                return (StatusCode::INTERNAL_SERVER_ERROR, reason).into_response();
+                // A header's value: printable ASCII, short.
+                let reason: String = reason
+                    .chars()
+                    .map(|c| if c.is_ascii_graphic() { c } else { ' ' })
+                    .take(80)
+                    .collect();
+                eprintln!(
+                    "archive: game {} left out of an export: {reason}",
+                    summary.id
+                );
+                skipped.push(format!("{} ({reason})", summary.id));
+                continue;
             }
         };
         game.game = n;
+        n += 1;
         game.config.clone_from(&summary.id);
         let event = Event {
             name: "yolah serve".to_string(),
@@ -155,16 +211,18 @@ pub fn pgn(store: &Store, selection: &Selection) -> Response {
         };
         text.push_str(&block(&event, &game));
     }
+    let skipped = skipped.join("; ");
     (
         [
             (
                 header::CONTENT_TYPE,
-                "application/x-chess-pgn; charset=utf-8",
+                "application/x-chess-pgn; charset=utf-8".to_string(),
             ),
             (
                 header::CONTENT_DISPOSITION,
-                "attachment; filename=\"yolah-games.pgn\"",
+                "attachment; filename=\"yolah-games.pgn\"".to_string(),
             ),
+            (header::HeaderName::from_static("x-yolah-skipped"), skipped),
         ],
         text,
     )

@@ -28,8 +28,8 @@ pub enum ClientMessage {
     /// A game against a person in another browser: this page takes a side and gets a link to
     /// send.
     Host(HostGame),
-    /// Joins a hosted game: a free side, the side `token` holds (after a reconnect), or a
-    /// spectator's seat.
+    /// Joins a hosted game: the side `token` holds (after a reconnect), a free side with the
+    /// link's join secret `key`, or else a spectator's seat.
     Join(JoinRoom),
     /// Opens a kept game: with its token, to play on where it stood (after a reload, a
     /// dropped connection or a restart); without, to look at it (the archive).
@@ -67,6 +67,10 @@ pub struct HostGame {
 pub struct JoinRoom {
     /// The game's id (from its link).
     pub room: String,
+    /// The join secret (from its invitation link): without it, or a side's token, one only
+    /// watches.
+    #[serde(default)]
+    pub key: Option<String>,
     /// The secret of a side this browser held before (kept by the page).
     #[serde(default)]
     pub token: Option<String>,
@@ -142,8 +146,11 @@ pub enum ServerMessage {
 /// A page's place in a game between two browsers.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct RoomMessage {
-    /// The game's id: the join link is `/?join=<id>`.
+    /// The game's id: `/?join=<id>` watches it.
     pub id: String,
+    /// The join secret, told to those who sit: the invitation link is
+    /// `/?join=<id>&key=<key>`, and gives a free side.
+    pub key: Option<String>,
     /// `black`, `white`, or `spectator`.
     pub seat: String,
     /// The secret that gives this side back after a reconnect (none for a spectator).

@@ -3,10 +3,15 @@
 //! secret token, so a page that reconnects (a reload, a dropped network) gets its side back;
 //! a room nobody is connected to is forgotten after a grace period (it stays in the
 //! [`Store`], which brings it back when its link is opened again, after a restart too).
+//!
+//! A room's id is public (the archive lists its game, anyone may watch); a free side is given
+//! only to whoever brings the room's join secret, which only its invitation link carries.
+//! Every change is kept before anyone is told of it: a change the store cannot keep is undone
+//! and refused.
 
 use crate::game::Table;
 use crate::message::{RoomMessage, ServerMessage};
-use crate::store::{Kept, Kind, Store, secret};
+use crate::store::{Kept, Kind, Pin, Store, Written, secret};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -29,6 +34,10 @@ pub enum Seat {
 /// A game between two browsers.
 pub struct Room {
     id: String,
+    /// The join secret: a free side is given only with it.
+    key: String,
+    /// Holds the game in the store while the room lives.
+    _pin: Pin,
     inner: Mutex<Inner>,
     updates: broadcast::Sender<ServerMessage>,
     store: Arc<Store>,
@@ -59,21 +68,54 @@ impl Room {
         &self.id
     }
 
-    /// Keeps the game as it stands in the store.
-    fn save(&self, inner: &Inner) -> Result<(), String> {
-        self.store
-            .save(&self.id, None, &inner.table.saved())
-            .map(|_| ())
+    /// The join secret, for the link a seated member sends.
+    pub fn key(&self) -> &str {
+        &self.key
     }
 
-    /// Takes a seat: the side `token` holds, else a free side (`prefer`red first), else a
-    /// spectator's. Returns the seat and the side's token.
-    pub fn join(&self, token: Option<&str>, prefer: Option<Color>) -> (Seat, Option<String>) {
+    /// Keeps the game as it stands in the store; a room's row that is gone is an error.
+    fn save(&self, inner: &Inner) -> Result<(), String> {
+        match self.store.save(&self.id, None, &inner.table.saved())? {
+            Written::Kept => Ok(()),
+            Written::Taken => Err(format!(
+                "cannot keep the game: game {} is held by another server's page",
+                self.id
+            )),
+        }
+    }
+
+    /// Applies `change` to the table and keeps the result; if it cannot be kept, the table is
+    /// as before and the error says why.
+    fn change(
+        &self,
+        inner: &mut Inner,
+        change: impl FnOnce(&mut Table) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let before = inner.table.clone();
+        change(&mut inner.table)?;
+        if let Err(e) = self.save(inner) {
+            inner.table = before;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Takes a seat: the side `token` holds; else, with the room's join secret (`key`), a
+    /// free side (`prefer`red first); else a spectator's. Returns the seat and the side's
+    /// token. A side taken is kept before it is given: if the store cannot keep it, the
+    /// member watches.
+    pub fn join(
+        &self,
+        token: Option<&str>,
+        key: Option<&str>,
+        prefer: Option<Color>,
+    ) -> (Seat, Option<String>) {
         let mut inner = self.lock();
         inner.empty_since = None;
         let held = Color::ALL
             .into_iter()
             .find(|c| token.is_some() && inner.tokens[c.index()].as_deref() == token);
+        let invited = key.is_some_and(|k| k == self.key);
         let free = || {
             let order = match prefer {
                 Some(Color::White) => [Color::White, Color::Black],
@@ -81,20 +123,23 @@ impl Room {
             };
             order
                 .into_iter()
-                .find(|c| inner.tokens[c.index()].is_none())
+                .find(|c| invited && inner.tokens[c.index()].is_none())
         };
-        if let Some(side) = held.or_else(free) {
-            let new = inner.tokens[side.index()].is_none();
-            let token = inner.tokens[side.index()]
-                .get_or_insert_with(|| secret(2))
-                .clone();
-            inner.present[side.index()] += 1;
-            if new {
-                // A side taken but not kept would be lost to a restart: the page still plays,
-                // and the next move tries again.
-                let _ = self.store.set_tokens(&self.id, &inner.tokens);
+        let side = held.or_else(free).filter(|side| {
+            if inner.tokens[side.index()].is_some() {
+                return true;
             }
-            (Seat::Side(side), Some(token))
+            let mut tokens = inner.tokens.clone();
+            tokens[side.index()] = Some(secret(2));
+            let kept = self.store.set_tokens(&self.id, &tokens, &self.key).is_ok();
+            if kept {
+                inner.tokens = tokens;
+            }
+            kept
+        });
+        if let Some(side) = side {
+            inner.present[side.index()] += 1;
+            (Seat::Side(side), inner.tokens[side.index()].clone())
         } else {
             inner.spectators += 1;
             (Seat::Spectator, None)
@@ -123,9 +168,9 @@ impl Room {
         if !inner.table.over() && inner.table.position().side_to_move() != side {
             return Err(format!("it is {}'s turn", side.opponent()));
         }
-        inner.table.human_move(text)?;
+        self.change(&mut inner, |table| table.human_move(text))?;
         inner.takeback = None;
-        self.save(&inner)
+        Ok(())
     }
 
     /// `seat` resigns.
@@ -134,8 +179,7 @@ impl Room {
             return Err("spectators do not resign".to_string());
         };
         let mut inner = self.lock();
-        inner.table.resign_side(side)?;
-        self.save(&inner)
+        self.change(&mut inner, |table| table.resign_side(side))
     }
 
     /// `seat` asks to take the last move back; when the other side has asked too, it is.
@@ -146,9 +190,8 @@ impl Room {
         let mut inner = self.lock();
         match inner.takeback {
             Some(asker) if asker != side => {
-                inner.table.undo()?;
+                self.change(&mut inner, Table::undo)?;
                 inner.takeback = None;
-                self.save(&inner)?;
             }
             _ if inner.table.moves() == 0 => return Err("nothing to undo".to_string()),
             _ => inner.takeback = Some(side),
@@ -199,6 +242,7 @@ impl Room {
     fn room_message(&self, inner: &Inner, seat: Seat, token: Option<String>) -> RoomMessage {
         RoomMessage {
             id: self.id.clone(),
+            key: matches!(seat, Seat::Side(_)).then(|| self.key.clone()),
             seat: match seat {
                 Seat::Side(side) => side.to_string(),
                 Seat::Spectator => "spectator".to_string(),
@@ -248,8 +292,15 @@ impl Rooms {
         }
     }
 
-    fn room(&self, id: String, table: Table, tokens: [Option<String>; 2]) -> Arc<Room> {
+    fn room(&self, pin: Pin, kept: Kept, table: Table) -> Arc<Room> {
+        let Kept {
+            id, tokens, key, ..
+        } = kept;
         Arc::new(Room {
+            // A room kept before join secrets has one made; it is kept with the next change
+            // of the sides.
+            key: key.unwrap_or_else(|| secret(2)),
+            _pin: pin,
             id,
             inner: Mutex::new(Inner {
                 table,
@@ -288,11 +339,12 @@ impl Rooms {
             id: secret(1),
             kind: Kind::Friends,
             tokens: [None, None],
+            key: Some(secret(2)),
             saved: table.saved(),
         };
         let forget = i64::try_from(grace.as_secs()).unwrap_or(i64::MAX);
-        self.store.create(&kept, None, forget)?;
-        let room = self.room(kept.id, table, [None, None]);
+        let pin = self.store.create(&kept, None, forget)?;
+        let room = self.room(pin, kept, table);
         rooms.insert(room.id.clone(), Arc::clone(&room));
         Ok(room)
     }
@@ -334,7 +386,8 @@ impl Rooms {
         }
         let table = Table::restore(&kept.saved)
             .map_err(|e| format!("shared game {id} cannot be taken up: {e}"))?;
-        let room = self.room(kept.id, table, kept.tokens);
+        let pin = self.store.pin(&kept.id);
+        let room = self.room(pin, kept, table);
         rooms.insert(room.id.clone(), Arc::clone(&room));
         Ok(room)
     }

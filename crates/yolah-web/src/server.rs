@@ -23,7 +23,7 @@ use crate::message::{
     ServerMessage, Undo,
 };
 use crate::room::{Room, Rooms, Seat};
-use crate::store::{Kept, Kind, Store, secret};
+use crate::store::{Kept, Kind, Pin, Store, Written, secret};
 use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Query, State as Extract};
@@ -65,6 +65,19 @@ pub const PLAY_SLOTS_PER_SEARCH: usize = 4;
 /// after its players leave, for them to come back): a page cannot take every room.
 pub const MAX_HOSTED: usize = 4;
 
+/// How long the machine waits to search again after a move of its the store could not keep.
+pub const RETRY_AFTER: Duration = Duration::from_secs(2);
+
+/// Runs `work` (the store's reads and writes) off the async workers where the runtime has
+/// others to take their tasks (a multi-threaded one, as `yolah serve` runs), so a slow disk
+/// stalls this connection, not the others.
+fn blocking<T>(work: impl FnOnce() -> T) -> T {
+    match tokio::runtime::Handle::try_current().map(|h| h.runtime_flavor()) {
+        Ok(tokio::runtime::RuntimeFlavor::MultiThread) => tokio::task::block_in_place(work),
+        _ => work(),
+    }
+}
+
 /// The longest the engine thinks on one position of an analysis board before it pauses.
 pub const MAX_ANALYSIS_TIME: Duration = Duration::from_mins(2);
 
@@ -84,6 +97,15 @@ pub struct Config {
     pub allowed_origins: Vec<String>,
     /// The time control of games whose page asks for none (`yolah serve --tc`).
     pub time_control: Option<yolah_ai::TimeControl>,
+    /// Connections one client address may hold open at once; more are closed as they come.
+    pub max_connections_per_address: usize,
+    /// Games one client address may keep without waiting (new games, hosted games); then
+    /// one more each `new_game_refill`.
+    pub new_game_burst: u32,
+    /// How often a client address may keep one more game once its burst is spent.
+    pub new_game_refill: Duration,
+    /// How long a client has to send a request's headers before its connection is closed.
+    pub header_timeout: Duration,
 }
 
 impl Default for Config {
@@ -96,6 +118,10 @@ impl Default for Config {
             idle_timeout: DEFAULT_IDLE_TIMEOUT,
             allowed_origins: Vec::new(),
             time_control: None,
+            max_connections_per_address: MAX_CONNECTIONS_PER_ADDRESS,
+            new_game_burst: NEW_GAME_BURST,
+            new_game_refill: NEW_GAME_REFILL,
+            header_timeout: HEADER_TIMEOUT,
         }
     }
 }
@@ -119,6 +145,8 @@ struct Shared {
     rooms: Rooms,
     /// Every game but the analyses, kept.
     store: Arc<Store>,
+    /// The games each client address may still keep.
+    creations: Creations,
 }
 
 /// The page, proposing the default player of every command and the server's time control.
@@ -134,8 +162,8 @@ fn page(config: &Config) -> String {
 
 /// The server's routes: `/` the page, `/ws` a game, `/health` the games, searches and memory
 /// now, `/games` the archive of the games `store` keeps.
-pub fn router(config: Config, store: Store) -> Router {
-    let store = Arc::new(store);
+pub fn router(config: Config, store: Arc<Store>) -> Router {
+    let (shared_burst, shared_refill) = (config.new_game_burst, config.new_game_refill);
     let shared = Arc::new(Shared {
         page: page(&config),
         watch_searches: Arc::new(Semaphore::new(config.max_searches.max(1))),
@@ -148,6 +176,11 @@ pub fn router(config: Config, store: Store) -> Router {
         memory_mb: AtomicU64::new(0),
         rooms: Rooms::new(Arc::clone(&store)),
         store,
+        creations: Creations {
+            buckets: std::sync::Mutex::default(),
+            burst: shared_burst,
+            refill: shared_refill,
+        },
     });
     Router::new()
         .route(
@@ -160,32 +193,182 @@ pub fn router(config: Config, store: Store) -> Router {
         .route(
             "/games.json",
             get(|Extract(shared): Extract<Arc<Shared>>, Query(selection): Query<Selection>| async move {
-                crate::archive::list(&shared.store, &selection)
+                off_workers(move || crate::archive::list(&shared.store, &selection)).await
             }),
         )
         .route(
             "/games.pgn",
             get(|Extract(shared): Extract<Arc<Shared>>, Query(selection): Query<Selection>| async move {
-                crate::archive::pgn(&shared.store, &selection)
+                off_workers(move || crate::archive::pgn(&shared.store, &selection)).await
             }),
         )
         .route("/ws", get(upgrade))
         .with_state(shared)
 }
 
-/// Serves until the process ends, keeping its games in `store`.
+/// The archive's reads, on a blocking thread: a long listing never holds an async worker
+/// (nor the store's writer: the archive reads through a connection of its own).
+async fn off_workers(work: impl FnOnce() -> Response + Send + 'static) -> Response {
+    tokio::task::spawn_blocking(work).await.unwrap_or_else(|_| {
+        (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the archive's reader failed",
+        )
+            .into_response()
+    })
+}
+
+/// The default of [`Config::header_timeout`].
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// The default of [`Config::max_connections_per_address`].
+pub const MAX_CONNECTIONS_PER_ADDRESS: usize = 64;
+/// The default of [`Config::new_game_burst`]: a person starts a game every few seconds at
+/// most; one connection made 1,471 kept games a second before this bound.
+pub const NEW_GAME_BURST: u32 = 30;
+/// The default of [`Config::new_game_refill`].
+pub const NEW_GAME_REFILL: Duration = Duration::from_secs(5);
+
+/// The client's address, as the connection loop saw it.
+#[derive(Clone, Copy, Debug)]
+pub struct Peer(pub std::net::IpAddr);
+
+/// Serves until the process ends, keeping its games in `store`: each connection under a
+/// header timeout ([`Config::header_timeout`]) and at most [`MAX_CONNECTIONS_PER_ADDRESS`] from one
+/// client address ([`Config::max_connections_per_address`]: a client that half-sends
+/// requests cannot hold the server's sockets).
 pub async fn serve(
     listener: tokio::net::TcpListener,
     config: Config,
-    store: Store,
+    store: impl Into<Arc<Store>>,
 ) -> std::io::Result<()> {
-    use axum::serve::ListenerExt;
-    // Without Nagle's delay: a state sent right after another message would otherwise wait
-    // for the page's delayed acknowledgement (40 ms), and a clock would seem to jump.
-    let listener = listener.tap_io(|tcp| {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use tower::ServiceExt as _;
+    let per_address = config.max_connections_per_address.max(1);
+    let header_timeout = config.header_timeout;
+    let app = router(config, store.into());
+    let open = Arc::new(std::sync::Mutex::new(std::collections::HashMap::<
+        std::net::IpAddr,
+        usize,
+    >::new()));
+    loop {
+        let (tcp, address) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            // Out of file descriptors, or a connection reset before it was taken: wait a
+            // little rather than spin, and go on.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                continue;
+            }
+        };
+        let ip = address.ip();
+        let Some(slot) = AddressSlot::take(&open, ip, per_address) else {
+            continue; // Dropped: closed at once.
+        };
+        // Without Nagle's delay: a state sent right after another message would otherwise
+        // wait for the page's delayed acknowledgement (40 ms), and a clock would seem to jump.
         let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(listener, router(config, store)).await
+        let app = app.clone();
+        tokio::spawn(async move {
+            let _slot = slot;
+            let service = hyper::service::service_fn(
+                move |mut request: axum::extract::Request<hyper::body::Incoming>| {
+                    request.extensions_mut().insert(Peer(ip));
+                    app.clone().oneshot(request)
+                },
+            );
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_timeout)
+                .serve_connection(TokioIo::new(tcp), service)
+                .with_upgrades()
+                .await;
+        });
+    }
+}
+
+/// One open connection of a client address, counted while it lives.
+struct AddressSlot {
+    open: Arc<std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, usize>>>,
+    ip: std::net::IpAddr,
+}
+
+impl AddressSlot {
+    fn take(
+        open: &Arc<std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, usize>>>,
+        ip: std::net::IpAddr,
+        max: usize,
+    ) -> Option<AddressSlot> {
+        let mut counts = open
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let count = counts.entry(ip).or_insert(0);
+        if *count >= max {
+            return None;
+        }
+        *count += 1;
+        Some(AddressSlot {
+            open: Arc::clone(open),
+            ip,
+        })
+    }
+}
+
+impl Drop for AddressSlot {
+    fn drop(&mut self) {
+        let mut counts = self
+            .open
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(count) = counts.get_mut(&self.ip) {
+            *count -= 1;
+            if *count == 0 {
+                counts.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// The games each client address may still keep: [`Config::new_game_burst`] at once, then one
+/// each [`Config::new_game_refill`] (a token bucket per address).
+struct Creations {
+    buckets: std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, (f64, Instant)>>,
+    burst: u32,
+    refill: Duration,
+}
+
+impl Creations {
+    /// Takes one creation for `ip`, or says how long to wait.
+    fn take(&self, ip: Option<std::net::IpAddr>) -> Result<(), String> {
+        let Some(ip) = ip else { return Ok(()) };
+        let burst = f64::from(self.burst);
+        let refill = self.refill.as_secs_f64().max(1e-3);
+        let now = Instant::now();
+        let mut buckets = self
+            .buckets
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if buckets.len() > 100_000 {
+            // Forget the addresses whose bucket is full again.
+            buckets.retain(|_, (tokens, at)| {
+                *tokens + now.duration_since(*at).as_secs_f64() / refill < burst
+            });
+        }
+        let (tokens, at) = buckets.entry(ip).or_insert((burst, now));
+        *tokens = (*tokens + now.duration_since(*at).as_secs_f64() / refill).min(burst);
+        *at = now;
+        if *tokens >= 1.0 {
+            *tokens -= 1.0;
+            Ok(())
+        } else {
+            let wait = (1.0 - *tokens) * refill;
+            Err(format!(
+                "too many new games from this address: wait {:.0} s (at most {} at once, then one \
+                 every {refill} s)",
+                wait.ceil(),
+                self.burst
+            ))
+        }
+    }
 }
 
 async fn health(Extract(shared): Extract<Arc<Shared>>) -> impl IntoResponse {
@@ -200,14 +383,16 @@ async fn health(Extract(shared): Extract<Arc<Shared>>) -> impl IntoResponse {
 async fn upgrade(
     ws: WebSocketUpgrade,
     headers: HeaderMap,
+    peer: Option<axum::Extension<Peer>>,
     Extract(shared): Extract<Arc<Shared>>,
 ) -> Response {
     if let Err(why) = check_origin(&headers, &shared.config.allowed_origins) {
         return (StatusCode::FORBIDDEN, why).into_response();
     }
+    let peer = peer.map(|axum::Extension(Peer(ip))| ip);
     ws.max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .on_upgrade(move |socket| play(socket, shared))
+        .on_upgrade(move |socket| play(socket, shared, peer))
 }
 
 /// An origin as compared: lower case, without a trailing slash.
@@ -359,6 +544,10 @@ struct Connection {
     /// Whether the table changed since the store last wrote it (a new or opened game is
     /// written as it is kept or taken).
     unsaved: bool,
+    /// When the machine searches again after a move the store could not keep.
+    retry_at: Option<std::time::Instant>,
+    /// The client's address: what it may keep is bounded by address.
+    peer: Option<std::net::IpAddr>,
 }
 
 /// A connection's game as the store keeps it.
@@ -369,6 +558,8 @@ struct KeptGame {
     token: Option<String>,
     /// This connection's mark on the row: a page that opens the game elsewhere takes it.
     holder: String,
+    /// Keeps the game from being forgotten while this page has it open.
+    _pin: Pin,
 }
 
 /// A connection's place in a room.
@@ -390,6 +581,7 @@ impl Member {
                     Seat::Spectator => "spectator".to_string(),
                 };
                 room.token.clone_from(&self.token);
+                room.key = matches!(self.seat, Seat::Side(_)).then(|| self.room.key().to_string());
                 ServerMessage::Room(room)
             }
             other => other,
@@ -414,6 +606,8 @@ impl Connection {
             kept: None,
             outbox: Vec::new(),
             unsaved: false,
+            retry_at: None,
+            peer: None,
         }
     }
 
@@ -446,30 +640,69 @@ impl Connection {
     }
 
     /// Writes the game as it stands to the store (an analysis or a game only shown is not
-    /// written); the messages if it could not be, or if another page has taken the game.
-    fn persist(&mut self) -> Vec<ServerMessage> {
+    /// written); the messages if another page has taken the game; an error if the store
+    /// could not keep it.
+    fn persist(&mut self) -> Result<Vec<ServerMessage>, String> {
         let (Some(kept), Some(table)) = (&self.kept, &self.table) else {
-            return Vec::new();
+            return Ok(Vec::new());
         };
         if kept.token.is_none() || !std::mem::take(&mut self.unsaved) {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         match self
             .shared
             .store
             .save(&kept.id, Some(&kept.holder), &table.saved())
         {
-            Ok(true) => Vec::new(),
-            Ok(false) => {
+            Ok(Written::Kept) => Ok(Vec::new()),
+            Ok(Written::Taken) => {
                 self.drop_game();
-                vec![ServerMessage::Error {
+                Ok(vec![ServerMessage::Error {
                     message: "this game is open in another tab or window now; reload to take \
                               it back here"
                         .to_string(),
-                }]
+                }])
             }
-            Err(message) => vec![ServerMessage::Error { message }],
+            Err(message) => {
+                self.unsaved = true;
+                Err(message)
+            }
         }
+    }
+
+    /// Keeps the change a message made; if the store cannot keep it, the game is put back
+    /// as it was (`before`) and the change refused: nothing the page is shown as played is
+    /// unkept.
+    fn keep_or_undo(&mut self, before: Option<Table>) -> Result<Vec<ServerMessage>, String> {
+        self.persist().inspect_err(|_| {
+            self.abandon();
+            self.table = before;
+            self.unsaved = false;
+        })
+    }
+
+    /// A message from the page, handled and kept: the messages for the page.
+    fn receive(&mut self, text: &str) -> Vec<ServerMessage> {
+        let before = self.table.clone();
+        let mut messages = Vec::new();
+        match self.handle(text) {
+            Ok(()) => match self.keep_or_undo(before) {
+                Ok(news) => {
+                    self.think();
+                    messages.extend(news);
+                    messages.extend(self.state());
+                }
+                Err(message) => {
+                    // Undone: the page is shown the game as it was, and why.
+                    messages.push(ServerMessage::Error { message });
+                    messages.extend(self.state());
+                }
+            },
+            Err(message) => messages.push(ServerMessage::Error { message }),
+        }
+        let mut all = std::mem::take(&mut self.outbox);
+        all.extend(messages);
+        all
     }
 
     /// Forgets this connection's game (the store keeps it as last written).
@@ -488,11 +721,12 @@ impl Connection {
             id: secret(1),
             kind: Kind::Own,
             tokens: [Some(token.clone()), Some(token.clone())],
+            key: None,
             saved: table.saved(),
         };
         let holder = secret(1);
         let forget = i64::try_from(self.shared.config.idle_timeout.as_secs()).unwrap_or(i64::MAX);
-        self.shared.store.create(&kept, Some(&holder), forget)?;
+        let pin = self.shared.store.create(&kept, Some(&holder), forget)?;
         self.outbox.push(ServerMessage::Game(GameMessage {
             id: kept.id.clone(),
             token: Some(token.clone()),
@@ -501,46 +735,61 @@ impl Connection {
             id: kept.id,
             token: Some(token),
             holder,
+            _pin: pin,
         });
         Ok(())
     }
 
-    /// Opens the kept game `id`: a shared game's link as [`JoinRoom`]; a page's own game
-    /// played on with its token, else only shown.
+    /// Opens the kept game `id`: a shared game as [`JoinRoom`] without its join secret (the
+    /// side `token` holds, else watching); a page's own game played on with its token (read
+    /// and taken from the page that held it in one step), else only shown.
     fn open(&mut self, id: &str, token: Option<&str>) -> Result<(), String> {
         let id = id.trim();
-        let kept = self.shared.store.load(id)?.ok_or_else(|| {
+        let holder = secret(1);
+        let missing = || {
             format!(
                 "no game {}: its link is wrong, or it never had a move",
                 yolah_core::text::quote(id)
             )
-        })?;
+        };
+        let kept = self.shared.store.load(id)?.ok_or_else(missing)?;
         let config = &self.shared.config;
         if kept.kind == Kind::Friends {
+            // Its room holds it: a side only with a side's token.
             let room = self
                 .shared
                 .rooms
                 .find(id, config.max_games, config.idle_timeout)?;
-            self.enter(room, token, None);
+            self.enter(room, token, None, None);
             return Ok(());
         }
+        let owner = token.filter(|t| kept.tokens.iter().flatten().any(|k| k == t));
+        // Checked before it is taken: a game that cannot be played here is not taken from
+        // the page that has it.
+        let memory = Table::restore(&kept.saved)
+            .map_err(|e| format!("game {id} cannot be taken up: {e}"))?
+            .memory_mb();
+        self.drop_game();
+        if owner.is_some() {
+            self.reservation = Some(Reservation::take(&self.shared, memory)?);
+        }
+        let (kept, taken) = self
+            .shared
+            .store
+            .take(id, owner, &holder)?
+            .ok_or_else(missing)?;
         let table = Table::restore(&kept.saved)
             .map_err(|e| format!("game {id} cannot be taken up: {e}"))?;
-        let owner = token.filter(|t| kept.tokens.iter().flatten().any(|k| k == t));
-        self.drop_game();
-        let holder = secret(1);
-        if owner.is_some() {
-            self.reservation = Some(Reservation::take(&self.shared, table.memory_mb())?);
-            self.shared.store.hold(id, &holder)?;
-        }
+        let token = taken.then(|| owner.map(str::to_string)).flatten();
         self.outbox.push(ServerMessage::Game(GameMessage {
             id: id.to_string(),
-            token: owner.map(str::to_string),
+            token: token.clone(),
         }));
         self.kept = Some(KeptGame {
             id: id.to_string(),
-            token: owner.map(str::to_string),
+            token,
             holder,
+            _pin: self.shared.store.pin(id),
         });
         self.table = Some(table);
         Ok(())
@@ -561,7 +810,9 @@ impl Connection {
         }
         self.abandon();
         self.unsaved = true;
-        let mut messages = self.persist();
+        let mut messages = self
+            .persist()
+            .unwrap_or_else(|message| vec![ServerMessage::Error { message }]);
         messages.extend(self.state());
         messages
     }
@@ -584,10 +835,16 @@ impl Connection {
     }
 
     /// Sits down in `room` (this connection's own game ends), and tells everyone there.
-    fn enter(&mut self, room: Arc<Room>, token: Option<&str>, prefer: Option<Color>) {
+    fn enter(
+        &mut self,
+        room: Arc<Room>,
+        token: Option<&str>,
+        key: Option<&str>,
+        prefer: Option<Color>,
+    ) {
         self.drop_game();
         let updates = room.subscribe();
-        let (seat, token) = room.join(token, prefer);
+        let (seat, token) = room.join(token, key, prefer);
         room.publish();
         self.member = Some(Member {
             room,
@@ -628,6 +885,7 @@ impl Connection {
                  one first"
             ));
         }
+        self.shared.creations.take(self.peer)?;
         let room = self.shared.rooms.create(
             position.as_deref(),
             tc,
@@ -635,7 +893,8 @@ impl Connection {
             config.idle_timeout,
         )?;
         self.hosted.push(Arc::downgrade(&room));
-        self.enter(room, None, Some(prefer));
+        let key = room.key().to_string();
+        self.enter(room, None, Some(&key), Some(prefer));
         Ok(())
     }
 
@@ -727,6 +986,9 @@ impl Connection {
                     Table::new(&black, &white, position.as_deref(), tc)?
                 };
                 table.replay(&moves)?;
+                if !analysis {
+                    self.shared.creations.take(self.peer)?;
+                }
                 // The old game's players and memory go before the new game's are reserved.
                 self.drop_game();
                 let memory = if analysis {
@@ -768,13 +1030,13 @@ impl Connection {
                 return Err("only a game between two browsers has takebacks to decline".into());
             }
             ClientMessage::Host(host) => self.host(host)?,
-            ClientMessage::Join(JoinRoom { room, token }) => {
+            ClientMessage::Join(JoinRoom { room, key, token }) => {
                 let config = &self.shared.config;
                 let room = self
                     .shared
                     .rooms
                     .find(&room, config.max_games, config.idle_timeout)?;
-                self.enter(room, token.as_deref(), None);
+                self.enter(room, token.as_deref(), key.as_deref(), None);
             }
             ClientMessage::Open(OpenGame { game, token }) => self.open(&game, token.as_deref())?,
         }
@@ -783,7 +1045,7 @@ impl Connection {
 
     /// Starts the machine's search if a machine is to move and none runs.
     fn think(&mut self) {
-        if self.running.is_some() || self.shown_only() {
+        if self.running.is_some() || self.shown_only() || self.retry_at.is_some() {
             return;
         }
         let Some(table) = &self.table else { return };
@@ -888,15 +1150,28 @@ impl Connection {
                     return Vec::new();
                 };
                 self.players[side.index()] = Some(player);
+                let mut before = None;
                 if self.analysing {
                     // Thought its longest on this position: the analysis waits to be resumed.
                     let _ = table.pause();
                 } else {
+                    before = Some(table.clone());
                     table.machine_move(report.mv);
                     self.unsaved = true;
                 }
                 self.generation += 1;
-                vec![report_message(side, ply, &report, true)]
+                let mut messages = vec![report_message(side, ply, &report, true)];
+                if before.is_some() {
+                    match self.keep_or_undo(before) {
+                        Ok(news) => messages.extend(news),
+                        Err(message) => {
+                            // Not played: the machine tries again a little later.
+                            messages.push(ServerMessage::Error { message });
+                            self.retry_at = Some(std::time::Instant::now() + RETRY_AFTER);
+                        }
+                    }
+                }
+                messages
             }
         }
     }
@@ -918,7 +1193,7 @@ impl Drop for Connection {
         // The game is kept with the time its side to move has used: its clock stands still
         // until the page comes back.
         self.unsaved = true;
-        self.persist();
+        let _ = self.persist();
         self.leave_room();
     }
 }
@@ -981,7 +1256,7 @@ async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
 }
 
 /// One connection, until the page goes away or idles: its game and its searches die with it.
-async fn play(mut socket: WebSocket, shared: Arc<Shared>) {
+async fn play(mut socket: WebSocket, shared: Arc<Shared>, peer: Option<std::net::IpAddr>) {
     let games = shared.games.fetch_add(1, Ordering::Relaxed) + 1;
     let _counted = Counted(&shared.games);
     if games > shared.config.max_games {
@@ -994,6 +1269,7 @@ async fn play(mut socket: WebSocket, shared: Arc<Shared>) {
     }
     let (events, mut news) = mpsc::unbounded_channel();
     let mut connection = Connection::new(Arc::clone(&shared), events);
+    connection.peer = peer;
     // The news of the room the connection is in (taken from it when it joins one).
     let mut updates: Option<broadcast::Receiver<ServerMessage>> = None;
     let idle_timeout = shared.config.idle_timeout;
@@ -1007,10 +1283,11 @@ async fn play(mut socket: WebSocket, shared: Arc<Shared>) {
             updates = None;
         }
         let flag_at = connection.deadline().map(Instant::from_std);
+        let retry_at = connection.retry_at.map(Instant::from_std);
         let outgoing = tokio::select! {
             () = tokio::time::sleep_until(flag_at.unwrap_or(idle_at)), if flag_at.is_some() => {
                 last_activity = Instant::now();
-                connection.flag()
+                blocking(|| connection.flag())
             }
             update = next_update(&mut updates), if updates.is_some() => {
                 last_activity = Instant::now();
@@ -1031,20 +1308,7 @@ async fn play(mut socket: WebSocket, shared: Arc<Shared>) {
             incoming = socket.recv() => match incoming {
                 Some(Ok(Message::Text(text))) => {
                     last_activity = Instant::now();
-                    match connection.handle(text.as_str()) {
-                        Ok(()) => {
-                            connection.think();
-                            let mut messages = std::mem::take(&mut connection.outbox);
-                            messages.extend(connection.persist());
-                            messages.extend(connection.state());
-                            messages
-                        }
-                        Err(message) => {
-                            let mut messages = std::mem::take(&mut connection.outbox);
-                            messages.push(ServerMessage::Error { message });
-                            messages
-                        }
-                    }
+                    blocking(|| connection.receive(text.as_str()))
                 }
                 Some(Ok(Message::Binary(_))) => vec![ServerMessage::Error {
                     message: "messages are JSON text".to_string(),
@@ -1055,13 +1319,17 @@ async fn play(mut socket: WebSocket, shared: Arc<Shared>) {
             },
             Some(event) = news.recv() => {
                 last_activity = Instant::now();
-                let mut messages = connection.event(event);
+                let mut messages = blocking(|| connection.event(event));
                 if !messages.is_empty() && connection.running.is_none() {
                     connection.think();
-                    messages.extend(connection.persist());
                     messages.extend(connection.state());
                 }
                 messages
+            }
+            () = tokio::time::sleep_until(retry_at.unwrap_or(idle_at)), if retry_at.is_some() => {
+                connection.retry_at = None;
+                connection.think();
+                connection.state().into_iter().collect()
             }
         };
         let within = SEND_TIMEOUT.min(idle_timeout);

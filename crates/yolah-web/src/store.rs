@@ -8,19 +8,27 @@
 //! (`user_version`) and migrated on open, step by step ([`MIGRATIONS`]); the file is marked
 //! as ours (`application_id`), so another program's database, a newer schema or a damaged
 //! file is refused with one line rather than changed.
+//!
+//! One server a file: the server holds an advisory lock on `PATH.lock` while it lives, and a
+//! second one is refused. Games written by the server's connections go through one writing
+//! connection; the archive reads through a connection of its own, so a long listing never
+//! makes a player's move wait (WAL lets readers and the writer work at once). A game a page
+//! or a room holds open is [pinned](Store::pin): the forgetting of games with no move never
+//! takes it. A write that finds no row to change is an error, never a silent success.
 
 use crate::game::Saved;
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use serde::Serialize;
+use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// `Yola` in ASCII: the `application_id` of our files.
 pub const APPLICATION_ID: i32 = 0x596f_6c61;
 
 /// The schema, one step per version: step `k` takes a file from version `k` to `k + 1`.
-pub const MIGRATIONS: [&str; 2] = [
+pub const MIGRATIONS: [&str; 3] = [
     // 1: the games.
     "CREATE TABLE games (
         id TEXT PRIMARY KEY,
@@ -38,6 +46,29 @@ pub const MIGRATIONS: [&str; 2] = [
      UPDATE games SET plies = json_array_length(game, '$.moves'),
                       result = json_extract(game, '$.result');
      CREATE INDEX games_by_date ON games (created DESC);",
+    // 3: the secret of a friends' game's join link, apart from its public id (a game kept
+    // before has one made: its old link, the id alone, now only watches); the archive pages
+    // by (created, id) over the games with moves.
+    "ALTER TABLE games ADD COLUMN join_key TEXT;
+     UPDATE games SET join_key = lower(hex(randomblob(16))) WHERE kind = 'friends';
+     DROP INDEX games_by_date;
+     CREATE INDEX games_listed ON games (created, id) WHERE plies > 0;",
+];
+
+/// The columns the schema of [`VERSION`] has: a file that says it is at that version but
+/// lacks one is damaged.
+const COLUMNS: [&str; 11] = [
+    "id",
+    "kind",
+    "black_token",
+    "white_token",
+    "holder",
+    "created",
+    "updated",
+    "game",
+    "plies",
+    "result",
+    "join_key",
 ];
 
 /// The schema version this build writes.
@@ -75,8 +106,44 @@ pub struct Kept {
     pub kind: Kind,
     /// Black's and white's tokens (an own game's token is on both).
     pub tokens: [Option<String>; 2],
+    /// A friends' game's join secret: the link that gives a free side carries it (the id is
+    /// public, in the archive; this is not).
+    pub key: Option<String>,
     /// The game.
     pub saved: Saved,
+}
+
+/// What a write of a game found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Written {
+    /// The game is kept as it stands.
+    Kept,
+    /// Another connection holds the game now: nothing was written.
+    Taken,
+}
+
+/// Where a page of the archive starts: after (older than) or before (newer than) a game's
+/// place in the list, or at the newest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cursor {
+    /// The newest games.
+    Newest,
+    /// The games older than this one (`created`, `id`).
+    Older(i64, String),
+    /// The games newer than this one.
+    Newer(i64, String),
+}
+
+/// A page of the archive: its games, newest first, and where the pages beside it start (none
+/// at an end).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Page {
+    /// The games.
+    pub games: Vec<Summary>,
+    /// The cursor of the page of newer games.
+    pub newer: Option<String>,
+    /// The cursor of the page of older games.
+    pub older: Option<String>,
 }
 
 /// One line of the archive.
@@ -102,7 +169,58 @@ pub struct Summary {
 
 /// The games of a server.
 pub struct Store {
+    /// The connection every write goes through.
     db: Mutex<Connection>,
+    /// The archive's connection (a file's; a database in memory has only the one).
+    reader: Option<Mutex<Connection>>,
+    /// The ids of games pages and rooms hold open, and how many hold each.
+    pinned: Mutex<HashMap<String, usize>>,
+    /// The lock that makes the file this server's alone (none in memory).
+    _lock: Option<std::fs::File>,
+}
+
+/// A game held open: the store does not forget it while this lives.
+pub struct Pin {
+    store: Arc<Store>,
+    id: String,
+}
+
+impl Drop for Pin {
+    fn drop(&mut self) {
+        let mut pinned = lock(&self.store.pinned);
+        if let Some(count) = pinned.get_mut(&self.id) {
+            *count -= 1;
+            if *count == 0 {
+                pinned.remove(&self.id);
+            }
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Takes the advisory lock of the database `path` (on `PATH.lock`, beside it), or says that
+/// another server holds it.
+fn take_lock(path: &Path) -> Result<std::fs::File, String> {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&name)
+        .map_err(|e| format!("cannot lock it ({}): {e}", Path::new(&name).display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => {
+            Err("in use by another yolah serve; stop it or give another --db".to_string())
+        }
+        Err(std::fs::TryLockError::Error(e)) => Err(format!("cannot lock it: {e}")),
+    }
 }
 
 /// `words` random 64-bit words in hex, from the thread's cryptographic generator: game ids
@@ -140,14 +258,46 @@ impl Store {
             std::fs::create_dir_all(parent)
                 .map_err(|e| refuse(format!("cannot make its folder: {e}")))?;
         }
+        let file_lock = take_lock(path).map_err(refuse)?;
         let db = Connection::open(path).map_err(|e| refuse(sql(&e)))?;
-        Store::prepare(db).map_err(refuse)
+        let mut store = Store::prepare(db).map_err(refuse)?;
+        let reader = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .and_then(|reader| {
+            reader.busy_timeout(std::time::Duration::from_secs(5))?;
+            Ok(reader)
+        })
+        .map_err(|e| refuse(sql(&e)))?;
+        store.reader = Some(Mutex::new(reader));
+        store._lock = Some(file_lock);
+        Ok(store)
     }
 
     /// A database in memory, gone with the server.
     pub fn memory() -> Store {
         let db = Connection::open_in_memory().expect("SQLite opens a database in memory");
         Store::prepare(db).expect("a new database takes the schema")
+    }
+
+    /// Writes everything the write-ahead log holds into the database file itself, so that
+    /// the file alone has every game (at a server's end: `games.sqlite` can then be copied
+    /// on its own).
+    pub fn checkpoint(&self) -> Result<(), String> {
+        self.lock()
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+            .map_err(|e| format!("cannot checkpoint the games: {}", sql(&e)))
+    }
+
+    /// Holds the game `id` open: it is not forgotten (as a game with no move is) while the
+    /// returned pin lives.
+    pub fn pin(self: &Arc<Store>, id: &str) -> Pin {
+        *lock(&self.pinned).entry(id.to_string()).or_insert(0) += 1;
+        Pin {
+            store: Arc::clone(self),
+            id: id.to_string(),
+        }
     }
 
     fn prepare(db: Connection) -> Result<Store, String> {
@@ -181,13 +331,55 @@ impl Store {
         if check != "ok" {
             return Err(format!("the file is damaged ({check})"));
         }
+        // Checked before anything is written: a file stamped with a schema but without its
+        // table is damaged, not new.
+        let games = db
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'games'",
+                [],
+                |row| row.get::<_, i64>(0),
+            )
+            .map_err(|e| sql(&e))?;
+        if version > 0 && games == 0 {
+            return Err(format!(
+                "the file is damaged: it says schema {version} but has no games table"
+            ));
+        }
         db.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
             .map_err(|e| sql(&e))?;
         db.busy_timeout(std::time::Duration::from_secs(5))
             .map_err(|e| sql(&e))?;
-        let store = Store { db: Mutex::new(db) };
+        let store = Store {
+            db: Mutex::new(db),
+            reader: None,
+            pinned: Mutex::default(),
+            _lock: None,
+        };
         store.migrate(version)?;
+        store.check_schema()?;
         Ok(store)
+    }
+
+    /// Fails unless the games table has every column of this version (a file stamped with
+    /// our version whose table is gone or different is damaged, not empty).
+    fn check_schema(&self) -> Result<(), String> {
+        let db = self.lock();
+        let mut statement = db
+            .prepare("SELECT name FROM pragma_table_info('games')")
+            .map_err(|e| sql(&e))?;
+        let columns = statement
+            .query_map([], |row| row.get::<_, String>(0))
+            .and_then(Iterator::collect::<Result<Vec<_>, _>>)
+            .map_err(|e| sql(&e))?;
+        match COLUMNS
+            .iter()
+            .find(|c| !columns.iter().any(|have| have == *c))
+        {
+            None => Ok(()),
+            Some(missing) => Err(format!(
+                "the file is damaged: its games table lacks the column {missing}"
+            )),
+        }
     }
 
     /// Takes the schema from `version` to [`VERSION`], each step in its own transaction.
@@ -209,26 +401,39 @@ impl Store {
     }
 
     fn lock(&self) -> MutexGuard<'_, Connection> {
-        self.db
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        lock(&self.db)
     }
 
-    /// Keeps a new game; games that never had a move and have not changed for `forget`
-    /// seconds go (a page that opens many games and plays none does not fill the file).
-    pub fn create(&self, kept: &Kept, holder: Option<&str>, forget: i64) -> Result<(), String> {
+    /// The archive's connection.
+    fn read(&self) -> MutexGuard<'_, Connection> {
+        self.reader.as_ref().map_or_else(|| self.lock(), lock)
+    }
+
+    /// Keeps a new game and pins it (see [`Store::pin`]); games that never had a move, have
+    /// not changed for `forget` seconds and are not pinned go (a page that opens many games
+    /// and plays none does not fill the file).
+    pub fn create(
+        self: &Arc<Store>,
+        kept: &Kept,
+        holder: Option<&str>,
+        forget: i64,
+    ) -> Result<Pin, String> {
         let now = now();
         let game = serde_json::to_string(&kept.saved).expect("a game serialises");
+        let pinned: Vec<String> = lock(&self.pinned).keys().cloned().collect();
+        let pinned = serde_json::to_string(&pinned).expect("ids serialise");
+        let pin = self.pin(&kept.id);
         let db = self.lock();
         db.execute(
-            "DELETE FROM games WHERE plies = 0 AND updated < ?1",
-            params![now - forget],
+            "DELETE FROM games WHERE plies = 0 AND updated < ?1
+                                 AND id NOT IN (SELECT value FROM json_each(?2))",
+            params![now - forget, pinned],
         )
         .and_then(|_| {
             db.execute(
                 "INSERT INTO games (id, kind, black_token, white_token, holder, created, updated,
-                                    game, plies, result)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9)",
+                                    game, plies, result, join_key)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, ?10)",
                 params![
                     kept.id,
                     kept.kind.text(),
@@ -239,56 +444,103 @@ impl Store {
                     game,
                     plies(&kept.saved),
                     kept.saved.result,
+                    kept.key,
                 ],
             )
         })
-        .map(|_| ())
+        .map(|_| pin)
         .map_err(|e| format!("cannot keep the game: {}", sql(&e)))
     }
 
     /// Writes the game `id` as it stands, if `holder` still holds it (none: a shared game,
-    /// held by the server); false if another connection took it since.
-    pub fn save(&self, id: &str, holder: Option<&str>, saved: &Saved) -> Result<bool, String> {
+    /// held by the server). A game no longer kept at all is an error: the change was not
+    /// kept.
+    pub fn save(&self, id: &str, holder: Option<&str>, saved: &Saved) -> Result<Written, String> {
         let game = serde_json::to_string(saved).expect("a game serialises");
-        let changed = self
-            .lock()
+        let db = self.lock();
+        let changed = db
             .execute(
                 "UPDATE games SET game = ?1, plies = ?2, result = ?3, updated = ?4
                  WHERE id = ?5 AND holder IS ?6",
                 params![game, plies(saved), saved.result, now(), id, holder],
             )
             .map_err(|e| format!("cannot keep the game: {}", sql(&e)))?;
-        Ok(changed == 1)
+        if changed == 1 {
+            return Ok(Written::Kept);
+        }
+        let exists = db
+            .query_row("SELECT 1 FROM games WHERE id = ?1", params![id], |_| Ok(()))
+            .optional()
+            .map_err(|e| format!("cannot keep the game: {}", sql(&e)))?
+            .is_some();
+        if exists {
+            Ok(Written::Taken)
+        } else {
+            Err(format!(
+                "cannot keep the game: game {id} is no longer in the database; the move was not kept"
+            ))
+        }
     }
 
-    /// Sets a shared game's side tokens (as pages take the sides).
-    pub fn set_tokens(&self, id: &str, tokens: &[Option<String>; 2]) -> Result<(), String> {
-        self.lock()
+    /// Sets a shared game's side tokens (as pages take the sides) and its join secret.
+    pub fn set_tokens(
+        &self,
+        id: &str,
+        tokens: &[Option<String>; 2],
+        key: &str,
+    ) -> Result<(), String> {
+        let changed = self
+            .lock()
             .execute(
-                "UPDATE games SET black_token = ?1, white_token = ?2 WHERE id = ?3",
-                params![tokens[0], tokens[1], id],
+                "UPDATE games SET black_token = ?1, white_token = ?2, join_key = ?3 WHERE id = ?4",
+                params![tokens[0], tokens[1], key, id],
             )
-            .map(|_| ())
-            .map_err(|e| format!("cannot keep the game: {}", sql(&e)))
+            .map_err(|e| format!("cannot keep the game: {}", sql(&e)))?;
+        if changed == 1 {
+            Ok(())
+        } else {
+            Err(format!(
+                "cannot keep the game: game {id} is no longer in the database"
+            ))
+        }
     }
 
-    /// Makes `holder` the connection that holds the game `id` (the one before loses it).
-    pub fn hold(&self, id: &str, holder: &str) -> Result<(), String> {
-        self.lock()
-            .execute(
+    /// The game `id`, if kept; and if `token` is one of its tokens, taken by `holder` in the
+    /// same transaction (the connection that held it before loses it): no write of the old
+    /// holder can fall between the read and the taking. Whether it was taken.
+    pub fn take(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        holder: &str,
+    ) -> Result<Option<(Kept, bool)>, String> {
+        let mut db = self.lock();
+        let tx = db.transaction().map_err(|e| sql(&e))?;
+        let Some(kept) = Store::row(&tx, id)? else {
+            return Ok(None);
+        };
+        let owner = token.is_some_and(|t| kept.tokens.iter().flatten().any(|k| k == t));
+        if owner {
+            tx.execute(
                 "UPDATE games SET holder = ?1 WHERE id = ?2",
                 params![holder, id],
             )
-            .map(|_| ())
-            .map_err(|e| format!("cannot keep the game: {}", sql(&e)))
+            .map_err(|e| format!("cannot keep the game: {}", sql(&e)))?;
+        }
+        tx.commit()
+            .map_err(|e| format!("cannot keep the game: {}", sql(&e)))?;
+        Ok(Some((kept, owner)))
     }
 
     /// The game `id`, if kept; a row that does not read is refused with the reason.
     pub fn load(&self, id: &str) -> Result<Option<Kept>, String> {
-        let row = self
-            .lock()
+        Store::row(&self.read(), id)
+    }
+
+    fn row(db: &Connection, id: &str) -> Result<Option<Kept>, String> {
+        let row = db
             .query_row(
-                "SELECT kind, black_token, white_token, game FROM games WHERE id = ?1",
+                "SELECT kind, black_token, white_token, game, join_key FROM games WHERE id = ?1",
                 params![id],
                 |row| {
                     Ok((
@@ -296,12 +548,13 @@ impl Store {
                         row.get::<_, Option<String>>(1)?,
                         row.get::<_, Option<String>>(2)?,
                         row.get::<_, String>(3)?,
+                        row.get::<_, Option<String>>(4)?,
                     ))
                 },
             )
             .optional()
             .map_err(|e| sql(&e))?;
-        let Some((kind, black, white, game)) = row else {
+        let Some((kind, black, white, game, key)) = row else {
             return Ok(None);
         };
         let kind = match kind.as_str() {
@@ -314,50 +567,67 @@ impl Store {
             id: id.to_string(),
             kind,
             tokens: [black, white],
+            key,
             saved,
         }))
     }
 
-    /// Page `page` (from 1) of the games that have moves, newest first, `per_page` a page;
-    /// and how many there are in all.
-    pub fn list(&self, page: usize, per_page: usize) -> Result<(Vec<Summary>, usize), String> {
+    /// A page of at most `per_page` games that have moves, newest first, from `cursor`.
+    pub fn list(&self, cursor: &Cursor, per_page: usize) -> Result<Page, String> {
         let per_page = per_page.clamp(1, MAX_PAGE);
-        let offset = page.saturating_sub(1).saturating_mul(per_page);
-        let db = self.lock();
-        let total: i64 = db
-            .query_row("SELECT count(*) FROM games WHERE plies > 0", [], |row| {
-                row.get(0)
-            })
-            .map_err(|e| sql(&e))?;
+        // One more than asked: whether there is a page beyond.
+        let limit = i64::try_from(per_page + 1).unwrap_or(i64::MAX);
+        let (condition, order, created, id) = match cursor {
+            Cursor::Newest => ("1", "DESC", 0, ""),
+            Cursor::Older(created, id) => {
+                ("(created, id) < (?2, ?3)", "DESC", *created, id.as_str())
+            }
+            Cursor::Newer(created, id) => {
+                ("(created, id) > (?2, ?3)", "ASC", *created, id.as_str())
+            }
+        };
+        let db = self.read();
         let mut statement = db
-            .prepare(
-                "SELECT id, kind, json_extract(game, '$.black'), json_extract(game, '$.white'),
-                        plies, result, created, updated FROM games
-                 WHERE plies > 0 ORDER BY created DESC, id LIMIT ?1 OFFSET ?2",
-            )
+            .prepare(&format!(
+                "SELECT {SUMMARY} FROM games WHERE plies > 0 AND {condition}
+                 ORDER BY created {order}, id {order} LIMIT ?1"
+            ))
             .map_err(|e| sql(&e))?;
-        let rows = statement
-            .query_map(
-                params![
-                    i64::try_from(per_page).unwrap_or(i64::MAX),
-                    i64::try_from(offset).unwrap_or(i64::MAX)
-                ],
-                summary,
-            )
-            .map_err(|e| sql(&e))?;
-        let games = rows.collect::<Result<Vec<_>, _>>().map_err(|e| sql(&e))?;
-        Ok((games, usize::try_from(total).unwrap_or(0)))
+        let rows = match cursor {
+            Cursor::Newest => statement.query_map(params![limit], summary),
+            _ => statement.query_map(params![limit, created, id], summary),
+        }
+        .map_err(|e| sql(&e))?;
+        let mut games = rows.collect::<Result<Vec<_>, _>>().map_err(|e| sql(&e))?;
+        let beyond = games.len() > per_page;
+        games.truncate(per_page);
+        if matches!(cursor, Cursor::Newer(..)) {
+            games.reverse();
+        }
+        let mark = |g: &Summary| format!("{}-{}", g.created, g.id);
+        let (newer, older) = match cursor {
+            Cursor::Newest => (None, beyond.then(|| games.last().map(mark)).flatten()),
+            Cursor::Older(..) => (
+                games.first().map(mark),
+                beyond.then(|| games.last().map(mark)).flatten(),
+            ),
+            Cursor::Newer(..) => (
+                beyond.then(|| games.first().map(mark)).flatten(),
+                games.last().map(mark),
+            ),
+        };
+        Ok(Page {
+            games,
+            newer,
+            older,
+        })
     }
 
     /// The games of `ids` that are kept (any number of moves), newest first.
     pub fn summaries(&self, ids: &[&str]) -> Result<Vec<Summary>, String> {
-        let db = self.lock();
+        let db = self.read();
         let mut statement = db
-            .prepare(
-                "SELECT id, kind, json_extract(game, '$.black'), json_extract(game, '$.white'),
-                        plies, result, created, updated FROM games
-                 WHERE id = ?1",
-            )
+            .prepare(&format!("SELECT {SUMMARY} FROM games WHERE id = ?1"))
             .map_err(|e| sql(&e))?;
         let mut found = Vec::new();
         for id in ids {
@@ -374,13 +644,19 @@ impl Store {
     }
 }
 
+/// The columns of a [`Summary`]: the players read by SQLite out of the kept JSON, or `?` from
+/// a row whose JSON is damaged (the archive lists it; opening it says what is wrong).
+const SUMMARY: &str = "id, kind,
+    CASE WHEN json_valid(game) THEN json_extract(game, '$.black') END,
+    CASE WHEN json_valid(game) THEN json_extract(game, '$.white') END,
+    plies, result, created, updated";
+
 /// A game's moves, as a column.
 fn plies(saved: &Saved) -> i64 {
     i64::try_from(saved.moves.len()).unwrap_or(i64::MAX)
 }
 
-/// A summary from a row of `id, kind, black, white, plies, result, created, updated` (the
-/// players read by SQLite out of the kept JSON).
+/// A summary from a row of [`SUMMARY`].
 fn summary(row: &rusqlite::Row<'_>) -> rusqlite::Result<Summary> {
     let name = |k: usize| -> rusqlite::Result<String> {
         Ok(row
@@ -429,44 +705,178 @@ mod tests {
             id: id.into(),
             kind: Kind::Own,
             tokens: [Some("t".into()), None],
+            key: None,
             saved: game(moves),
         }
     }
 
     #[test]
     fn a_game_is_kept_changed_and_listed() {
-        let store = Store::memory();
-        store.create(&kept("a", &[]), Some("h1"), 60).unwrap();
-        store
+        let store = Arc::new(Store::memory());
+        let _a = store.create(&kept("a", &[]), Some("h1"), 60).unwrap();
+        let _b = store
             .create(&kept("b", &["a1:c3"]), Some("h1"), 60)
             .unwrap();
-        assert!(
+        assert_eq!(
             store
                 .save("a", Some("h1"), &game(&["a1:c3", "h1:f3"]))
-                .unwrap()
+                .unwrap(),
+            Written::Kept
         );
-        // Another connection took it: the first one's writes are refused.
-        store.hold("a", "h2").unwrap();
-        assert!(!store.save("a", Some("h1"), &game(&["a1:b2"])).unwrap());
+        // Another connection took it (with its token): the first one's writes are refused.
+        let (taken, owner) = store.take("a", Some("t"), "h2").unwrap().unwrap();
+        assert!(owner);
+        assert_eq!(taken.saved.moves, ["a1:c3", "h1:f3"]);
+        assert_eq!(
+            store.save("a", Some("h1"), &game(&["a1:b2"])).unwrap(),
+            Written::Taken
+        );
+        // Without the token, it is only read.
+        let (_, owner) = store.take("a", Some("wrong"), "h3").unwrap().unwrap();
+        assert!(!owner);
+        assert_eq!(
+            store.save("a", Some("h2"), &game(&["a1:c3"])).unwrap(),
+            Written::Kept
+        );
         let a = store.load("a").unwrap().unwrap();
-        assert_eq!(a.saved.moves, ["a1:c3", "h1:f3"]);
+        assert_eq!(a.saved.moves, ["a1:c3"]);
         assert_eq!(a.tokens, [Some("t".to_string()), None]);
         assert!(store.load("nope").unwrap().is_none());
-        let (games, total) = store.list(1, 10).unwrap();
-        assert_eq!(total, 2);
-        assert_eq!(games.iter().map(|g| g.plies).sum::<usize>(), 3);
-        let (page, _) = store.list(2, 1).unwrap();
-        assert_eq!(page.len(), 1);
+        let page = store.list(&Cursor::Newest, 10).unwrap();
+        assert_eq!(page.games.len(), 2);
+        assert_eq!(page.games.iter().map(|g| g.plies).sum::<usize>(), 2);
+        assert_eq!((page.newer, page.older), (None, None));
         assert_eq!(store.summaries(&["b", "zz"]).unwrap()[0].id, "b");
     }
 
     #[test]
-    fn games_that_never_had_a_move_are_forgotten() {
-        let store = Store::memory();
-        store.create(&kept("empty", &[]), None, 60).unwrap();
-        store.create(&kept("next", &[]), None, -1).unwrap();
+    fn a_write_that_finds_no_row_is_an_error() {
+        let store = Arc::new(Store::memory());
+        let error = store
+            .save("gone", None, &game(&["a1:c3"]))
+            .expect_err("no row to change");
+        assert!(error.contains("no longer in the database"), "{error}");
+        let error = store
+            .set_tokens("gone", &[Some("t".into()), None], "k")
+            .expect_err("no row to change");
+        assert!(error.contains("no longer"), "{error}");
+    }
+
+    #[test]
+    fn pages_go_by_place_not_by_count() {
+        let store = Arc::new(Store::memory());
+        let mut pins = Vec::new();
+        for k in 0..25 {
+            pins.push(
+                store
+                    .create(&kept(&format!("{k:02x}"), &["a1:c3"]), None, 60)
+                    .unwrap(),
+            );
+        }
+        // Every game once, newest first, going older page by page and back newer.
+        let mut seen = Vec::new();
+        let mut cursor = Cursor::Newest;
+        let mut pages = Vec::new();
+        loop {
+            let page = store.list(&cursor, 10).unwrap();
+            seen.extend(page.games.iter().map(|g| g.id.clone()));
+            pages.push(page.clone());
+            let Some(older) = page.older else { break };
+            let (created, id) = older.split_once('-').unwrap();
+            cursor = Cursor::Older(created.parse().unwrap(), id.to_string());
+        }
+        assert_eq!(pages.len(), 3);
+        let mut all = seen.clone();
+        all.sort();
+        all.dedup();
+        assert_eq!((seen.len(), all.len()), (25, 25));
+        let newer = pages[2].newer.clone().unwrap();
+        let (created, id) = newer.split_once('-').unwrap();
+        let back = store
+            .list(&Cursor::Newer(created.parse().unwrap(), id.to_string()), 10)
+            .unwrap();
+        assert_eq!(back.games, pages[1].games);
+    }
+
+    #[test]
+    fn games_that_never_had_a_move_are_forgotten_unless_held_open() {
+        let store = Arc::new(Store::memory());
+        drop(store.create(&kept("empty", &[]), None, 60).unwrap());
+        // Held open by a page: never forgotten, however old.
+        let held = store.create(&kept("held", &[]), None, 60).unwrap();
+        let _next = store.create(&kept("next", &[]), None, -1).unwrap();
         assert!(store.load("empty").unwrap().is_none());
+        assert!(store.load("held").unwrap().is_some());
         assert!(store.load("next").unwrap().is_some());
+        // Its page gone, it goes with the next new game.
+        drop(held);
+        let _last = store.create(&kept("last", &[]), None, -1).unwrap();
+        assert!(store.load("held").unwrap().is_none());
+    }
+
+    #[test]
+    fn a_second_server_on_the_same_file_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.sqlite");
+        let first = Store::open(&path).unwrap();
+        let error = Store::open(&path).err().expect("refused");
+        assert!(error.contains("in use by another yolah serve"), "{error}");
+        assert!(!error.contains('\n'), "{error}");
+        drop(first);
+        Store::open(&path).unwrap();
+    }
+
+    #[test]
+    fn a_file_stamped_with_our_version_but_without_the_table_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("stamped.sqlite");
+        Connection::open(&path)
+            .unwrap()
+            .execute_batch(&format!(
+                "PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {VERSION};"
+            ))
+            .unwrap();
+        let before = std::fs::read(&path).unwrap();
+        let error = Store::open(&path).err().expect("refused");
+        assert!(
+            error.contains("damaged") && error.contains("no games table"),
+            "{error}"
+        );
+        assert!(std::fs::read(&path).unwrap() == before, "the file changed");
+    }
+
+    #[test]
+    fn a_checkpoint_leaves_every_game_in_the_file_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.sqlite");
+        let store = Arc::new(Store::open(&path).unwrap());
+        let _pin = store.create(&kept("a", &["a1:c3"]), None, 60).unwrap();
+        store.checkpoint().unwrap();
+        // A copy of the file alone (no -wal beside it) has the game.
+        let copy = dir.path().join("copy.sqlite");
+        std::fs::copy(&path, &copy).unwrap();
+        let db = Connection::open(&copy).unwrap();
+        let games: i64 = db
+            .query_row("SELECT count(*) FROM games", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(games, 1);
+    }
+
+    #[test]
+    fn a_damaged_row_is_listed_and_its_reason_given_when_read() {
+        let store = Arc::new(Store::memory());
+        let _a = store.create(&kept("a", &["a1:c3"]), None, 60).unwrap();
+        let _b = store.create(&kept("b", &["a1:c3"]), None, 60).unwrap();
+        store
+            .lock()
+            .execute("UPDATE games SET game = '{broken' WHERE id = 'b'", [])
+            .unwrap();
+        let page = store.list(&Cursor::Newest, 10).unwrap();
+        assert_eq!(page.games.len(), 2);
+        let b = page.games.iter().find(|g| g.id == "b").unwrap();
+        assert_eq!(b.black, "?");
+        assert!(store.load("b").unwrap_err().starts_with("game b:"));
+        assert_eq!(store.summaries(&["a", "b"]).unwrap().len(), 2);
     }
 
     #[test]
@@ -489,8 +899,8 @@ mod tests {
             .unwrap();
         }
         let store = Store::open(&path).unwrap();
-        let (games, total) = store.list(1, 10).unwrap();
-        assert_eq!(total, 1);
+        let games = store.list(&Cursor::Newest, 10).unwrap().games;
+        assert_eq!(games.len(), 1);
         assert_eq!((games[0].id.as_str(), games[0].plies), ("old", 2));
         assert_eq!(games[0].black, "human");
         drop(store);
@@ -520,7 +930,7 @@ mod tests {
         std::fs::write(&junk, b"not a database at all, just some words".repeat(40)).unwrap();
         for (path, expected) in [
             (&foreign, "not a Yolah game database"),
-            (&newer, "schema is version 99, newer than this yolah's 2"),
+            (&newer, "schema is version 99, newer than this yolah's 3"),
             (&junk, "file is not a database"),
         ] {
             let before = std::fs::read(path).unwrap();
@@ -530,7 +940,11 @@ mod tests {
                 error.starts_with("--db ") && !error.contains('\n'),
                 "{error}"
             );
-            assert_eq!(std::fs::read(path).unwrap(), before, "{}", path.display());
+            assert!(
+                std::fs::read(path).unwrap() == before,
+                "{} changed",
+                path.display()
+            );
         }
         // A new file is made, folders and all, and opens again.
         let fresh = dir.path().join("a/b/games.sqlite");

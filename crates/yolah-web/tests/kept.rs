@@ -59,7 +59,8 @@ async fn games_come_back_after_a_reload_and_a_restart() {
     .await;
     let hosted = room(&mut host).await;
     let mut guest = connect(address).await;
-    send(&mut guest, &json!({"type": "join", "room": hosted["id"]})).await;
+    let invitation = json!({"type": "join", "room": hosted["id"], "key": hosted["key"]});
+    send(&mut guest, &invitation).await;
     let joined = room(&mut guest).await;
     assert_eq!(joined["seat"], "white");
     let start = state_after(&mut host, 0).await;

@@ -190,7 +190,13 @@ async fn a_disconnect_frees_the_game_and_stops_its_search() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fifty_games_at_once() {
-    let address = server(yolah_web::Config::default()).await;
+    // Fifty pages from one address: more new games at once than one address may keep by
+    // default (`a_flood_of_new_games_is_bounded_by_address` tests that bound).
+    let address = server(yolah_web::Config {
+        new_game_burst: 100,
+        ..yolah_web::Config::default()
+    })
+    .await;
     let games: Vec<_> = (0..50)
         .map(|i| {
             tokio::spawn(async move {
@@ -729,8 +735,9 @@ async fn two_browsers_play_a_game_with_a_spectator_and_a_reconnect() {
     let id = hosted["id"].as_str().unwrap().to_string();
     assert_eq!(id.len(), 16);
     let host_token = hosted["token"].as_str().unwrap().to_string();
+    let key = hosted["key"].as_str().unwrap().to_string();
     let mut guest = connect(address).await;
-    send(&mut guest, &json!({"type": "join", "room": id})).await;
+    send(&mut guest, &json!({"type": "join", "room": id, "key": key})).await;
     let joined = room(&mut guest).await;
     assert_eq!(joined["seat"], "black", "{joined}");
     let guest_token = joined["token"].as_str().unwrap().to_string();
@@ -821,6 +828,9 @@ async fn a_client_that_never_reads_is_closed_and_frees_its_slot() {
     let config = yolah_web::Config {
         idle_timeout: Duration::from_secs(2),
         max_games: 1,
+        // The deaf client's new games are refused past this, and the next page's game too
+        // (same address) if the bound were the default.
+        new_game_burst: 100_000,
         ..yolah_web::Config::default()
     };
     let address = server(config).await;

@@ -115,24 +115,59 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         Some(path) => path.clone(),
         None => default_db()?,
     };
-    let store = yolah_web::Store::open(&db).map_err(anyhow::Error::msg)?;
+    // Folders made for the file are said on the first line: a mistyped --db shows at once.
+    let made = db
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty() && !p.exists())
+        .map(std::path::Path::to_path_buf);
+    let store = std::sync::Arc::new(yolah_web::Store::open(&db).map_err(anyhow::Error::msg)?);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("cannot start the server's threads")?;
-    runtime.block_on(async {
+    let served = runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(address)
             .await
             .with_context(|| format!("cannot listen on {address}"))?;
         let address = listener.local_addr()?;
+        let made = made.map_or_else(String::new, |folder| {
+            format!(" (folder {} made)", folder.display())
+        });
         writeln!(
             out,
-            "serving the board on http://{address}/ (Ctrl-C to stop); games kept in {}",
+            "serving the board on http://{address}/ (Ctrl-C to stop); games kept in {}{made}",
             db.display()
         )?;
         out.flush()?;
-        yolah_web::serve(listener, config, store)
-            .await
-            .context("the server stopped")
-    })
+        tokio::select! {
+            served = yolah_web::serve(listener, config, std::sync::Arc::clone(&store)) => {
+                served.context("the server stopped")
+            }
+            signal = stop_signal() => signal.context("cannot wait for Ctrl-C or SIGTERM"),
+        }
+    });
+    // The connections go (each writes its game as it stands), then the write-ahead log is
+    // folded into the file, so that the file alone holds every game.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(5));
+    served?;
+    store.checkpoint().map_err(anyhow::Error::msg)?;
+    writeln!(out, "stopped; every game is in {}", db.display())?;
+    Ok(())
+}
+
+/// Ctrl-C (SIGINT) or SIGTERM.
+async fn stop_signal() -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        let mut terminate =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+        tokio::select! {
+            interrupted = tokio::signal::ctrl_c() => interrupted,
+            _ = terminate.recv() => Ok(()),
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        tokio::signal::ctrl_c().await
+    }
 }

@@ -109,6 +109,21 @@ pub async fn get(address: std::net::SocketAddr, path: &str) -> (u16, String) {
     (code, body)
 }
 
+/// The store at `db`, once the server before it on that file (a runtime shut down in the
+/// background, as a killed process) has let its lock go: 20 s at most.
+pub fn open_when_free(db: &std::path::Path) -> yolah_web::Store {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        match yolah_web::Store::open(db) {
+            Ok(store) => return store,
+            Err(e) if e.contains("in use") && Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
 /// A server on loopback `port` (0: any; a given one can be taken again after a restart) over
 /// the database `db`, in a runtime of its own: shutting the runtime down stops the server and
 /// every connection at once, as a killed process would. Its address and the runtime.
@@ -121,7 +136,7 @@ pub fn board_server(
         .enable_all()
         .build()
         .unwrap();
-    let store = yolah_web::Store::open(db).unwrap();
+    let store = open_when_free(db);
     let (bound, listening) = std::sync::mpsc::channel();
     runtime.spawn(async move {
         let socket = tokio::net::TcpSocket::new_v4().unwrap();
