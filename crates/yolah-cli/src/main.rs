@@ -35,11 +35,14 @@ fn main() -> ExitCode {
     };
     // Ctrl-C, `kill` or a closed terminal: the programs of `engine:` players, and whatever
     // they started, end with us. (Results files are written a row at a time, so they are
-    // whole whenever this comes; `--resume` goes on from them.)
-    let _ = ctrlc::set_handler(|| {
-        yolah_ai::players::engine::end_all();
-        std::process::exit(130);
-    });
+    // whole whenever this comes; `--resume` goes on from them.) `serve` stops in its own way:
+    // its connections write their games, and the database is checkpointed.
+    if !matches!(cli.command, Command::Serve(_)) {
+        let _ = ctrlc::set_handler(|| {
+            yolah_ai::players::engine::end_all();
+            std::process::exit(130);
+        });
+    }
     let mut out = Courteous {
         inner: io::stdout(), // not locked: `engine` writes from its search thread too
         gone: false,

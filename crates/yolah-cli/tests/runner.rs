@@ -71,6 +71,42 @@ fn a_gauntlet_shows_the_candidate_against_each_opponent_and_resumes() {
     assert_eq!(moves(&again), moves(&games));
 }
 
+// Issue 42: at one thread a gauntlet's test stops its games where it decides, the same in
+// every run (no game starts while the decision's record is being written).
+#[test]
+fn a_gauntlet_test_at_one_thread_stops_where_it_decides() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str| {
+        let out = dir.path().join(name);
+        ok(&[
+            "tournament",
+            "--gauntlet",
+            "minimax:depth=2",
+            "random",
+            "--games-per-pair",
+            "200",
+            "--sprt",
+            "elo0=0,elo1=50",
+            "--threads",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let games: Vec<String> = rows(&out.join("games.csv"))
+            .iter()
+            .map(|r| format!("{} {}", r["game"], r["moves"]))
+            .collect();
+        games
+    };
+    let first = run("a");
+    // The test decides on a pair's second game: nothing after it.
+    assert!(first.len() % 2 == 0 && first.len() < 100, "{}", first.len());
+    for (i, game) in first.iter().enumerate() {
+        assert!(game.starts_with(&format!("{i} ")), "{game}");
+    }
+    assert_eq!(run("b"), first);
+}
+
 #[test]
 fn a_gauntlet_test_stops_each_opponent_once_it_decides() {
     let dir = tempfile::tempdir().unwrap();

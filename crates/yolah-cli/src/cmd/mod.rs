@@ -361,8 +361,9 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    /// Writes to `csv` if given, and to the PGN file `pgn` if given (opened, checked, and
-    /// given the games of `done` it lacks: those of an interrupted run it missed).
+    /// Writes to `csv` if given, and to the PGN file `pgn` if given (locked for this run,
+    /// checked, and given the games of `done` it lacks: those a resumed run played before and
+    /// the file missed).
     pub fn new(
         csv: Option<yolah_ai::arena::record::RecordWriter>,
         pgn: Option<&std::path::Path>,
@@ -376,13 +377,8 @@ impl Recorder {
                     name: event.to_string(),
                     date: yolah_ai::arena::pgn::today(),
                 };
-                let mut writer =
-                    yolah_ai::arena::pgn::PgnWriter::open(path, event).map_err(UsageError)?;
-                for record in done {
-                    writer
-                        .write(record)
-                        .with_context(|| format!("writing '{}'", path.display()))?;
-                }
+                let writer = yolah_ai::arena::pgn::PgnWriter::open(path, event, done)
+                    .map_err(anyhow::Error::msg)?;
                 Some(writer)
             }
         };

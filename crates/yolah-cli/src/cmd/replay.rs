@@ -8,6 +8,7 @@ use anyhow::{Context, Result, bail};
 use std::io::Write;
 use std::path::Path;
 use std::path::PathBuf;
+use yolah_ai::arena::pgn::PgnGame;
 use yolah_ai::arena::record::{RecordFile, Tail};
 use yolah_core::{Diagram, Move};
 
@@ -25,10 +26,16 @@ pub struct Options {
     /// which sets its own start (so no --position with it).
     #[arg(long, value_name = "N", conflicts_with = "position")]
     pub game: Option<u64>,
+    /// With --game, in a file holding several runs: the run whose game N to replay (its PGN
+    /// `Run` tag, the record file's `config`); `RUN:K` picks the K-th game N of that run
+    /// when the same command was run more than once into one PGN file.
+    #[arg(long, value_name = "RUN", requires = "game")]
+    pub run: Option<String>,
 }
 
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     let (file, game) = (options.file.as_deref(), options.game);
+    let pick = options.run.as_deref().map(Pick::parse).transpose()?;
     let mut position = options.position.get()?;
     let text = if let Some(number) = game {
         {
@@ -36,7 +43,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
                 return Err(UsageError("--game needs a record file".into()).into());
             };
             if is_pgn(path)? {
-                return replay_pgn(out, path, number);
+                return replay_pgn(out, path, number, pick.as_ref());
             }
             let read = RecordFile::read(path)?;
             if let Tail::Damaged { line, reason, .. } = &read.tail {
@@ -45,11 +52,25 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
                     path.display()
                 );
             }
+            if pick.as_ref().is_some_and(|p| p.copy.is_some()) {
+                return Err(UsageError(
+                    "--run RUN:K picks among the copies of a run in a PGN file; a record file \
+                     holds each game once"
+                        .into(),
+                )
+                .into());
+            }
             let record = read
                 .records
                 .into_iter()
-                .find(|r| r.game == number)
-                .with_context(|| format!("'{}' has no game {number}", path.display()))?;
+                .find(|r| r.game == number && pick.as_ref().is_none_or(|p| p.run == r.config))
+                .with_context(|| {
+                    format!(
+                        "'{}' has no game {number}{}",
+                        path.display(),
+                        of_run(pick.as_ref())
+                    )
+                })?;
             writeln!(
                 out,
                 "game {number}: {} (black) vs {} (white), {} {}-{}",
@@ -137,25 +158,144 @@ fn is_pgn(path: &Path) -> Result<bool> {
         .is_some_and(|&b| b == b'['))
 }
 
-/// Replays game `number` of the PGN file at `path`: its players and result, then its final
-/// position.
-fn replay_pgn(out: &mut impl Write, path: &Path, number: u64) -> Result<()> {
-    let (games, cut) = yolah_ai::arena::pgn::read(path).map_err(anyhow::Error::msg)?;
-    if cut.is_some() {
+/// `--run RUN[:K]`: a run, and which copy of its game when it was run more than once.
+struct Pick {
+    run: String,
+    copy: Option<usize>,
+}
+
+impl Pick {
+    fn parse(text: &str) -> Result<Pick> {
+        let (run, copy) = match text.rsplit_once(':') {
+            Some((run, k)) => match k.parse::<usize>() {
+                Ok(k) if k >= 1 => (run, Some(k)),
+                _ => {
+                    return Err(UsageError(format!(
+                        "--run {}: after the run, `:K` counts the copies from 1",
+                        quote(text)
+                    ))
+                    .into());
+                }
+            },
+            None => (text, None),
+        };
+        Ok(Pick {
+            run: run.to_string(),
+            copy,
+        })
+    }
+}
+
+fn of_run(pick: Option<&Pick>) -> String {
+    pick.map_or_else(String::new, |p| format!(" in run {}", quote(&p.run)))
+}
+
+/// The most runs an ambiguous game number lists.
+const MAX_RUNS_LISTED: usize = 4;
+
+/// Replays game `number` of the PGN file at `path` (its `Game` tag; in a file without them,
+/// the `number`-th game from 0): its players and result, then its final position. The file
+/// is read through, game by game, each checked, holding one game at a time besides the one
+/// found. A number found in several runs is refused unless `pick` says which; copies of one
+/// run's game (the same command run twice into the file) are one game if they are the same
+/// game, else `pick` says which copy.
+fn replay_pgn(out: &mut impl Write, path: &Path, number: u64, pick: Option<&Pick>) -> Result<()> {
+    let mut reader = yolah_ai::arena::pgn::PgnReader::open(path).map_err(anyhow::Error::msg)?;
+    let wanted = number.to_string();
+    let same =
+        |a: &PgnGame, b: &PgnGame| a.moves == b.moves && a.start == b.start && a.result == b.result;
+    let mut tagged = false;
+    let mut nth = None;
+    // The game found (the picked copy), the runs found, and the copies of the first run.
+    let mut found: Option<PgnGame> = None;
+    let mut runs: Vec<String> = Vec::new();
+    let mut more_runs = false;
+    let mut copies = 0;
+    let mut copies_differ = false;
+    for (i, game) in reader.by_ref().enumerate() {
+        let game = game.map_err(|e| anyhow::anyhow!("'{}' {e}", path.display()))?;
+        if game.tag("Game").is_some() {
+            tagged = true;
+        }
+        if nth.is_none() && !tagged && i as u64 == number {
+            nth = Some(game.clone());
+        }
+        if game.tag("Game") != Some(wanted.as_str()) {
+            continue;
+        }
+        let run = game.tag("Run").unwrap_or("").to_string();
+        if let Some(pick) = pick {
+            if run != pick.run {
+                continue;
+            }
+            copies += 1;
+            match (&found, pick.copy) {
+                (None, None) => found = Some(game),
+                (Some(first), None) => copies_differ |= !same(first, &game),
+                (_, Some(k)) if k == copies => found = Some(game),
+                _ => {}
+            }
+            continue;
+        }
+        if !runs.contains(&run) {
+            if runs.len() < MAX_RUNS_LISTED {
+                runs.push(run.clone());
+            } else {
+                more_runs = true;
+            }
+        }
+        match &found {
+            None => {
+                found = Some(game);
+                copies = 1;
+            }
+            Some(first) if first.tag("Run").unwrap_or("") == run => {
+                copies += 1;
+                copies_differ |= !same(first, &game);
+            }
+            Some(_) => {}
+        }
+    }
+    if reader.cut().is_some() {
         eprintln!(
             "note: skipped the last game of '{}', cut short",
             path.display()
         );
     }
-    let tagged = games.iter().any(|g| g.tag("Game").is_some());
-    let game = if tagged {
-        games
+    let name = path.display();
+    if !tagged {
+        found = nth;
+    } else if runs.len() > 1 {
+        let mut listed: Vec<String> = runs
             .iter()
-            .find(|g| g.tag("Game") == Some(number.to_string().as_str()))
-    } else {
-        usize::try_from(number).ok().and_then(|i| games.get(i))
+            .map(|r| {
+                if r.is_empty() {
+                    "(no Run tag)".to_string()
+                } else {
+                    r.clone()
+                }
+            })
+            .collect();
+        if more_runs {
+            listed.push("…".to_string());
+        }
+        bail!(
+            "'{name}' has a game {number} in more than one run ({}): add --run RUN to pick one",
+            listed.join(", ")
+        );
+    } else if copies_differ {
+        let run = found.as_ref().and_then(|g| g.tag("Run")).unwrap_or("");
+        bail!(
+            "'{name}' has {copies} different games {number} of run {run} (the same command was run \
+             more than once into it): add --run {run}:K to pick the K-th, from 1"
+        );
     }
-    .with_context(|| format!("'{}' has no game {number}", path.display()))?;
+    let game = found.with_context(|| {
+        let copy = pick
+            .and_then(|p| p.copy)
+            .map_or_else(String::new, |k| format!(" (copy {k})"));
+        format!("'{name}' has no game {number}{}{copy}", of_run(pick))
+    })?;
     let tag = |name: &str| game.tag(name).unwrap_or("?");
     writeln!(
         out,

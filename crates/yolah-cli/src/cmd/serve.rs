@@ -149,6 +149,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     // The connections go (each writes its game as it stands), then the write-ahead log is
     // folded into the file, so that the file alone holds every game.
     runtime.shutdown_timeout(std::time::Duration::from_secs(5));
+    yolah_ai::players::engine::end_all();
     served?;
     store.checkpoint().map_err(anyhow::Error::msg)?;
     writeln!(out, "stopped; every game is in {}", db.display())?;
