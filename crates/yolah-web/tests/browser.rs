@@ -136,6 +136,73 @@ async fn console(client: &Client, port: u16) -> Vec<Value> {
     answer["value"].as_array().cloned().unwrap_or_default()
 }
 
+/// Issue 42, item 4: on a full disk a move is refused on the page: the error stays on screen,
+/// the move is not shown as played (not after a moment either), and once there is room the
+/// same move goes through and the error goes.
+#[test]
+#[ignore = "needs chromium and chromedriver, and root for a small tmpfs: cargo test -p yolah-web --test browser -- --ignored"]
+fn a_move_the_disk_cannot_keep_is_refused_on_the_page() {
+    let disk = yolah_testkit::writers::SmallDisk::new(512 * 1024);
+    let (address, runtime) = board_server(&disk.path().join("games.sqlite"), 0);
+    runtime.block_on(async {
+        let (_driver, client, port) = browser(1280, 800).await;
+        client.goto(&format!("http://{address}/")).await.unwrap();
+        wait_for(&client, "connected", |p| p["connected"] == "yes").await;
+        custom_game(&client, "human", "human").await;
+        let mut now = wait_for(&client, "a game", |p| {
+            p["human"] == "yes" && p["ply"] == "0"
+        })
+        .await;
+        for _ in 0..4 {
+            now = play_first(&client, &now).await;
+        }
+        disk.fill();
+        // Moves until one is refused (each longer game needs more of the file).
+        let mut refused = None;
+        for _ in 0..60 {
+            let legal = now["legal"].as_str().unwrap().to_string();
+            let (from, to) = legal.split(' ').next().unwrap().split_once(':').unwrap();
+            square(&client, from).await.click().await.unwrap();
+            square(&client, to).await.click().await.unwrap();
+            let after = wait_for(&client, "the move taken or refused", |p| {
+                p["ply"] != now["ply"] || p["error"] != ""
+            })
+            .await;
+            if after["error"] != "" {
+                refused = Some(after);
+                break;
+            }
+            now = after;
+        }
+        let refused = refused.expect("the full disk refuses a move within 60");
+        assert!(
+            refused["error"]
+                .as_str()
+                .unwrap()
+                .contains("cannot keep the game"),
+            "{refused}"
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let later = page(&client).await;
+        assert_eq!(
+            later["ply"], now["ply"],
+            "the refused move is not shown: {later}"
+        );
+        assert_eq!(later["moves"], now["moves"]);
+        assert_seen(&client, "error").await;
+        disk.free();
+        let legal = later["legal"].as_str().unwrap().to_string();
+        let (from, to) = legal.split(' ').next().unwrap().split_once(':').unwrap();
+        square(&client, from).await.click().await.unwrap();
+        square(&client, to).await.click().await.unwrap();
+        let played = wait_for(&client, "the move kept", |p| p["ply"] != now["ply"]).await;
+        assert_eq!(played["error"], "", "{played}");
+        assert_no_console_errors(&client, port, "full disk").await;
+        client.close().await.unwrap();
+    });
+    runtime.shutdown_background();
+}
+
 /// What the page shows, read from its elements' data attributes.
 async fn page(client: &Client) -> Value {
     client
@@ -457,6 +524,27 @@ async fn play_a_friend(address: &str) {
     guest.goto(&link).await.unwrap();
     wait_for(&guest, "the guest seated", |p| p["seat"] == "white").await;
     wait_for(&host, "the friend arrived", |p| p["friend"] == "yes").await;
+    // Issue 42: a stranger who has the game's id but not the invitation's secret (the
+    // archive's link) watches, and is told so.
+    let (_stranger_driver, stranger, _) = browser(1280, 800).await;
+    let public = link.split("&key=").next().unwrap();
+    assert_ne!(public, link, "the invitation carries a secret: {link}");
+    stranger.goto(public).await.unwrap();
+    wait_for(&stranger, "the stranger watching", |p| {
+        p["seat"] == "spectator"
+    })
+    .await;
+    assert_seen(&stranger, "presence").await;
+    let presence = run(
+        &stranger,
+        "return document.getElementById('presence').textContent;",
+    )
+    .await;
+    assert!(
+        presence.as_str().unwrap().starts_with("you are watching"),
+        "{presence}"
+    );
+    stranger.close().await.unwrap();
     let mut now = page(&host).await;
     let mut played = 0;
     while now["result"] == "" {
