@@ -6,6 +6,8 @@ mod common;
 use common::{move_values, positions};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
+use std::collections::HashMap;
+use std::time::Duration;
 use yolah_ai::eval::Weights;
 use yolah_ai::players::minimax::{Minimax, Pruning, WIN, proven_margin, terminal_value};
 use yolah_ai::search::regions::{Regions, SOLVE_LIMITS};
@@ -188,6 +190,100 @@ fn solving_by_regions_and_own_areas_gives_the_exact_margin() {
         assert!(outcome.proven, "{position}: not proven");
         let margin = proven_margin(outcome.value).unwrap_or(0);
         assert_eq!(margin, exact_margin(&position), "{position}: {outcome:?}");
+    }
+}
+
+/// Whether the side to move of `position` can end the game with a margin of at least
+/// `target` (its own points minus the opponent's): exhaustive, every move of both sides, no
+/// evaluation, no pruning but the answer's own (the first move that reaches the target
+/// settles it), each (position, target) answered once. For endgames too large for
+/// [`exact_margin`].
+fn reaches(position: &Position, target: i32) -> bool {
+    type Memo = HashMap<(u64, u64, u64, u16, i32), bool>;
+    /// Whether the points still to come can give at least `target`.
+    fn future(position: &Position, target: i32, memo: &mut Memo) -> bool {
+        // A side makes at most a point a free square.
+        let free = 64 - position.occupied().count() as i32;
+        if position.game_over() {
+            return target <= 0;
+        }
+        if target <= -free || target > free {
+            return target <= -free;
+        }
+        let us = position.side_to_move();
+        let key = (
+            position.pieces(us).0,
+            position.pieces(us.opponent()).0,
+            position.holes().0,
+            position.ply() % 2,
+            target,
+        );
+        if let Some(&answer) = memo.get(&key) {
+            return answer;
+        }
+        // A move scoring `point` reaches the target when the opponent's future from there
+        // cannot reach `point - target + 1`.
+        let answer = position.moves().iter().any(|&m| {
+            let mut child = *position;
+            child.play(m);
+            let point = i32::from(!m.is_pass());
+            !future(&child, point - target + 1, memo)
+        });
+        memo.insert(key, answer);
+        answer
+    }
+    let us = position.side_to_move();
+    let now = i32::from(position.score(us)) - i32::from(position.score(us.opponent()));
+    future(position, target - now, &mut HashMap::new())
+}
+
+/// Drawn endgames of more than 20 free squares (where null moves cut under a time limit),
+/// solved as `yolah solve` does (a time limit): a search deeper than the game can last has
+/// proved its value, a draw included, and long before the time is out (issue 42: these
+/// reached depth 127 at +0.00 and were reported "not proved within 1min").
+#[test]
+fn solving_proves_drawn_endgames_of_exhaustive_search() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/drawn_endgames.txt"
+    ))
+    .unwrap();
+    let positions: Vec<Position> = text
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .map(|line| line.parse().unwrap())
+        .collect();
+    assert!(positions.len() >= 2);
+    let limits = Limits {
+        time: Some(Duration::from_mins(1)),
+        ..Limits::default()
+    };
+    for position in &positions {
+        assert!(64 - position.occupied().count() > 20, "{position}");
+        assert!(
+            reaches(position, 0) && !reaches(position, 1),
+            "{position} is not a draw"
+        );
+        let mut player = Minimax::solver(16, 1);
+        let outcome = player.search(position, limits);
+        assert!(
+            outcome.proven,
+            "{position}: not proved at depth {} in {:?}, value {}",
+            outcome.depth, outcome.time, outcome.value
+        );
+        assert_eq!(outcome.value, 0, "{position}");
+        assert!(outcome.time < Duration::from_secs(20), "{position}");
+        let mut line = *position;
+        for &m in &outcome.pv {
+            line.play(m);
+        }
+        assert!(line.game_over(), "{position}: pv {:?}", outcome.pv);
+        assert_eq!(
+            line.score(line.side_to_move()),
+            line.score(line.side_to_move().opponent()),
+            "{position}: pv {:?}",
+            outcome.pv
+        );
     }
 }
 

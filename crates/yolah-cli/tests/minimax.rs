@@ -40,6 +40,24 @@ fn solve_prints_the_exact_margin_and_a_line_that_reaches_it() {
     assert!(stderr(&output).contains("depth"), "{}", stderr(&output));
 }
 
+/// Issue 42, item 12: a drawn endgame of 22 free squares (where the search's null moves cut)
+/// reached depth 127 at +0.00 in under a second, then said "not proved within 1min". A
+/// search deeper than the game can last proves its value; the draw is said as one.
+#[test]
+fn solve_proves_a_drawn_endgame_and_blames_the_time_only_when_it_ran_out() {
+    let drawn = "xxwx1bbx/1x1xwx1x/x1w1x1b1/b1xxxxxx/2xxx1wx/x1xx1xxx/x3xx1x/x3xx1x b 17 17 34";
+    let output = yolah(&["solve", "-p", drawn], "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert_eq!(
+        text.lines().last(),
+        Some("margin +0 for black to move: a draw"),
+        "{text}"
+    );
+    let last_iteration = stderr(&output).lines().last().unwrap_or("").to_string();
+    assert!(last_iteration.contains("draw (proved)"), "{last_iteration}");
+}
+
 #[test]
 fn solve_of_a_finished_game_and_bad_arguments() {
     let over = "xxbxxbxx/wxxxwxxx/xxxxxxxw/xxxxxxxx/xbxxxxxx/xxxxxxxb/xxwxxxxx/xxxxxxxx b 24 32 64";

@@ -353,14 +353,18 @@ impl Searcher {
             moves.retain(|m| m == keep || own & (1 << m.from().index()) == 0);
         }
 
-        // Step 2: cuts by the static value, away from the principal variation and from
-        // endgames of few free squares (where a move can cost more than it brings); a node cut
-        // so is never proven.
+        // Step 2: cuts by the static value, away from the principal variation, from endgames
+        // of few free squares (where a move can cost more than it brings) and from a search
+        // deep enough to see the game's end, which proves its value unless a cut spoils it
+        // (a drawn position, whose window stays inside the heuristic values, would otherwise
+        // never be proved); a node cut so is never proven.
+        let free = 64 - position.occupied().count() as i32;
         let prunable = !pv_node
             && ply > 0
             && beta.abs() < WIN
             && !moves[0].is_pass()
-            && 64 - position.occupied().count() > PRUNE_MIN_FREE;
+            && free > PRUNE_MIN_FREE as i32
+            && depth < plies_left(free);
         let futile = shared.pruning.futility && depth <= FUTILITY_DEPTH;
         let null = shared.pruning.null_move && !after_null && depth >= NULL_MIN_DEPTH;
         if prunable && (futile || null) {
@@ -419,12 +423,21 @@ impl Searcher {
                 -self.search(shared, position, depth - 1, ply + 1, -beta, -alpha, false)
             } else {
                 // Step 4a: late moves first shallower (late-move reduction).
+                // A node deep enough to see the game's end reduces no move below the end of its
+                // game, so that its value is proved.
                 let reduction = if shared.pruning.reductions
                     && depth >= 3
                     && i >= LMR_AFTER
                     && order[i] < KILLER
                 {
-                    reduction(depth, i)
+                    // The child's game lasts at most 2 plies a free square, a pass included.
+                    let child_end = 2 * (free - i32::from(!m.is_pass()));
+                    let spare = depth - 1 - child_end;
+                    if spare >= 0 {
+                        reduction(depth, i).min(spare)
+                    } else {
+                        reduction(depth, i)
+                    }
                 } else {
                     0
                 };
@@ -633,6 +646,14 @@ impl Searcher {
         }
         best
     }
+}
+
+/// The most plies a game can still last from a position with `free` free squares whose side
+/// to move has a move: each move fills a square, and a pass (a side without a move) is always
+/// followed by a move, so passes come only between moves. A search this deep sees every end.
+/// (A side that must pass adds its pass: `2 * free`.)
+const fn plies_left(free: i32) -> i32 {
+    2 * free - 1
 }
 
 /// How many plies shallower the `index`-th move (from 0) of a node searched `depth` plies deep

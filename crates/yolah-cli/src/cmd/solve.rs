@@ -72,13 +72,22 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
                 iteration.time.as_secs_f64()
             );
         });
+        let free = 64 - position.occupied().count();
+        // A search deeper than the game can last proves its value, so only the time can
+        // leave it unproved.
         ensure!(
-            outcome.proven,
-            "not proved within {}: the search reached depth {} ({} free squares; about 24 or \
-             fewer solve in seconds; a longer --time may do)",
+            outcome.proven || outcome.time < time,
+            "not proved within {}: the search reached depth {} ({free} free squares; about 24 \
+             or fewer solve in seconds; a longer --time may do)",
             yolah_ai::clock::duration_text(time),
             outcome.depth,
-            64 - position.occupied().count()
+        );
+        ensure!(
+            outcome.proven,
+            "the search ended unproved at depth {} after {:.1} s, before its time ({free} free \
+             squares): a defect of the solver; please report the position",
+            outcome.depth,
+            outcome.time.as_secs_f64()
         );
         let margin = proven_margin(outcome.value).unwrap_or(0);
         let pv: Vec<String> = outcome.pv.iter().map(ToString::to_string).collect();
