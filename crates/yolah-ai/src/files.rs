@@ -65,22 +65,44 @@ fn too_large(len: u64, limit: u64) -> io::Error {
     )
 }
 
-/// Appends `bytes` to `file` (whose length is `len`) with one write; a write that fails is
-/// undone (the file is cut back to `len`), so a record file never keeps a partial record of
-/// this run. `len` follows what was written.
+/// Appends `bytes` to `file` (opened to append, whose length is `len`) with one write; a
+/// write that fails is undone (the file is cut back to `len`), so a record file never keeps a
+/// partial record of this run. It is cut back only if the file holds nothing but what this
+/// write added after `len`: bytes another writer added (one that ignored the file's lock)
+/// are never cut. `len` follows what was written.
 pub fn append_whole(file: &mut File, len: &mut u64, bytes: &[u8]) -> io::Result<()> {
     use std::io::Write;
-    match file.write_all(bytes) {
-        Ok(()) => {
-            *len += bytes.len() as u64;
-            Ok(())
-        }
-        Err(error) => {
-            // Best effort: if even this fails, the readers still skip a damaged last record.
-            let _ = file.set_len(*len);
-            Err(error)
+    let mut written = 0;
+    while written < bytes.len() {
+        match file.write(&bytes[written..]) {
+            Ok(0) => {
+                return Err(cut_back(
+                    file,
+                    *len,
+                    written,
+                    io::ErrorKind::WriteZero.into(),
+                ));
+            }
+            Ok(n) => written += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(cut_back(file, *len, written, e)),
         }
     }
+    *len += bytes.len() as u64;
+    Ok(())
+}
+
+/// Undoes a write that failed after `written` bytes, if the file is `len` + `written` bytes
+/// long (nobody else wrote since); returns `error`. Best effort: if even this fails, the
+/// readers still skip a damaged last record.
+fn cut_back(file: &File, len: u64, written: usize, error: io::Error) -> io::Error {
+    if file
+        .metadata()
+        .is_ok_and(|m| m.len() == len + written as u64)
+    {
+        let _ = file.set_len(len);
+    }
+    error
 }
 
 /// Refuses a directory that holds anything but its run's lock: a new run writes only into a

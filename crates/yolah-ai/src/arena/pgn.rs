@@ -7,21 +7,21 @@
 //! block; [`PgnWriter::open`] cuts it off, and a resumed run appends the games its record file
 //! has and the PGN file lacks, so the two agree again.
 
-use crate::arena::record::{GameRecord, PROVED};
+use crate::arena::game::adjudication;
+use crate::arena::record::{GameRecord, PROVED, result_text};
 use crate::clock::TimeControl;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
-use std::io;
+use std::io::{self, BufRead as _, Read as _};
 use std::path::Path;
 use yolah_core::text::quote;
-use yolah_core::{Move, Position};
+use yolah_core::{Color, Move, Outcome, Position};
 
 /// The `forfeit` of a record whose loser resigned (the board's games): PGN's `Termination` is
 /// then `normal`, as in chess.
 pub const RESIGNED: &str = "resigned";
 
-/// The largest PGN file read (a million games of ~1 KiB).
-pub const MAX_PGN_FILE: u64 = 1 << 30;
 /// The most tags a game may have, and the longest tag value: bounds for untrusted files.
 const MAX_TAGS: usize = 64;
 const MAX_TAG_VALUE: usize = 4096;
@@ -244,54 +244,317 @@ impl std::fmt::Display for PgnError {
 
 impl std::error::Error for PgnError {}
 
-/// The games of a PGN text, each checked: tags well formed, moves legal from its start, no
-/// move after the end, and a result that agrees with the final position when the game was
-/// played to its end. Also returns the byte where the last whole game ends, when the text
-/// ends inside a game (a block cut short): that game is left out, not refused.
+/// The longest line a PGN file may have, and the most text one game may take: bounds for
+/// untrusted files, far above what a writer produces (a tag line with the longest value is
+/// under 9 KiB, a game of ours about 1 KiB).
+pub const MAX_LINE: usize = 64 * 1024;
+/// See [`MAX_LINE`].
+pub const MAX_GAME_TEXT: usize = 1 << 20;
+
+/// The `Event` of the blocks yolah writes: a last block cut short is cut off only when it is
+/// recognisably one of them.
+const OUR_EVENTS: [&str; 4] = [
+    "yolah match",
+    "yolah tournament",
+    "yolah gauntlet",
+    "yolah serve",
+];
+
+/// The words that end a game's moves.
+const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+/// The games of a PGN text, each checked as [`PgnReader`] checks them. Also returns the byte
+/// where a last game cut short starts, when the text ends inside a block of ours (left out,
+/// not refused).
 pub fn parse(text: &str) -> Result<(Vec<PgnGame>, Option<usize>), PgnError> {
-    let mut games = Vec::new();
-    let mut rest = text;
-    let mut offset = 0;
-    let mut line = 1;
-    loop {
-        let skipped = rest.len() - rest.trim_start().len();
-        line += rest[..skipped].matches('\n').count();
-        offset += skipped;
-        rest = &rest[skipped..];
-        if rest.is_empty() {
-            return Ok((games, None));
+    let mut reader = PgnReader::new(text.as_bytes());
+    let games = reader.by_ref().collect::<Result<Vec<_>, _>>()?;
+    Ok((games, reader.cut().map(|at| at as usize)))
+}
+
+/// Reads the games of a PGN text one at a time, holding no more than the line and the game
+/// being read (at most [`MAX_LINE`] and [`MAX_GAME_TEXT`] bytes), so a file of any size is read
+/// in bounded memory.
+///
+/// Each game is checked: tags well formed, moves legal from its start, no move after the end,
+/// and every tag that can be checked against the moves — `Result`, `PlyCount`, `SetUp` and
+/// `FEN`, `Round` against `Game`, `Date`, the time controls, `Opening`, the scores, and
+/// `Termination`: a game ended by the rules has the result of its last position, an
+/// adjudication's proof is found again, a forfeit comes before the end and is the loss of the
+/// side to move. The first fault ends the reading with its error.
+///
+/// The text may end inside a game. When that game is recognisably one of ours cut short by an
+/// interruption (its first tags are `[Event "yolah …"]` and `[Site "yolah"]`, as far as they
+/// go, and nothing in it is wrong but its missing end), the reading ends without an error and
+/// [`PgnReader::cut`] says where it starts; anything else unfinished is an error, so a file
+/// that is not ours is never taken for one of ours cut short.
+pub struct PgnReader<R> {
+    input: R,
+    /// The line being read, and how much of it has been taken (a game may end mid-line).
+    bytes: Vec<u8>,
+    used: usize,
+    /// Where `bytes` starts: its byte in the input and its line (from 1).
+    line_offset: u64,
+    line: usize,
+    /// The game being read.
+    game: Scan,
+    cut: Option<u64>,
+    finished: bool,
+}
+
+/// The text of the game being read, and how far the search for its end has come.
+#[derive(Default)]
+struct Scan {
+    /// From its first tag; empty between games.
+    text: String,
+    /// Its first byte and line.
+    start: u64,
+    line: usize,
+    /// Whether its moves have started, and whether they are inside a comment.
+    moves: bool,
+    comment: bool,
+}
+
+impl Scan {
+    /// Takes `piece` (a line, or what is left of one), which starts at byte `offset` of line
+    /// `line`: returns how many of its bytes end the game (its result, or the first sign that
+    /// it is malformed), or `None` when all were taken and the game goes on.
+    fn take(&mut self, piece: &str, line: usize, offset: u64) -> Result<Option<usize>, PgnError> {
+        let mut skipped = 0;
+        if self.text.is_empty() {
+            let trimmed = piece.trim_start();
+            if trimmed.is_empty() {
+                return Ok(None);
+            }
+            skipped = piece.len() - trimmed.len();
+            // A new game (the text's memory is kept from the last).
+            self.start = offset + skipped as u64;
+            self.line = line;
+            self.moves = false;
+            self.comment = false;
         }
-        // Blocks are written whole and end with a newline: a last block without one was cut
-        // short, whatever it reads as.
-        let last_cut = !text.ends_with('\n') && cut_short(rest);
-        if last_cut {
-            return Ok((games, Some(offset)));
+        let piece = &piece[skipped..];
+        if self.text.len() + piece.len() > MAX_GAME_TEXT {
+            return Err(PgnError {
+                line: self.line,
+                reason: format!("a game of more than {MAX_GAME_TEXT} bytes"),
+            });
         }
-        match game(rest, line) {
-            Ok((game, used)) => {
-                line += rest[..used].matches('\n').count();
-                offset += used;
-                rest = &rest[used..];
-                games.push(game);
+        if !self.moves {
+            let trimmed = piece.trim();
+            let first = self.text.is_empty();
+            if trimmed.starts_with('[') || first {
+                self.text.push_str(piece);
+                // A game that does not start with a tag is refused as soon as it is seen.
+                return Ok(first
+                    .then_some(skipped + piece.len())
+                    .filter(|_| !trimmed.starts_with('[')));
             }
-            Err(Cut) if cut_short(rest) => {
-                return Ok((games, Some(offset)));
+            self.moves = true;
+        }
+        let mut chars = piece.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            if self.comment {
+                self.comment = c != '}';
+                continue;
             }
-            Err(Bad(error)) => return Err(error),
-            Err(Cut) => {
-                return Err(PgnError {
-                    line,
-                    reason: "the game has no result at its end".to_string(),
-                });
+            match c {
+                c if c.is_whitespace() => {}
+                '{' => self.comment = true,
+                // A tag inside the moves: the game is malformed, as the parser will say.
+                '[' => {
+                    self.text.push_str(&piece[..=i]);
+                    return Ok(Some(skipped + i + 1));
+                }
+                _ => {
+                    let mut j = piece.len();
+                    while let Some(&(k, c)) = chars.peek() {
+                        if c.is_whitespace() || c == '{' {
+                            j = k;
+                            break;
+                        }
+                        chars.next();
+                    }
+                    if RESULTS.contains(&&piece[i..j]) {
+                        self.text.push_str(&piece[..j]);
+                        return Ok(Some(skipped + j));
+                    }
+                }
             }
+        }
+        self.text.push_str(piece);
+        Ok(None)
+    }
+}
+
+impl<R: io::BufRead> PgnReader<R> {
+    /// A reader of the PGN text of `input`.
+    pub fn new(input: R) -> PgnReader<R> {
+        PgnReader {
+            input,
+            bytes: Vec::new(),
+            used: 0,
+            line_offset: 0,
+            line: 0,
+            game: Scan::default(),
+            cut: None,
+            finished: false,
+        }
+    }
+
+    /// Once the games are read: where the last game, cut short, starts (a byte of the
+    /// input), if the input ended inside a block of ours.
+    pub fn cut(&self) -> Option<u64> {
+        self.cut
+    }
+
+    /// The bytes of input read so far.
+    pub fn offset(&self) -> u64 {
+        self.line_offset + self.bytes.len() as u64
+    }
+
+    /// The memory the reader holds for the text it reads (its line and its game): at most
+    /// about [`MAX_LINE`] + [`MAX_GAME_TEXT`], whatever the size of the input.
+    pub fn held(&self) -> usize {
+        self.bytes.capacity() + self.game.text.capacity()
+    }
+
+    fn next_game(&mut self) -> Result<Option<PgnGame>, PgnError> {
+        loop {
+            if self.used == self.bytes.len() && !self.next_line()? {
+                return self.end();
+            }
+            let piece = &self.bytes[self.used..];
+            let piece = match std::str::from_utf8(piece) {
+                Ok(text) => text,
+                // A character cut short at the very end of the input.
+                Err(e) if e.error_len().is_none() && !piece.ends_with(b"\n") => {
+                    std::str::from_utf8(&piece[..e.valid_up_to()]).expect("checked valid")
+                }
+                Err(_) => {
+                    return Err(PgnError {
+                        line: self.line,
+                        reason: "it is not UTF-8 text".to_string(),
+                    });
+                }
+            };
+            let offset = self.line_offset + self.used as u64;
+            match self.game.take(piece, self.line, offset)? {
+                None => self.used = self.bytes.len(),
+                Some(taken) => {
+                    self.used += taken;
+                    let text = std::mem::take(&mut self.game.text);
+                    let parsed = game(&text, self.game.line);
+                    // The game's text is kept for the next game, its memory reused.
+                    self.game.text = text;
+                    self.game.text.clear();
+                    return match parsed {
+                        Ok((game, _)) => Ok(Some(game)),
+                        Err(Bad(error)) => Err(error),
+                        Err(Cut) => Err(PgnError {
+                            line: self.game.line,
+                            reason: "the game has no result at its end".to_string(),
+                        }),
+                    };
+                }
+            }
+        }
+    }
+
+    /// Reads the next line into `bytes`; false at the end of the input.
+    fn next_line(&mut self) -> Result<bool, PgnError> {
+        self.line_offset += self.bytes.len() as u64;
+        self.line += 1;
+        self.bytes.clear();
+        self.used = 0;
+        let read = (&mut self.input)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut self.bytes)
+            .map_err(|e| PgnError {
+                line: self.line,
+                reason: format!("cannot read it: {e}"),
+            })?;
+        if self.bytes.len() > MAX_LINE && self.bytes.last() != Some(&b'\n') {
+            return Err(PgnError {
+                line: self.line,
+                reason: format!("a line longer than {MAX_LINE} bytes"),
+            });
+        }
+        Ok(read > 0)
+    }
+
+    /// The end of the input: nothing more, a block of ours cut short, or an error.
+    fn end(&mut self) -> Result<Option<PgnGame>, PgnError> {
+        let mut text = std::mem::take(&mut self.game.text);
+        if text.is_empty() {
+            return Ok(None);
+        }
+        // The last word may be cut short too: a move or a result half written.
+        if self.game.moves && !self.game.comment {
+            let kept = text
+                .trim_end_matches(|c: char| !c.is_whitespace() && c != '}')
+                .len();
+            text.truncate(kept);
+        }
+        match game(&text, self.game.line) {
+            Ok((game, _)) => Ok(Some(game)),
+            Err(Bad(error)) => Err(error),
+            Err(Cut) if ours(&text) => {
+                self.cut = Some(self.game.start);
+                Ok(None)
+            }
+            Err(Cut) => Err(PgnError {
+                line: self.game.line,
+                reason: "the last game has no result at its end, and it is not a game of yolah's \
+                         cut short (its first tags are not [Event \"yolah …\"] [Site \"yolah\"])"
+                    .to_string(),
+            }),
         }
     }
 }
 
-/// Whether `rest` (from the start of an unfinished game) is a last block cut short: nothing
-/// after it looks like another game.
-fn cut_short(rest: &str) -> bool {
-    !rest.contains("\n\n[")
+impl<R: io::BufRead> Iterator for PgnReader<R> {
+    type Item = Result<PgnGame, PgnError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.finished {
+            return None;
+        }
+        let next = self.next_game().transpose();
+        self.finished = !matches!(next, Some(Ok(_)));
+        next
+    }
+}
+
+impl PgnReader<io::BufReader<File>> {
+    /// A reader of the PGN file at `path` (a regular file).
+    pub fn open(path: &Path) -> Result<PgnReader<io::BufReader<File>>, String> {
+        let file = crate::files::open_regular(path)
+            .map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+        Ok(PgnReader::new(io::BufReader::with_capacity(
+            64 * 1024,
+            file,
+        )))
+    }
+}
+
+/// Whether the unfinished block `text` is recognisably one of ours: it starts with the tags
+/// our writer puts first, `[Event "yolah …"]` and `[Site "yolah"]`, as far as it goes.
+fn ours(text: &str) -> bool {
+    let mut lines = text.split_inclusive('\n');
+    let (event, site) = (lines.next().unwrap_or(""), lines.next().unwrap_or(""));
+    // A whole line is the tag; the last, cut short, is the start of it.
+    let fits = |line: &str, tag: &str| {
+        if line.ends_with('\n') {
+            line.trim_end() == tag
+        } else {
+            tag.starts_with(line)
+        }
+    };
+    OUR_EVENTS
+        .iter()
+        .any(|event_name| fits(event, &format!("[Event \"{event_name}\"]")))
+        && fits(site, "[Site \"yolah\"]")
 }
 
 /// Why a game could not be read.
@@ -370,21 +633,7 @@ fn game(text: &str, line: usize) -> Result<(PgnGame, usize), Failure> {
     // The moves, to the result.
     let body = &text[start_of_moves..];
     let (moves, position, result, end) = movetext(body, start, at)?;
-    let termination = find_tag(&tags, "Termination").unwrap_or("normal");
-    // A game over by the rules must have the result of its position; a `normal` game that is
-    // not over ended by resignation (or agreement), and its result stands.
-    if termination == "normal"
-        && result != "*"
-        && let Some(outcome) = position.outcome()
-    {
-        let expected = crate::arena::record::result_text(outcome);
-        if expected != result {
-            return Err(bad(
-                line,
-                format!("the moves end {expected}, the result says {result}"),
-            ));
-        }
-    }
+    check_tags(&tags, &moves, &position, &result).map_err(|reason| bad(line, reason))?;
     let game = PgnGame {
         tags,
         start,
@@ -392,6 +641,199 @@ fn game(text: &str, line: usize) -> Result<(PgnGame, usize), Failure> {
         result,
     };
     Ok((game, start_of_moves + end))
+}
+
+/// Checks every tag of a game that its moves can check (see [`PgnReader`]); `end` is its
+/// last position and `result` the result at the end of its moves.
+fn check_tags(
+    tags: &[(String, String)],
+    moves: &[Move],
+    end: &Position,
+    result: &str,
+) -> Result<(), String> {
+    let get = |name: &str| find_tag(tags, name);
+    if let Some(tag) = get("Result")
+        && tag != result
+    {
+        return Err(format!(
+            "the Result tag says {}, the moves end with {result}",
+            quote(short(tag))
+        ));
+    }
+    if let Some(count) = get("PlyCount")
+        && count.parse::<usize>().ok() != Some(moves.len())
+    {
+        return Err(format!(
+            "PlyCount {} but the game has {} moves",
+            quote(short(count)),
+            moves.len()
+        ));
+    }
+    match (get("SetUp"), get("FEN").is_some()) {
+        (None | Some("1"), true) | (None | Some("0"), false) => {}
+        (Some("1"), false) => return Err("SetUp \"1\" without a FEN tag".to_string()),
+        (Some("0"), true) => return Err("a FEN tag with SetUp \"0\"".to_string()),
+        (Some(other), _) => {
+            return Err(format!("SetUp {}: it is 0 or 1", quote(short(other))));
+        }
+    }
+    if let Some(game) = get("Game") {
+        let number: u64 = game
+            .parse()
+            .map_err(|_| format!("Game {}: not a game number", quote(short(game))))?;
+        if let Some(round) = get("Round")
+            && round != (number + 1).to_string()
+        {
+            return Err(format!(
+                "Round {} but Game {number}: the round is the game's number from 1",
+                quote(short(round))
+            ));
+        }
+    }
+    if let Some(date) = get("Date")
+        && !is_date(date)
+    {
+        return Err(format!("Date {}: it is YYYY.MM.DD", quote(short(date))));
+    }
+    for name in ["TimeControl", "BlackTimeControl", "WhiteTimeControl"] {
+        if let Some(tc) = get(name)
+            && !is_time_control(tc)
+        {
+            return Err(format!(
+                "{name} {}: it is - or seconds, like 10+0.1",
+                quote(short(tc))
+            ));
+        }
+    }
+    if let Some(opening) = get("Opening") {
+        let plies: Vec<&str> = if opening == "none" {
+            Vec::new()
+        } else {
+            opening.split(' ').collect()
+        };
+        let played = moves.iter().take(plies.len()).map(ToString::to_string);
+        if plies.len() > moves.len() || !played.eq(plies.iter().map(|p| (*p).to_string())) {
+            return Err(format!(
+                "Opening {}: the game does not start with it",
+                quote(short(opening))
+            ));
+        }
+    }
+    let termination = get("Termination").unwrap_or("normal");
+    let scores = final_scores(termination, moves, end, result)?;
+    for (name, score) in [("BlackScore", scores[0]), ("WhiteScore", scores[1])] {
+        if let Some(tag) = get(name)
+            && tag.parse::<u8>().ok() != Some(score)
+        {
+            return Err(format!(
+                "{name} {} but the final score is {score}",
+                quote(short(tag))
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The final scores of a game that ended as `termination` says, checked against its moves:
+/// a game ended by the rules has the result of its last position `end`, an adjudication's
+/// proof is found again, a forfeit comes before the end and is the loss of the side to move.
+fn final_scores(
+    termination: &str,
+    moves: &[Move],
+    end: &Position,
+    result: &str,
+) -> Result<[u8; 2], String> {
+    Ok(match termination {
+        // Played to its end, or resigned (or going on, `*`) before it.
+        "normal" => {
+            if let Some(outcome) = end.outcome() {
+                let expected = result_text(outcome);
+                if expected != result {
+                    return Err(format!(
+                        "the moves end {expected}, the result says {result}"
+                    ));
+                }
+            }
+            [end.score(Color::Black), end.score(Color::White)]
+        }
+        // Stopped once its final scores were proved: the proof must be found again.
+        "adjudication" => {
+            let proved = adjudication(end).ok_or_else(|| {
+                format!(
+                    "Termination \"adjudication\", but there is no proof of the result after {} \
+                     moves",
+                    moves.len()
+                )
+            })?;
+            let expected = result_text(Outcome::from_scores(proved[0], proved[1]));
+            if expected != result {
+                return Err(format!(
+                    "the proved final scores {}-{} make {expected}, the result says {result}",
+                    proved[0], proved[1]
+                ));
+            }
+            proved
+        }
+        // The side to move lost on time, or broke the rules (a program that failed).
+        termination @ ("time forfeit" | "rules infraction") => {
+            if end.game_over() {
+                return Err(format!(
+                    "Termination {}: a forfeit after the end of the game ({} moves)",
+                    quote(termination),
+                    moves.len()
+                ));
+            }
+            let expected = result_text(Outcome::Win(end.side_to_move().opponent()));
+            if expected != result {
+                return Err(format!(
+                    "Termination {}: {} was to move and forfeits, the result says {result}",
+                    quote(termination),
+                    end.side_to_move()
+                ));
+            }
+            [end.score(Color::Black), end.score(Color::White)]
+        }
+        other => {
+            return Err(format!(
+                "Termination {}: it is normal, adjudication, time forfeit or rules infraction",
+                quote(short(other))
+            ));
+        }
+    })
+}
+
+/// Whether `text` is a PGN date, `YYYY.MM.DD` (`?` for an unknown digit).
+fn is_date(text: &str) -> bool {
+    let digit = |c: char| c.is_ascii_digit() || c == '?';
+    let parts: Vec<&str> = text.split('.').collect();
+    parts.len() == 3
+        && [4, 2, 2]
+            .iter()
+            .zip(&parts)
+            .all(|(&n, part)| part.len() == n && part.chars().all(digit))
+}
+
+/// Whether `text` is a PGN time control: `-`, `?`, or periods joined by `:`, each
+/// `[moves/]seconds[+increment]` (seconds with decimals, as we write them).
+fn is_time_control(text: &str) -> bool {
+    let number = |t: &str| {
+        let (whole, fraction) = t.split_once('.').unwrap_or((t, "0"));
+        !whole.is_empty()
+            && !fraction.is_empty()
+            && whole
+                .chars()
+                .chain(fraction.chars())
+                .all(|c| c.is_ascii_digit())
+    };
+    let period = |p: &str| {
+        let (moves, time) = p.split_once('/').unwrap_or(("1", p));
+        let (base, increment) = time.split_once('+').unwrap_or((time, "0"));
+        moves.chars().all(|c| c.is_ascii_digit())
+            && !moves.is_empty()
+            && number(base)
+            && number(increment)
+    };
+    text == "-" || text == "?" || text.split(':').all(period)
 }
 
 /// The moves of `body` from `start` (line `at`) up to the result: the moves, the final
@@ -525,74 +967,143 @@ fn tag(line: &str) -> Result<(String, String), String> {
     Ok((name.to_string(), value))
 }
 
-/// Reads and checks a PGN file (at most [`MAX_PGN_FILE`] bytes); a last game cut short is
-/// left out and its start returned.
-pub fn read(path: &Path) -> Result<(Vec<PgnGame>, Option<usize>), String> {
-    let text = crate::files::read_text_bounded(path, MAX_PGN_FILE)
-        .map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
-    parse(&text).map_err(|e| format!("'{}' {e}", path.display()))
-}
-
-/// Appends game blocks to a PGN file, each with one write; a failed write is cut back.
+/// Appends game blocks to a PGN file, each with one write, holding the file for its run alone.
 #[derive(Debug)]
 pub struct PgnWriter {
     file: File,
     len: u64,
     event: Event,
-    /// The (run, game) of every game in the file, so a resumed run adds only what is missing.
-    written: std::collections::HashSet<(String, u64)>,
+    /// What the next block needs before it: a newline when the file does not end with one.
+    separator: &'static str,
 }
 
 impl PgnWriter {
-    /// Opens `path` to add games (created if missing): an existing file must be a PGN file
-    /// (checked whole); a last game cut short by a kill is cut off.
-    pub fn open(path: &Path, event: Event) -> Result<PgnWriter, String> {
-        let where_ = |e: &dyn std::fmt::Display| format!("--pgn '{}': {e}", path.display());
-        let mut written = std::collections::HashSet::new();
-        let mut keep = None;
-        if path.exists() {
-            let (games, cut) = read(path).map_err(|e| format!("--pgn: {e}"))?;
-            for game in &games {
-                if let (Some(run), Some(Ok(number))) =
-                    (game.tag("Run"), game.tag("Game").map(str::parse))
-                {
-                    written.insert((run.to_string(), number));
-                }
-            }
-            keep = cut;
+    /// Opens `path` to add games (created if missing) and takes it for this run: an advisory
+    /// lock that the system releases when the process ends, however it ends, so a file
+    /// another run writes is refused. An existing file is then read through, game by game,
+    /// and must be a PGN file whose games all check (else it is refused, and left as it is);
+    /// a last game of ours cut short by an interruption is cut off. Last, the games of `done`
+    /// (those a resumed run had played) that the file lacks — no game there with the same
+    /// `Run`, `Game`, start, moves and result — are added, in their order.
+    pub fn open(path: &Path, event: Event, done: &[GameRecord]) -> Result<PgnWriter, String> {
+        let fail = |e: &dyn std::fmt::Display| format!("--pgn '{}': {e}", path.display());
+        if let Ok(metadata) = std::fs::metadata(path)
+            && !metadata.is_file()
+        {
+            return Err(fail(&"it is not a regular file"));
         }
         let file = OpenOptions::new()
-            .create(true)
+            .read(true)
             .append(true)
+            .create(true)
             .open(path)
-            .map_err(|e| where_(&e))?;
-        if let Some(offset) = keep {
-            file.set_len(offset as u64).map_err(|e| where_(&e))?;
+            .map_err(|e| fail(&e))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(fail(
+                    &"is in use by another run; wait for it to end or choose another file",
+                ));
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(fail(&format!("cannot lock it: {e}")));
+            }
+        }
+        // Under the lock: read it, then repair it.
+        // The games of `done` by run and number, until found in the file.
+        let mut missing: HashMap<&str, HashMap<u64, Vec<usize>>> = HashMap::new();
+        for (i, record) in done.iter().enumerate() {
+            missing
+                .entry(record.config.as_str())
+                .or_default()
+                .entry(record.game)
+                .or_default()
+                .push(i);
+        }
+        let mut reader = PgnReader::new(io::BufReader::with_capacity(64 * 1024, &file));
+        for game in reader.by_ref() {
+            let game = game.map_err(|e| fail(&e))?;
+            let (Some(run), Some(Ok(number))) = (game.tag("Run"), game.tag("Game").map(str::parse))
+            else {
+                continue;
+            };
+            if let Some(records) = missing.get_mut(run).and_then(|run| run.get_mut(&number)) {
+                records.retain(|&i| !same_game(&game, &done[i]));
+            }
+        }
+        let len = file.metadata().map_err(|e| fail(&e))?.len();
+        if reader.offset() != len {
+            return Err(fail(
+                &"it changed while it was read (another program writes it?)",
+            ));
+        }
+        let mut len = len;
+        if let Some(at) = reader.cut() {
+            file.set_len(at).map_err(|e| fail(&e))?;
+            len = at;
             eprintln!(
                 "cut the last game of '{}', cut short by an interruption",
                 path.display()
             );
         }
-        let len = file.metadata().map_err(|e| where_(&e))?.len();
-        Ok(PgnWriter {
+        let separator = if last_byte(&file, len)
+            .map_err(|e| fail(&e))?
+            .is_some_and(|b| b != b'\n')
+        {
+            "\n"
+        } else {
+            ""
+        };
+        let mut writer = PgnWriter {
             file,
             len,
             event,
-            written,
-        })
+            separator,
+        };
+        let mut missing: Vec<usize> = missing
+            .into_values()
+            .flat_map(HashMap::into_values)
+            .flatten()
+            .collect();
+        missing.sort_unstable();
+        for i in missing {
+            writer.write(&done[i]).map_err(|e| fail(&e))?;
+        }
+        Ok(writer)
     }
 
-    /// Adds the game of `record` unless the file has it already (same run and number).
+    /// Adds the game of `record`. A write that fails is undone (cut back to where the block
+    /// began) unless something else has written to the file since: its bytes are never cut.
     pub fn write(&mut self, record: &GameRecord) -> io::Result<()> {
-        let key = (record.config.clone(), record.game);
-        if !record.config.is_empty() && self.written.contains(&key) {
-            return Ok(());
-        }
-        let text = block(&self.event, record);
+        let mut text = self.separator.to_string();
+        text.push_str(&block(&self.event, record));
         crate::files::append_whole(&mut self.file, &mut self.len, text.as_bytes())?;
-        self.written.insert(key);
+        self.separator = "";
         Ok(())
     }
+}
+
+/// Whether the PGN `game` is the game of `record` (same start, moves and result).
+fn same_game(game: &PgnGame, record: &GameRecord) -> bool {
+    game.result == record.result
+        && game.tag("FEN").unwrap_or("") == record.start
+        && game
+            .moves
+            .iter()
+            .map(ToString::to_string)
+            .eq(record.moves.split_whitespace().map(str::to_string))
+}
+
+/// The byte before `len` in `file`, if there is one.
+fn last_byte(mut file: &File, len: u64) -> io::Result<Option<u8>> {
+    use std::io::{Read, Seek, SeekFrom};
+    if len == 0 {
+        return Ok(None);
+    }
+    file.seek(SeekFrom::Start(len - 1))?;
+    let mut byte = [0];
+    file.read_exact(&mut byte)?;
+    Ok(Some(byte[0]))
 }
 
 #[cfg(test)]
@@ -622,5 +1133,381 @@ mod tests {
         assert!(tag("[Black unquoted]").is_err());
         assert!(tag("[Black \"a\"b\"]").is_err());
         assert!(tag("[B!ack \"x\"]").is_err());
+    }
+
+    /// A game of random legal moves from the start, played to its end, as the runner records
+    /// it (game `number` of run `run`).
+    fn random_record(seed: u64, number: u64, run: &str) -> GameRecord {
+        let mut position = Position::start();
+        let mut moves = Vec::new();
+        let mut state = seed | 1;
+        while !position.game_over() {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let legal = position.moves();
+            let m = legal.as_slice()[(state >> 33) as usize % legal.len()];
+            position.play(m);
+            moves.push(m.to_string());
+        }
+        let outcome = position.outcome().expect("the game is over");
+        GameRecord {
+            game: number,
+            config: run.to_string(),
+            black: "random".to_string(),
+            white: "random:seed=2".to_string(),
+            result: crate::arena::record::result_text(outcome).to_string(),
+            forfeit: String::new(),
+            black_score: position.score(yolah_core::Color::Black),
+            white_score: position.score(yolah_core::Color::White),
+            opening_plies: 2,
+            start: String::new(),
+            black_ms: 1.0,
+            white_ms: 1.0,
+            black_max_ms: 1.0,
+            white_max_ms: 1.0,
+            black_left_ms: None,
+            white_left_ms: None,
+            black_tc: String::new(),
+            white_tc: String::new(),
+            adjudicated: String::new(),
+            moves: moves.join(" "),
+        }
+    }
+
+    fn event() -> Event {
+        Event {
+            name: "yolah match".to_string(),
+            date: "2026.11.25".to_string(),
+        }
+    }
+
+    /// Two whole games of ours.
+    fn two_games() -> String {
+        let mut text = block(&event(), &random_record(1, 0, "00000000000000aa"));
+        text.push_str(&block(&event(), &random_record(2, 1, "00000000000000aa")));
+        text
+    }
+
+    // Issue 42, item 2: a file that is not ours is refused, whatever its end; only a block of
+    // ours cut short, after whole games, is cut.
+    #[test]
+    fn only_a_last_block_of_ours_cut_short_is_cut() {
+        for foreign in [
+            "my notes on the openings\nthe second line has no end",
+            "no newline at all",
+            "name,score\nalice,3",
+            "[Event \"club\"]\n[White \"a\"]\n[Black \"b\"]",
+            "[Event \"club\"]\n[Site \"yolah\"]\n\n1. a1:b2",
+            "[Event \"yolah match\"]\n[Site \"elsewhere\"]\n",
+        ] {
+            assert!(
+                parse(foreign).is_err(),
+                "{foreign:?} was taken for a cut game"
+            );
+            let after_games = format!("{}{foreign}", two_games());
+            assert!(parse(&after_games).is_err(), "{foreign:?} after games");
+        }
+        // Every prefix of a block of ours, after two whole games, is cut at the block's start
+        // (or, once its result is there, read whole).
+        let whole = two_games();
+        let third = block(&event(), &random_record(3, 2, "00000000000000aa"));
+        let result_end = third.trim_end().len();
+        for k in 1..third.len() {
+            let text = format!("{whole}{}", &third[..k]);
+            let (games, cut) = parse(&text).unwrap_or_else(|e| panic!("prefix {k}: {e}"));
+            if k >= result_end {
+                assert_eq!((games.len(), cut), (3, None), "prefix {k}");
+            } else {
+                assert_eq!((games.len(), cut), (2, Some(whole.len())), "prefix {k}");
+            }
+        }
+        // A block of ours cut short with nothing whole before it.
+        let (games, cut) = parse(&third[..40]).unwrap();
+        assert_eq!((games.len(), cut), (0, Some(0)));
+    }
+
+    /// An endless input of copies of `block`, `copies` times: never held whole.
+    struct Copies {
+        block: Vec<u8>,
+        copies: usize,
+        at: usize,
+    }
+
+    impl io::Read for Copies {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            if self.copies == 0 {
+                return Ok(0);
+            }
+            let n = out.len().min(self.block.len() - self.at);
+            out[..n].copy_from_slice(&self.block[self.at..self.at + n]);
+            self.at += n;
+            if self.at == self.block.len() {
+                self.at = 0;
+                self.copies -= 1;
+            }
+            Ok(n)
+        }
+    }
+
+    // Issue 42, item 10: a file is read game by game, holding one game's text at most and
+    // reading no further ahead than the line after it.
+    #[test]
+    fn a_file_is_read_game_by_game_in_bounded_memory() {
+        let block = two_games().into_bytes();
+        let copies = 4000; // 8000 games, 9 MB
+        let mut reader = PgnReader::new(io::BufReader::new(Copies {
+            block: block.clone(),
+            copies,
+            at: 0,
+        }));
+        let mut games = 0;
+        let mut most_held = 0;
+        while let Some(game) = reader.next() {
+            let game = game.unwrap();
+            games += 1;
+            assert_eq!(
+                game.tag("Game"),
+                Some(if games % 2 == 1 { "0" } else { "1" })
+            );
+            most_held = most_held.max(reader.held());
+            // Read no further than the end of this game's last line.
+            let pair_end = (games as u64).div_ceil(2) * block.len() as u64;
+            assert!(reader.offset() <= pair_end, "game {games} read ahead");
+        }
+        assert_eq!((games, reader.cut()), (2 * copies, None));
+        assert!(
+            most_held < 8 * 1024,
+            "held {most_held} bytes for games of {} bytes",
+            block.len() / 2
+        );
+        // Bounds for what a hostile file holds: a line, a game.
+        let long_line = format!("[Event \"{}\"]\n", "x".repeat(MAX_LINE));
+        let error = parse(&long_line).unwrap_err();
+        assert!(error.reason.contains("a line longer than"), "{error}");
+        let long_game = format!(
+            "[Event \"x\"]\n\n{}",
+            "{a comment}\n".repeat(MAX_GAME_TEXT / 12 + 1)
+        );
+        let error = parse(&long_game).unwrap_err();
+        assert!(error.reason.contains("a game of more than"), "{error}");
+    }
+
+    fn writer_at(path: &Path, done: &[GameRecord]) -> Result<PgnWriter, String> {
+        PgnWriter::open(path, event(), done)
+    }
+
+    fn games_in(path: &Path) -> Vec<PgnGame> {
+        parse(&std::fs::read_to_string(path).unwrap()).unwrap().0
+    }
+
+    // Issue 42, item 5: a new run adds all its games, even to a file holding the same run's
+    // games; a resumed run adds those it missed, once.
+    #[test]
+    fn a_new_run_adds_all_its_games_and_a_resumed_run_those_it_missed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.pgn");
+        let run: Vec<GameRecord> = (0..4)
+            .map(|n| random_record(10 + n, n, "00000000000000bb"))
+            .collect();
+        for _ in 0..2 {
+            let mut writer = writer_at(&path, &[]).unwrap();
+            for record in &run {
+                writer.write(record).unwrap();
+            }
+        }
+        assert_eq!(games_in(&path).len(), 8);
+        // A third run, killed after two games (the record file had three)...
+        {
+            let mut writer = writer_at(&path, &[]).unwrap();
+            writer.write(&run[0]).unwrap();
+            writer.write(&run[1]).unwrap();
+        }
+        // ... resumed: the third game of the record file is added, and nothing else.
+        let third = random_record(99, 2, "00000000000000bb");
+        writer_at(&path, &[run[0].clone(), run[1].clone(), third.clone()]).unwrap();
+        let games = games_in(&path);
+        assert_eq!(games.len(), 11);
+        assert!(same_game(&games[10], &third));
+        // Resumed again: nothing is missing.
+        writer_at(&path, &[run[0].clone(), run[1].clone(), third]).unwrap();
+        assert_eq!(games_in(&path).len(), 11);
+    }
+
+    // Issue 42, item 6: one run at a time writes a PGN file.
+    #[test]
+    fn a_second_writer_is_refused_while_the_first_holds_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.pgn");
+        let mut first = writer_at(&path, &[]).unwrap();
+        first
+            .write(&random_record(1, 0, "00000000000000cc"))
+            .unwrap();
+        let before = yolah_testkit::writers::Untouched::take(&path);
+        let error = writer_at(&path, &[]).unwrap_err();
+        yolah_testkit::writers::assert_one_line(&error);
+        assert!(error.contains("in use by another run"), "{error}");
+        // Through a link to it too.
+        let link = dir.path().join("link.pgn");
+        std::os::unix::fs::symlink(&path, &link).unwrap();
+        assert!(writer_at(&link, &[]).is_err());
+        before.assert();
+        drop(first);
+        writer_at(&link, &[]).unwrap();
+    }
+
+    /// Appends newlines to `path` (blank lines between games) until `room` bytes are left in
+    /// its last page: a block written next fills the page and needs another.
+    fn pad_to_page_end(path: &Path, room: u64) {
+        let len = std::fs::metadata(path).unwrap().len();
+        let pad = (4096 - room + 4096 - len % 4096) % 4096;
+        let mut file = OpenOptions::new().append(true).open(path).unwrap();
+        io::Write::write_all(&mut file, &vec![b'\n'; pad as usize]).unwrap();
+    }
+
+    // Issue 42, item 6: a write that fails (a full disk) is cut back, but never past bytes
+    // another writer added meanwhile; the games before it stay.
+    #[test]
+    fn a_failed_write_never_cuts_another_writers_bytes() {
+        let disk = yolah_testkit::writers::SmallDisk::new(64 * 1024);
+        let path = disk.path().join("games.pgn");
+        let mut writer = writer_at(&path, &[]).unwrap();
+        writer
+            .write(&random_record(1, 0, "00000000000000dd"))
+            .unwrap();
+        // Another program appends, ignoring the lock; then the disk fills up.
+        let other = block(&event(), &random_record(2, 7, "00000000000000ee"));
+        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
+        io::Write::write_all(&mut file, other.as_bytes()).unwrap();
+        pad_to_page_end(&path, 300);
+        let before = std::fs::read_to_string(&path).unwrap();
+        disk.fill();
+        let error = writer.write(&random_record(3, 1, "00000000000000dd"));
+        assert!(error.is_err(), "the disk is full");
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with(&before), "the other writer's game was cut");
+        // What this write left is the start of a block of ours: cut when read.
+        let (games, cut) = parse(&text).unwrap();
+        assert_eq!((games.len(), cut), (2, Some(before.len())));
+        // Alone, a write that fails half way is undone whole.
+        disk.free();
+        std::fs::remove_file(&path).unwrap();
+        std::fs::write(&path, "").unwrap();
+        pad_to_page_end(&path, 300);
+        let mut writer = writer_at(&path, &[]).unwrap();
+        let kept = std::fs::read(&path).unwrap();
+        disk.fill();
+        assert!(
+            writer
+                .write(&random_record(4, 1, "00000000000000dd"))
+                .is_err()
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), kept);
+    }
+
+    // Issue 42, item 2: a file that is not ours, or not only ours, is refused and left byte
+    // for byte, directly or through a link.
+    #[test]
+    fn a_foreign_file_is_refused_and_left_as_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut foreign = yolah_testkit::writers::foreign_files();
+        foreign.push(("a CSV record file", b"game,config\n0,x".to_vec()));
+        foreign.push((
+            "games of ours, then a note",
+            format!("{}my note", two_games()).into_bytes(),
+        ));
+        for (what, bytes) in foreign {
+            let path = dir.path().join("foreign.pgn");
+            std::fs::write(&path, &bytes).unwrap();
+            let link = dir.path().join("link.pgn");
+            let _ = std::fs::remove_file(&link);
+            std::os::unix::fs::symlink(&path, &link).unwrap();
+            let before = yolah_testkit::writers::Untouched::take(&path);
+            for target in [&path, &link] {
+                let error = writer_at(target, &[]).expect_err(what);
+                yolah_testkit::writers::assert_one_line(&error);
+                before.assert();
+            }
+        }
+    }
+
+    // Issue 42, item 11: every tag that can be checked is checked; an adjudication is proved
+    // again.
+    #[test]
+    fn forged_tags_and_adjudications_are_refused() {
+        let record = random_record(5, 0, "00000000000000aa");
+        let good = block(&event(), &record);
+        parse(&good).unwrap();
+        let plies = record.moves.split_whitespace().count();
+        let scores = format!("[BlackScore \"{}\"]", record.black_score);
+        let forgeries = [
+            (
+                format!("[PlyCount \"{plies}\"]"),
+                format!("[PlyCount \"{}\"]", plies + 1),
+                "PlyCount",
+            ),
+            (
+                format!("[Result \"{}\"]", record.result),
+                "[Result \"*\"]".to_string(),
+                "Result",
+            ),
+            (
+                scores.clone(),
+                format!("[BlackScore \"{}\"]", record.black_score + 1),
+                "BlackScore",
+            ),
+            (
+                "[Termination \"normal\"]".to_string(),
+                "[Termination \"bored\"]".to_string(),
+                "Termination",
+            ),
+            (
+                "[Round \"1\"]".to_string(),
+                "[Round \"7\"]".to_string(),
+                "Round",
+            ),
+            (
+                "[Date \"2026.11.25\"]".to_string(),
+                "[Date \"yesterday\"]".to_string(),
+                "Date",
+            ),
+            (
+                "[TimeControl \"-\"]".to_string(),
+                "[TimeControl \"fast\"]".to_string(),
+                "TimeControl",
+            ),
+        ];
+        for (from, to, name) in forgeries {
+            assert!(good.contains(&from), "{from}");
+            let forged = good.replacen(&from, &to, 1);
+            let error = parse(&forged).expect_err(name);
+            assert!(error.reason.contains(name), "{name}: {error}");
+        }
+        let opening = good.lines().find(|l| l.starts_with("[Opening ")).unwrap();
+        let forged = good.replacen(opening, "[Opening \"h8:h7 a8:a7\"]", 1);
+        assert!(parse(&forged).unwrap_err().reason.contains("Opening"));
+        // An adjudication after two moves, with nothing proved: refused.
+        let moves: Vec<&str> = record.moves.split_whitespace().take(2).collect();
+        let forged = GameRecord {
+            moves: moves.join(" "),
+            adjudicated: PROVED.to_string(),
+            result: "0-1".to_string(),
+            black_score: 2,
+            white_score: 40,
+            ..record.clone()
+        };
+        let error = parse(&block(&event(), &forged)).unwrap_err();
+        assert!(error.reason.contains("no proof"), "{error}");
+        // A game over by the rules whose score tags are not its position's.
+        let forged = good.replacen(&scores, "[BlackScore \"0\"]", 1);
+        if record.black_score != 0 {
+            assert!(parse(&forged).is_err());
+        }
+        // A forfeit after the end of the game.
+        let forfeit = GameRecord {
+            forfeit: "lost on time: thought 2 s with 1 s left".to_string(),
+            ..record
+        };
+        assert!(parse(&block(&event(), &forfeit)).is_err());
     }
 }

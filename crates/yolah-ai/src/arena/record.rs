@@ -360,10 +360,16 @@ impl RecordFile {
             reason,
         };
         // Read in pieces, each row bounded: a file of any size or shape is never held whole.
-        let mut reader = csv::ReaderBuilder::new().has_headers(false).from_reader(
-            crate::files::BoundedLines::new(io::BufReader::new(file), MAX_ROW),
-        );
-        let mut rows = reader.records().peekable();
+        // Flexible, so that a last row cut short is read as far as it goes; every row is
+        // checked to have the header's fields below.
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .from_reader(crate::files::BoundedLines::new(
+                io::BufReader::new(file),
+                MAX_ROW,
+            ));
+        let mut rows = reader.byte_records().peekable();
         let mut records = Vec::new();
         let mut tail = Tail::Clean;
         let Some(header) = rows.next() else {
@@ -381,13 +387,17 @@ impl RecordFile {
                 COLUMNS.join(",")
             )
         };
+        let header = header
+            .ok()
+            .and_then(|h| csv::StringRecord::from_byte_record(h).ok());
         let header = match header {
-            Ok(header) if known_header(&header) => header,
+            Some(header) if known_header(&header) => header,
             // A header cut short: the file was created and interrupted at once.
-            Ok(header) if unterminated && rows.peek().is_none() => {
+            _ if unterminated && rows.peek().is_none() => {
+                // Its bytes, not its fields: a quoted or spaced variant is another program's.
                 let complete = COLUMNS.join(",");
-                let written: Vec<&str> = header.iter().collect();
-                if complete.starts_with(&written.join(",")) {
+                let written = crate::files::read_bounded(path, complete.len() as u64);
+                if written.is_ok_and(|bytes| complete.as_bytes().starts_with(&bytes)) {
                     tail = Tail::Damaged {
                         line: 1,
                         offset: 0,
@@ -403,7 +413,7 @@ impl RecordFile {
                 }
                 return Err(row_error(1, header_error()));
             }
-            Ok(_) | Err(_) => return Err(row_error(1, header_error())),
+            _ => return Err(row_error(1, header_error())),
         };
         while let Some(row) = rows.next() {
             let last = rows.peek().is_none();
@@ -411,18 +421,10 @@ impl RecordFile {
                 Ok(row) => row.position().map_or((0, 0), |p| (p.line(), p.byte())),
                 Err(e) => e.position().map_or((0, 0), |p| (p.line(), p.byte())),
             };
-            let record = row
-                .map_err(|e| e.to_string())
-                .and_then(|row| {
-                    row.deserialize::<GameRecord>(Some(&header))
-                        .map_err(|e| e.to_string())
-                })
-                .and_then(|record| {
-                    record
-                        .check()
-                        .map(|()| record.clone())
-                        .map_err(|reason| format!("game {}: {reason}", record.game))
-                });
+            let cut_short = row
+                .as_ref()
+                .is_ok_and(|row| cut_short_row(row, header.len()));
+            let record = checked_row(row, &header);
             match record {
                 Ok(record) => {
                     if last && unterminated {
@@ -430,7 +432,7 @@ impl RecordFile {
                     }
                     records.push(record);
                 }
-                Err(reason) if last && unterminated => {
+                Err(reason) if last && unterminated && cut_short => {
                     tail = Tail::Damaged {
                         line,
                         offset,
@@ -452,6 +454,47 @@ impl RecordFile {
             fingerprinted,
         })
     }
+}
+
+/// The record of `row` (read with the file's `header`), checked: its fields, then its game.
+fn checked_row(
+    row: csv::Result<csv::ByteRecord>,
+    header: &csv::StringRecord,
+) -> Result<GameRecord, String> {
+    let row = csv::StringRecord::from_byte_record(row.map_err(|e| e.to_string())?)
+        .map_err(|_| "it is not UTF-8 text".to_string())?;
+    if row.len() != header.len() {
+        return Err(format!(
+            "{} fields, where the header has {}",
+            row.len(),
+            header.len()
+        ));
+    }
+    let record = row
+        .deserialize::<GameRecord>(Some(header))
+        .map_err(|e| e.to_string())?;
+    record
+        .check()
+        .map_err(|reason| format!("game {}: {reason}", record.game))?;
+    Ok(record)
+}
+
+/// Whether `row`, the last of a file and without its newline, can be a row of ours cut short
+/// (a kill or a full disk during its write): at most `columns` fields, a game number first,
+/// and UTF-8 text but for a character cut in two at its very end.
+fn cut_short_row(row: &csv::ByteRecord, columns: usize) -> bool {
+    let last = row.len().saturating_sub(1);
+    row.len() <= columns
+        && row
+            .get(0)
+            .is_some_and(|n| !n.is_empty() && n.iter().all(u8::is_ascii_digit))
+        && row
+            .iter()
+            .enumerate()
+            .all(|(i, field)| match std::str::from_utf8(field) {
+                Ok(_) => true,
+                Err(e) => i == last && e.error_len().is_none(),
+            })
 }
 
 /// The longest row a record file may have: a game has at most 121 moves; the specs are
@@ -603,5 +646,61 @@ impl RecordWriter {
 
     fn write_bytes(&mut self, bytes: &[u8]) -> io::Result<()> {
         crate::files::append_whole(&mut self.file, &mut self.len, bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use yolah_testkit::writers::{Untouched, foreign_files};
+
+    /// Resumes the record file at `path` as a match does (any run's rows accepted).
+    fn resume(path: &Path) -> Result<(RecordWriter, RecordFile), String> {
+        RecordWriter::resume(path, |_| Ok(()))
+    }
+
+    // Issue 42, item 2: a record file that is not ours is refused and left byte for byte,
+    // directly or through a link; only a row (or header) of ours cut short is cut.
+    #[test]
+    fn a_foreign_file_or_last_row_is_refused_not_cut() {
+        let dir = tempfile::tempdir().unwrap();
+        let header = format!("{}\n", COLUMNS.join(","));
+        let mut foreign = foreign_files();
+        foreign.push(("a quoted header", b"\"game\",\"config".to_vec()));
+        foreign.push((
+            "our header, then a note",
+            format!("{header}see the other file").into_bytes(),
+        ));
+        foreign.push((
+            "our header, then binary junk",
+            [header.as_bytes(), &[0xff, 0x00, b',', 0x80]].concat(),
+        ));
+        for (what, bytes) in foreign {
+            let path = dir.path().join("games.csv");
+            std::fs::write(&path, &bytes).unwrap();
+            let link = dir.path().join("link.csv");
+            let _ = std::fs::remove_file(&link);
+            std::os::unix::fs::symlink(&path, &link).unwrap();
+            let before = Untouched::take(&path);
+            for target in [&path, &link] {
+                let error = resume(target)
+                    .err()
+                    .unwrap_or_else(|| panic!("{what}: taken"));
+                yolah_testkit::writers::assert_one_line(&error);
+                before.assert();
+            }
+        }
+        // Ours, cut short: the header, or a row after it.
+        for cut in [
+            "game,config,bl",
+            &format!("{header}4,00000000000000aa,rand"),
+        ] {
+            let path = dir.path().join("cut.csv");
+            std::fs::write(&path, cut).unwrap();
+            let (_, read) = resume(&path).unwrap();
+            assert!(matches!(read.tail, Tail::Damaged { .. }), "{cut}");
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), header);
+            std::fs::remove_file(&path).unwrap();
+        }
     }
 }

@@ -378,15 +378,26 @@ pub fn run_games_while<E: Send>(
         scope.spawn(move |_| {
             games.par_iter().for_each_with(sender, |sender, &game| {
                 if !stop.load(Ordering::Relaxed) && wanted(&game) {
-                    let _ = sender.send(play_scheduled(config, specs, game));
+                    let (handled, wait) = mpsc::sync_channel(1);
+                    if sender
+                        .send((play_scheduled(config, specs, game), handled))
+                        .is_ok()
+                    {
+                        // The thread takes its next game only once this record is handled,
+                        // so that what the record decides (a test's verdict, an error) is
+                        // seen before: at one thread, no game starts after a decision.
+                        let _ = wait.recv();
+                    }
                 }
             });
         });
-        for record in receiver {
-            if let Err(error) = on_record(record) {
+        for (record, handled) in receiver {
+            let result = on_record(record);
+            if result.is_err() {
                 stop.store(true, Ordering::Relaxed);
-                return Err(error);
             }
+            let _ = handled.send(());
+            result?;
         }
         Ok(())
     })
@@ -742,5 +753,46 @@ mod tests {
         assert_eq!(order(1), order(1));
         assert_ne!(order(1), order(2));
         assert_ne!(order(1), (0..200).collect::<Vec<_>>());
+    }
+
+    // Issue 42: a decision taken on a game's record stops every game not yet started, however
+    // long the record takes to handle (at one thread, the next game never starts).
+    #[test]
+    fn a_decision_on_a_record_stops_the_games_not_yet_started() {
+        let config = Config {
+            specs: vec!["random".to_string(), "random:seed=2".to_string()],
+            games_per_pair: 6,
+            random_plies: 0,
+            seed: 1,
+            shard: None,
+            openings: None,
+            shuffle_openings: false,
+            time_control: None,
+            gauntlet: false,
+            adjudicate: false,
+            sprt: None,
+        };
+        let specs = config.players().unwrap();
+        let pool = game_pool(1).unwrap();
+        for _ in 0..5 {
+            let decided = AtomicBool::new(false);
+            let mut played = 0;
+            run_games_while(
+                &config,
+                &specs,
+                &config.schedule(),
+                &pool,
+                |_| !decided.load(Ordering::Relaxed),
+                |_| {
+                    played += 1;
+                    // Handling a record takes time (files written, lines printed).
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                    decided.store(true, Ordering::Relaxed);
+                    Ok::<(), ()>(())
+                },
+            )
+            .unwrap();
+            assert_eq!(played, 1, "a game started after the decision");
+        }
     }
 }

@@ -193,6 +193,118 @@ fn of_run(pick: Option<&Pick>) -> String {
 /// The most runs an ambiguous game number lists.
 const MAX_RUNS_LISTED: usize = 4;
 
+/// What a read through a PGN file found of game `number`.
+struct Search<'a> {
+    number: u64,
+    wanted: String,
+    pick: Option<&'a Pick>,
+    /// Whether any game has a `Game` tag; if none has, the `number`-th game.
+    tagged: bool,
+    nth: Option<PgnGame>,
+    /// The game found (the first, or the copy picked), the runs holding the number (the
+    /// first few), and the copies of the game in the first run (or the picked one).
+    found: Option<PgnGame>,
+    runs: Vec<String>,
+    more_runs: bool,
+    copies: usize,
+    copies_differ: bool,
+}
+
+impl Search<'_> {
+    /// Looks at game `index` of the file.
+    fn add(&mut self, index: usize, game: PgnGame) {
+        let same = |a: &PgnGame, b: &PgnGame| {
+            a.moves == b.moves && a.start == b.start && a.result == b.result
+        };
+        self.tagged |= game.tag("Game").is_some();
+        if !self.tagged && index as u64 == self.number {
+            self.nth = Some(game.clone());
+        }
+        if game.tag("Game") != Some(self.wanted.as_str()) {
+            return;
+        }
+        let run = game.tag("Run").unwrap_or("").to_string();
+        if let Some(pick) = self.pick {
+            if run == pick.run {
+                self.copies += 1;
+                match (&self.found, pick.copy) {
+                    (None, None) => self.found = Some(game),
+                    (Some(first), None) => self.copies_differ |= !same(first, &game),
+                    (_, Some(k)) if k == self.copies => self.found = Some(game),
+                    _ => {}
+                }
+            }
+            return;
+        }
+        if !self.runs.contains(&run) {
+            if self.runs.len() < MAX_RUNS_LISTED {
+                self.runs.push(run.clone());
+            } else {
+                self.more_runs = true;
+            }
+        }
+        match &self.found {
+            None => {
+                self.found = Some(game);
+                self.copies = 1;
+            }
+            Some(first) if first.tag("Run").unwrap_or("") == run => {
+                self.copies += 1;
+                self.copies_differ |= !same(first, &game);
+            }
+            Some(_) => {}
+        }
+    }
+
+    /// The game, or why there is none, or why it is ambiguous (then one line that says how
+    /// to pick).
+    fn result(self, name: &str) -> Result<PgnGame> {
+        let number = self.number;
+        if !self.tagged {
+            return self
+                .nth
+                .with_context(|| format!("'{name}' has no game {number}"));
+        }
+        if self.runs.len() > 1 {
+            let mut listed: Vec<String> = self
+                .runs
+                .iter()
+                .map(|r| {
+                    if r.is_empty() {
+                        "(no Run tag)".to_string()
+                    } else {
+                        r.clone()
+                    }
+                })
+                .collect();
+            if self.more_runs {
+                listed.push("…".to_string());
+            }
+            return Err(UsageError(format!(
+                "'{name}' has a game {number} in more than one run ({}): add --run RUN to pick one",
+                listed.join(", ")
+            ))
+            .into());
+        }
+        if self.copies_differ {
+            let run = self.found.as_ref().and_then(|g| g.tag("Run")).unwrap_or("");
+            return Err(UsageError(format!(
+                "'{name}' has {} games {number} of run {run}, not all the same (the same command \
+                 was run more than once into it): add --run {run}:K to pick the K-th, from 1",
+                self.copies
+            ))
+            .into());
+        }
+        let pick = self.pick;
+        self.found.with_context(|| {
+            let copy = pick
+                .and_then(|p| p.copy)
+                .map_or_else(String::new, |k| format!(" (copy {k})"));
+            format!("'{name}' has no game {number}{}{copy}", of_run(pick))
+        })
+    }
+}
+
 /// Replays game `number` of the PGN file at `path` (its `Game` tag; in a file without them,
 /// the `number`-th game from 0): its players and result, then its final position. The file
 /// is read through, game by game, each checked, holding one game at a time besides the one
@@ -201,101 +313,31 @@ const MAX_RUNS_LISTED: usize = 4;
 /// game, else `pick` says which copy.
 fn replay_pgn(out: &mut impl Write, path: &Path, number: u64, pick: Option<&Pick>) -> Result<()> {
     let mut reader = yolah_ai::arena::pgn::PgnReader::open(path).map_err(anyhow::Error::msg)?;
-    let wanted = number.to_string();
-    let same =
-        |a: &PgnGame, b: &PgnGame| a.moves == b.moves && a.start == b.start && a.result == b.result;
-    let mut tagged = false;
-    let mut nth = None;
-    // The game found (the picked copy), the runs found, and the copies of the first run.
-    let mut found: Option<PgnGame> = None;
-    let mut runs: Vec<String> = Vec::new();
-    let mut more_runs = false;
-    let mut copies = 0;
-    let mut copies_differ = false;
-    for (i, game) in reader.by_ref().enumerate() {
-        let game = game.map_err(|e| anyhow::anyhow!("'{}' {e}", path.display()))?;
-        if game.tag("Game").is_some() {
-            tagged = true;
-        }
-        if nth.is_none() && !tagged && i as u64 == number {
-            nth = Some(game.clone());
-        }
-        if game.tag("Game") != Some(wanted.as_str()) {
-            continue;
-        }
-        let run = game.tag("Run").unwrap_or("").to_string();
-        if let Some(pick) = pick {
-            if run != pick.run {
-                continue;
-            }
-            copies += 1;
-            match (&found, pick.copy) {
-                (None, None) => found = Some(game),
-                (Some(first), None) => copies_differ |= !same(first, &game),
-                (_, Some(k)) if k == copies => found = Some(game),
-                _ => {}
-            }
-            continue;
-        }
-        if !runs.contains(&run) {
-            if runs.len() < MAX_RUNS_LISTED {
-                runs.push(run.clone());
-            } else {
-                more_runs = true;
-            }
-        }
-        match &found {
-            None => {
-                found = Some(game);
-                copies = 1;
-            }
-            Some(first) if first.tag("Run").unwrap_or("") == run => {
-                copies += 1;
-                copies_differ |= !same(first, &game);
-            }
-            Some(_) => {}
-        }
+    let mut search = Search {
+        number,
+        wanted: number.to_string(),
+        pick,
+        tagged: false,
+        nth: None,
+        found: None,
+        runs: Vec::new(),
+        more_runs: false,
+        copies: 0,
+        copies_differ: false,
+    };
+    for (index, game) in reader.by_ref().enumerate() {
+        search.add(
+            index,
+            game.map_err(|e| anyhow::anyhow!("'{}' {e}", path.display()))?,
+        );
     }
+    let game = search.result(&path.display().to_string())?;
     if reader.cut().is_some() {
         eprintln!(
             "note: skipped the last game of '{}', cut short",
             path.display()
         );
     }
-    let name = path.display();
-    if !tagged {
-        found = nth;
-    } else if runs.len() > 1 {
-        let mut listed: Vec<String> = runs
-            .iter()
-            .map(|r| {
-                if r.is_empty() {
-                    "(no Run tag)".to_string()
-                } else {
-                    r.clone()
-                }
-            })
-            .collect();
-        if more_runs {
-            listed.push("…".to_string());
-        }
-        bail!(
-            "'{name}' has a game {number} in more than one run ({}): add --run RUN to pick one",
-            listed.join(", ")
-        );
-    } else if copies_differ {
-        let run = found.as_ref().and_then(|g| g.tag("Run")).unwrap_or("");
-        bail!(
-            "'{name}' has {copies} different games {number} of run {run} (the same command was run \
-             more than once into it): add --run {run}:K to pick the K-th, from 1"
-        );
-    }
-    let game = found.with_context(|| {
-        let copy = pick
-            .and_then(|p| p.copy)
-            .map_or_else(String::new, |k| format!(" (copy {k})"));
-        format!("'{name}' has no game {number}{}{copy}", of_run(pick))
-    })?;
     let tag = |name: &str| game.tag(name).unwrap_or("?");
     writeln!(
         out,
