@@ -136,6 +136,13 @@ fn bad_files_are_refused_with_the_reason() {
     let mut other = good.clone();
     other[12..14].copy_from_slice(&256u16.to_le_bytes());
     cases.push((other, "a network file of shape 193x256x16x1 has"));
+    // The parameter count the header states is the shape's (issue 42: P=10 loaded).
+    let mut count = good.clone();
+    count[28..32].copy_from_slice(&10u32.to_le_bytes());
+    cases.push((
+        with_crc(count),
+        "the header's parameter count is 10; a network of shape 193x128x16x1 has 27287",
+    ));
     let mut flipped = good.clone();
     flipped[5000] ^= 1;
     cases.push((flipped, "checksum"));
@@ -187,6 +194,14 @@ fn version_1_files_still_load() {
     other[12..14].copy_from_slice(&256u16.to_le_bytes());
     let error = Parameters::from_bytes(&other).unwrap_err().to_string();
     assert!(error.contains("version 1 had only 193x128x16x1"), "{error}");
+    // And its parameter count is the shape's.
+    let mut count = v1.clone();
+    count[20..24].copy_from_slice(&27_286u32.to_le_bytes());
+    let n = count.len() - 4;
+    let crc = crc32fast::hash(&count[..n]);
+    count[n..].copy_from_slice(&crc.to_le_bytes());
+    let error = Parameters::from_bytes(&count).unwrap_err().to_string();
+    assert!(error.contains("parameter count is 27286"), "{error}");
 }
 
 #[test]

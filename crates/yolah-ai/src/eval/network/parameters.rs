@@ -292,6 +292,16 @@ impl Parameters {
                 bytes.len()
             ));
         }
+        // The parameter count the header states (version 1 at 20, version 2 at 28) is the
+        // shape's: a header that disagrees with itself is not ours.
+        let count_at = if header == HEADER_V1 { 20 } else { 28 };
+        let count = u32::from_le_bytes(bytes[count_at..count_at + 4].try_into().expect("4 bytes"));
+        if count as usize != shape.parameters() {
+            return bad(format!(
+                "the header's parameter count is {count}; a network of shape {shape} has {}",
+                shape.parameters()
+            ));
+        }
         let (body, crc) = bytes.split_at(size - 4);
         let stored = u32::from_le_bytes(crc.try_into().expect("4 bytes"));
         if crc32fast::hash(body) != stored {
