@@ -385,7 +385,14 @@ fn a_pgn_file_is_read_back_into_the_same_final_positions() {
     assert_clean_error(&output, "add --run RUN");
     let run = rows(&csv)[0]["config"].clone();
     let output = yolah(
-        &["replay", pgn.to_str().unwrap(), "--game", both, "--run", &run],
+        &[
+            "replay",
+            pgn.to_str().unwrap(),
+            "--game",
+            both,
+            "--run",
+            &run,
+        ],
         "",
     );
     assert!(output.status.success(), "{}", stderr(&output));
