@@ -9,6 +9,7 @@ use common::{assert_clean_error, stderr, stdout, yolah};
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
+use yolah_testkit::writers::{Untouched, assert_one_line, foreign_files};
 
 /// A tiny run: small games, a small network, a test at a node budget (reproducible), one
 /// thread (the test's games end in a fixed order). The test's bounds are wide and low, so
@@ -223,6 +224,101 @@ fn a_generations_self_play_run_as_shards_is_taken_over() {
         stdout(&output)
     );
     assert_eq!(outcome(&sharded), outcome(&straight));
+}
+
+/// A tiny run of one generation into `dir`, finished: a test of 2 games, which cannot decide.
+fn tiny_run(dir: &Path) {
+    let output = yolah(
+        &[
+            "learn",
+            "--out",
+            dir.to_str().unwrap(),
+            "--generations",
+            "1",
+            "--games",
+            "20",
+            "--nodes",
+            "50",
+            "--epochs",
+            "1",
+            "--hidden",
+            "16,4",
+            "--budget",
+            "nodes=50",
+            "--test-games",
+            "2",
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+}
+
+/// Issue 42: a run's files are checked when it resumes, and one that is not the run's is
+/// refused with one line and left byte for byte — foreign contents in learn.json or
+/// state.json, a state whose best network is no promoted generation's (it could name any
+/// file), a config whose start is no network's name (said as the start's fault, not as
+/// --nodes'). The test's verdict is one word in test.json and generations.csv
+/// (`inconclusive`), and a state that says `undecided`, as runs did before, still reads.
+#[test]
+fn a_runs_files_are_checked_when_it_resumes_and_others_left_byte_for_byte() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("run");
+    let out = dir.to_str().unwrap();
+    tiny_run(&dir);
+    let table = std::fs::read_to_string(dir.join("generations.csv")).unwrap();
+    assert!(table.contains(",inconclusive,false,"), "{table}");
+    let tested = std::fs::read_to_string(dir.join("gen-001/test.json")).unwrap();
+    assert!(tested.contains(r#""verdict":"inconclusive""#), "{tested}");
+
+    let resume = ["learn", "--out", out, "--resume", "--generations", "2"];
+    let refused = |file: &str, contents: &[u8], expected: &str| {
+        let path = dir.join(file);
+        let ours = std::fs::read(&path).unwrap();
+        std::fs::write(&path, contents).unwrap();
+        let untouched = Untouched::take(&path);
+        let output = yolah(&resume, "");
+        assert_clean_error(&output, expected);
+        assert_one_line(&stderr(&output));
+        untouched.assert();
+        std::fs::write(&path, ours).unwrap();
+    };
+    for (_, contents) in foreign_files() {
+        for file in ["learn.json", "state.json"] {
+            refused(file, &contents, file);
+        }
+    }
+    let state = std::fs::read_to_string(dir.join("state.json")).unwrap();
+    assert!(state.contains(r#""best": null"#), "{state}");
+    for best in ["/etc/passwd", "gen-001/network.yolahnet", "learn.json"] {
+        let forged = state.replace(r#""best": null"#, &format!(r#""best": "{best}""#));
+        refused(
+            "state.json",
+            forged.as_bytes(),
+            "is not the network of the run's last promoted generation",
+        );
+    }
+    let config = std::fs::read_to_string(dir.join("learn.json")).unwrap();
+    let forged = config.replace(r#""start": null"#, r#""start": "a,b.yolahnet""#);
+    assert_ne!(forged, config);
+    refused("learn.json", forged.as_bytes(), "start 'a,b.yolahnet'");
+    let output = {
+        std::fs::write(dir.join("learn.json"), &forged).unwrap();
+        let output = yolah(&resume, "");
+        std::fs::write(dir.join("learn.json"), &config).unwrap();
+        output
+    };
+    assert!(!stderr(&output).contains("--nodes"), "{}", stderr(&output));
+
+    // A state from before the one word reads, and the table says the word.
+    std::fs::write(
+        dir.join("state.json"),
+        state.replace(r#""inconclusive""#, r#""undecided""#),
+    )
+    .unwrap();
+    let output = yolah(&["learn", "--out", out, "--resume"], "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let table = std::fs::read_to_string(dir.join("generations.csv")).unwrap();
+    assert!(table.contains(",inconclusive,false,"), "{table}");
 }
 
 #[test]

@@ -53,7 +53,7 @@ pub struct Config {
     pub budget: String,
     /// The sequential test a candidate must pass to become the best network.
     pub sprt: String,
-    /// The most games of a test; a test still undecided there fails the candidate.
+    /// The most games of a test; a test still inconclusive there fails the candidate.
     pub test_games: u32,
     /// The test's openings, one suite line each (as `yolah openings` writes them).
     pub openings: Vec<String>,
@@ -112,9 +112,13 @@ impl Config {
             ));
         }
         // The players of a test and of self-play parse (with the shipped network in place of
-        // the run's files).
-        Spec::parse_without_files(&self.selfplay_spec(None))
+        // the run's files), and the start names a network as a spec takes it.
+        Spec::parse_without_files(&selfplay_spec(self.nodes, "eval=nn"))
             .map_err(|e| format!("--nodes: {e}"))?;
+        if let Some(start) = &self.start {
+            Spec::parse_without_files(&format!("minimax:net={start}"))
+                .map_err(|e| format!("--start '{start}': {e}"))?;
+        }
         Spec::parse_without_files(&test_spec(&self.budget, "eval=nn"))
             .map_err(|e| format!("--budget '{}': {e}", self.budget))?;
         Ok(())
@@ -147,11 +151,7 @@ impl Config {
     /// start): node-limited with a small table (a table is cleared for every game, and a
     /// large one costs more to clear than the game's search).
     pub fn selfplay_spec(&self, best: Option<&str>) -> String {
-        format!(
-            "minimax:nodes={},tt=1,{}",
-            self.nodes,
-            self.network_option(best)
-        )
+        selfplay_spec(self.nodes, &self.network_option(best))
     }
 
     /// The option that names a network: `net=FILE`, or `eval=nn` for the shipped one.
@@ -173,6 +173,11 @@ impl Config {
     pub fn window_of(&self, generation: u32) -> std::ops::RangeInclusive<u32> {
         generation.saturating_sub(self.window - 1).max(1)..=generation
     }
+}
+
+/// Self-play's player at `nodes` a move with `network` (`eval=nn`, `net=FILE`).
+fn selfplay_spec(nodes: u64, network: &str) -> String {
+    format!("minimax:nodes={nodes},tt=1,{network}")
 }
 
 /// A test's player: minimax at the run's budget with a network, a file or an option
@@ -231,7 +236,9 @@ pub struct Record {
     pub elo_high: f64,
     /// The test's log-likelihood ratio.
     pub llr: f64,
-    /// The test's verdict: `H1`, `H0` or `undecided`.
+    /// The test's verdict: `H1`, `H0` or `inconclusive`, the word of `yolah match` (runs
+    /// before issue 42 wrote `undecided`, read as `inconclusive`).
+    #[serde(deserialize_with = "verdict")]
     pub verdict: String,
     /// Whether the candidate became the best network.
     pub promoted: bool,
@@ -245,6 +252,19 @@ pub struct Record {
     pub train_seconds: f64,
     /// Seconds of the test (of the process that finished it).
     pub test_seconds: f64,
+}
+
+/// The test's word for a test that did not decide, in the table and the state.
+pub const INCONCLUSIVE: &str = "inconclusive";
+
+/// A record's verdict, the former `undecided` read as [`INCONCLUSIVE`].
+fn verdict<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    let word = String::deserialize(deserializer)?;
+    Ok(if word == "undecided" {
+        INCONCLUSIVE.to_string()
+    } else {
+        word
+    })
 }
 
 impl Record {
@@ -279,6 +299,43 @@ impl State {
             records: Vec::new(),
             seconds: [0.0; 3],
         }
+    }
+
+    /// Checks that the state is one a run writes: a record for each finished generation, in
+    /// order, and the best network that of the last promoted one (`best_of` names a
+    /// generation's network), none if none was promoted: a state naming any other file is not
+    /// this run's.
+    pub fn check(&self, best_of: impl Fn(u32) -> String) -> Result<(), String> {
+        if self.generation == 0 || self.records.len() as u32 != self.generation - 1 {
+            return Err(format!(
+                "{} finished generations for generation {} in progress",
+                self.records.len(),
+                self.generation
+            ));
+        }
+        if let Some(r) = (1..).zip(&self.records).find(|(g, r)| r.generation != *g) {
+            return Err(format!(
+                "the record of generation {} is numbered {}",
+                r.0, r.1.generation
+            ));
+        }
+        let promoted = self
+            .records
+            .iter()
+            .rev()
+            .find(|r| r.promoted)
+            .map(|r| best_of(r.generation));
+        if self.best != promoted {
+            return Err(format!(
+                "the best network {} is not the network of the run's last promoted generation \
+                 ({})",
+                self.best
+                    .as_deref()
+                    .map_or_else(|| "(none)".to_string(), |b| format!("'{b}'")),
+                promoted.as_deref().unwrap_or("none was promoted")
+            ));
+        }
+        Ok(())
     }
 
     /// The best network's Elo over the start.
@@ -345,7 +402,7 @@ mod tests {
     #[test]
     fn a_config_is_checked_option_by_option() {
         assert_eq!(config().check(), Ok(()));
-        let cases: [(Change, &str); 7] = [
+        let cases: [(Change, &str); 8] = [
             (|c| c.generations = 0, "--generations"),
             (|c| c.nodes = 0, "--nodes"),
             (|c| c.hidden = "100".to_string(), "--hidden"),
@@ -356,6 +413,10 @@ mod tests {
                 "the networks are the run's",
             ),
             (|c| c.window = 0, "--window"),
+            (
+                |c| c.start = Some("a,b.yolahnet".to_string()),
+                "--start 'a,b.yolahnet'",
+            ),
         ];
         for (change, expected) in cases {
             let mut c = config();

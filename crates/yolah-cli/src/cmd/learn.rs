@@ -68,7 +68,7 @@ pub struct Options {
     /// [default: elo0=0,elo1=10].
     #[arg(long, value_name = "TEST")]
     pub sprt: Option<String>,
-    /// The most games of a test, 2 to 100000; a test undecided there fails the candidate
+    /// The most games of a test, 2 to 100000; a test inconclusive there fails the candidate
     /// [default: 2000].
     #[arg(long, value_name = "N")]
     pub test_games: Option<u32>,
@@ -174,6 +174,12 @@ fn generation_folder(generation: u32) -> String {
     format!("gen-{generation:03}")
 }
 
+/// The best network's path in the state once `generation` is promoted (inside the run's
+/// directory).
+fn best_network(generation: u32) -> String {
+    format!("{}/network.yolahnet", generation_folder(generation))
+}
+
 /// The path of a file of the run, as the specs name it (inside `--out` as given).
 fn path_text(path: &Path) -> Result<String> {
     path.to_str().map(str::to_string).ok_or_else(|| {
@@ -276,13 +282,9 @@ fn resume(options: &Options) -> Result<(Config, State, DirLock)> {
     } else {
         State::new()
     };
-    ensure!(
-        state.generation >= 1 && state.records.len() as u32 == state.generation - 1,
-        "{}: {} finished generations for generation {} in progress",
-        dir.join(STATE).display(),
-        state.records.len(),
-        state.generation
-    );
+    state
+        .check(best_network)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", dir.join(STATE).display()))?;
     if let Some(generations) = options.generations {
         usage!(
             generations >= state.records.len() as u32,
@@ -463,7 +465,7 @@ fn test(
         tested.elo,
         tested.elo_low,
         tested.elo_high,
-        tested.verdict.as_deref().unwrap_or("undecided"),
+        tested.verdict.as_deref().unwrap_or(learn::INCONCLUSIVE),
         if promoted {
             ": promoted"
         } else {
@@ -488,7 +490,7 @@ fn test(
         verdict: match tested.verdict.as_deref() {
             Some("H1 accepted") => "H1",
             Some("H0 accepted") => "H0",
-            _ => "undecided",
+            _ => learn::INCONCLUSIVE,
         }
         .to_string(),
         promoted,
@@ -520,10 +522,7 @@ fn finish(
         std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
         std::fs::rename(&tmp, dir.join(BEST))
             .with_context(|| format!("writing {}", dir.join(BEST).display()))?;
-        state.best = Some(format!(
-            "{}/network.yolahnet",
-            generation_folder(generation)
-        ));
+        state.best = Some(best_network(generation));
     }
     state.records.push(record);
     state.generation += 1;
