@@ -274,6 +274,20 @@ fn each_and_a_clock_per_player_make_a_time_odds_match() {
         "",
     );
     assert_clean_error(&output, "a time control is BASE[+INC]");
+    // Issue 42: an option given twice is refused (the first used to win, silently).
+    let output = yolah(
+        &[
+            "match",
+            "minimax",
+            "random",
+            "-g",
+            "2",
+            "--each",
+            "tt=64, tt=32",
+        ],
+        "",
+    );
+    assert_clean_error(&output, "--each: the option 'tt' is given twice");
 }
 
 #[test]

@@ -192,7 +192,7 @@ const MAX_EACH: usize = 64;
 impl Pairing {
     /// The players as typed, checked, in canonical form, with `--each` applied: each item
     /// goes to every player that takes it and does not set it already; an item no player
-    /// takes is an error.
+    /// takes, or an option given twice, is an error.
     pub fn specs(&self, texts: &[String]) -> Result<Vec<String>> {
         let specs = canonical_specs(texts)?;
         let Some(each) = self.each.as_deref() else {
@@ -208,12 +208,19 @@ impl Pairing {
             "--each takes 1 to {MAX_EACH} KEY=VALUE items, like tc=10s+100ms,tt=64"
         );
         let mut specs: Vec<Spec> = specs.iter().map(|s| parse_spec(s)).collect::<Result<_>>()?;
+        let mut given = std::collections::HashSet::new();
         for item in items {
             let Some((key, value)) = item.split_once('=').map(|(k, v)| (k.trim(), v.trim())) else {
                 return Err(
                     UsageError(format!("--each {}: items are KEY=VALUE", quote(item))).into(),
                 );
             };
+            // As in a spec, an option is given once (the first used to win, silently).
+            usage!(
+                given.insert(key),
+                "--each: the option {} is given twice; give it once",
+                quote(key)
+            );
             let mut anyone = false;
             for spec in specs.iter_mut().filter(|spec| spec.takes(key)) {
                 anyone = true;
