@@ -274,7 +274,11 @@ fn each_and_a_clock_per_player_make_a_time_odds_match() {
         "",
     );
     assert_clean_error(&output, "a time control is BASE[+INC]");
-    // Issue 42: an option given twice is refused (the first used to win, silently).
+}
+
+/// Issue 42: an option given twice in `--each` is refused (the first used to win, silently).
+#[test]
+fn each_refuses_an_option_given_twice() {
     let output = yolah(
         &[
             "match",
