@@ -258,6 +258,11 @@ fn play_through_a_pipe() {
     let output = yolah(&["play", "--white", "random:seed=1"], input);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
+    // Every line of the help is indented, the first too (issue 42).
+    assert!(
+        text.contains("help\n  e4:g2   move the piece on e4 to g2"),
+        "{text}"
+    );
     for expected in [
         "undo    take back",
         "a1:a2 a1:a3",

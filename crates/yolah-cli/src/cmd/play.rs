@@ -31,8 +31,8 @@ pub struct Options {
     pub tc: Option<String>,
 }
 
-const HELP: &str = "\
-  e4:g2   move the piece on e4 to g2 (a1:a1 passes, only when you have no move)
+// The first line starts on the quote's line: a `\` continuation would eat its indent.
+const HELP: &str = "  e4:g2   move the piece on e4 to g2 (a1:a1 passes, only when you have no move)
   moves   list your legal moves
   undo    take back your last move (and the machine's reply)
   help    this text
