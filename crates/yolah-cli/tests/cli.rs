@@ -40,6 +40,47 @@ fn perft_prints_the_count_alone_on_the_last_line() {
     assert_eq!(stdout(&output), stdout(&one), "white can only pass");
 }
 
+/// Issue 42: `-p` takes a position and moves from it, as opening suites and the engine
+/// protocol write it (`startpos moves a1:c3`, or a notation then `moves …`), every command
+/// alike; a bad move is said with its number.
+#[test]
+fn a_position_is_given_with_moves_from_it() {
+    let after = "w6b/8/8/3bw3/3wb3/8/8/x1b4w w 1 0 1";
+    let shown = |args: &[&str]| {
+        let output = yolah(args, "");
+        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+        stdout(&output)
+    };
+    let expected = shown(&["show", "-p", after]);
+    assert_eq!(shown(&["show", "-p", "startpos moves a1:c1"]), expected);
+    assert_eq!(
+        shown(&[
+            "show",
+            "-p",
+            "w6b/8/8/3bw3/3wb3/8/8/b6w b 0 0 0 moves a1:c1"
+        ]),
+        expected
+    );
+    assert_eq!(
+        shown(&["moves", "-p", "startpos moves a1:c1"]),
+        shown(&["moves", "-p", after])
+    );
+    let think = shown(&["think", "random", "-p", "startpos moves a1:c1 h1:h4"]);
+    assert!(!think.is_empty());
+    assert_eq!(
+        shown(&["perft", "1", "-p", "startpos moves a1:c1"]),
+        shown(&["perft", "1", "-p", after])
+    );
+    assert_clean_error(
+        &yolah(&["show", "-p", "startpos moves a1:c1 a1:a2"], ""),
+        "move 2 'a1:a2'",
+    );
+    assert_clean_error(
+        &yolah(&["moves", "-p", "startpos a1:c1"], ""),
+        "bad position",
+    );
+}
+
 #[test]
 fn moves_are_sorted_on_one_line() {
     let output = yolah(&["moves"], "");

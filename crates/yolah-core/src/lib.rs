@@ -40,7 +40,7 @@ pub use diagram::Diagram;
 pub use legality::IllegalMove;
 pub use move_list::{MAX_MOVES, MoveList};
 pub use mv::{Move, ParseMoveError};
-pub use notation::{ParsePositionError, START};
+pub use notation::{ParseLineError, ParsePositionError, PositionLine, START};
 pub use perft::perft;
 pub use playout::Playout;
 pub use position::{Cell, Outcome, Position};

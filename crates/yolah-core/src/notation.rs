@@ -6,6 +6,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::color::Color;
+use crate::mv::Move;
 use crate::position::{Cell, Position};
 use crate::square::Square;
 use crate::text::quote;
@@ -241,6 +242,90 @@ impl Position {
             }
         }
         Ok(Position::from_parts(pieces, holes, [black, white], ply))
+    }
+}
+
+/// A position and moves played from it, as one line of text gives them: a position in
+/// notation or `startpos`, then optionally `moves m1 m2 …` (`startpos moves a1:c3 h1:h4`),
+/// each move checked in turn. The one way the command line's `--position` and the engine
+/// protocol's `position` read a position with moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionLine {
+    /// The position the moves start from.
+    pub start: Position,
+    /// The moves, legal in turn.
+    pub moves: Vec<Move>,
+}
+
+impl PositionLine {
+    /// The position after the moves.
+    pub fn position(&self) -> Position {
+        let mut position = self.start;
+        for &m in &self.moves {
+            position.play(m);
+        }
+        position
+    }
+}
+
+/// Why a line is not a position with moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseLineError {
+    /// The position before `moves` is not one.
+    Position(ParsePositionError),
+    /// A move is not a move, or not legal where it is played.
+    Move {
+        /// Its place in the line, from 1.
+        number: usize,
+        /// Its text.
+        text: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl fmt::Display for ParseLineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseLineError::Position(error) => error.fmt(f),
+            ParseLineError::Move {
+                number,
+                text,
+                reason,
+            } => write!(f, "move {number} {}: {reason}", quote(text)),
+        }
+    }
+}
+
+impl std::error::Error for ParseLineError {}
+
+impl FromStr for PositionLine {
+    type Err = ParseLineError;
+
+    fn from_str(text: &str) -> Result<PositionLine, ParseLineError> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let (setup, moves) = match words.iter().position(|w| *w == "moves") {
+            Some(i) => (&words[..i], &words[i + 1..]),
+            None => (&words[..], &[][..]),
+        };
+        let start: Position = setup.join(" ").parse().map_err(ParseLineError::Position)?;
+        let mut position = start;
+        let mut line = PositionLine {
+            start,
+            moves: Vec::with_capacity(moves.len()),
+        };
+        for (i, &text) in moves.iter().enumerate() {
+            let error = |reason: String| ParseLineError::Move {
+                number: i + 1,
+                text: text.to_string(),
+                reason,
+            };
+            let m: Move = text.parse().map_err(|e| error(format!("{e}")))?;
+            position.check_move(m).map_err(|e| error(format!("{e}")))?;
+            position.play(m);
+            line.moves.push(m);
+        }
+        Ok(line)
     }
 }
 

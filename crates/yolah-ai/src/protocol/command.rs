@@ -3,7 +3,7 @@
 use crate::clock::Clock;
 use std::time::Duration;
 use yolah_core::text::quote;
-use yolah_core::{Color, Move, Position};
+use yolah_core::{Color, ParseLineError, Position, PositionLine};
 
 /// The longest `go movetime`, in milliseconds: an hour, as for a spec's `time`.
 pub const MAX_MOVETIME_MS: u64 = 3_600_000;
@@ -140,30 +140,24 @@ fn position(words: &[&str]) -> Result<Position, String> {
     const USAGE: &str = "usage: position startpos|fen <notation> [moves <m1> …]";
     let moves_at = words.iter().position(|w| *w == "moves");
     let (setup, moves) = match moves_at {
-        Some(i) => (&words[..i], &words[i + 1..]),
+        Some(i) => (&words[..i], &words[i..]),
         None => (words, &[][..]),
     };
-    let mut position = match setup.split_first() {
-        Some((&"startpos", [])) => Position::start(),
+    let notation = match setup.split_first() {
+        Some((&"startpos", [])) => "startpos".to_string(),
         Some((&"startpos", _)) => return Err(format!("startpos takes nothing more; {USAGE}")),
-        Some((&"fen", notation)) if !notation.is_empty() => notation
-            .join(" ")
-            .parse::<Position>()
-            .map_err(|e| format!("bad position: {e}"))?,
+        Some((&"fen", notation)) if !notation.is_empty() => notation.join(" "),
         Some((&"fen", _)) => return Err(format!("fen needs a position; {USAGE}")),
         _ => return Err(USAGE.to_string()),
     };
-    for (i, text) in moves.iter().enumerate() {
-        let number = i + 1;
-        let mv: Move = text
-            .parse()
-            .map_err(|e| format!("move {number} {}: {e}", quote(text)))?;
-        position
-            .check_move(mv)
-            .map_err(|e| format!("move {number} {}: {e}", quote(text)))?;
-        position.play(mv);
-    }
-    Ok(position)
+    // The position and its moves, read as the command line's --position reads them.
+    format!("{notation} {}", moves.join(" "))
+        .parse::<PositionLine>()
+        .map(|line| line.position())
+        .map_err(|error| match error {
+            ParseLineError::Position(e) => format!("bad position: {e}"),
+            error @ ParseLineError::Move { .. } => error.to_string(),
+        })
 }
 
 fn go(words: &[&str]) -> Result<Go, String> {

@@ -89,12 +89,14 @@ pub fn time_control(text: Option<&str>) -> Result<Option<TimeControl>> {
     .transpose()
 }
 
-/// The position given with `--position`, or the start.
+/// The position given with `--position` (a position, then optionally `moves m1 m2 …` from it:
+/// [`yolah_core::PositionLine`]), or the start.
 pub fn position_arg(text: Option<&str>) -> Result<Position> {
     match text {
         None => Ok(Position::start()),
         Some(text) => text
-            .parse()
+            .parse::<yolah_core::PositionLine>()
+            .map(|line| line.position())
             .with_context(|| format!("bad position {}", quote(text))),
     }
 }
@@ -142,7 +144,8 @@ pub const DEFAULT_SEED: u64 = 1;
 /// The position a command starts from.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct PositionArg {
-    /// The position, in notation or `startpos` [default: startpos].
+    /// The position, in notation or `startpos`, then optionally `moves m1 m2 …` played from
+    /// it [default: startpos].
     #[arg(long, short, value_name = "POSITION")]
     pub position: Option<String>,
 }

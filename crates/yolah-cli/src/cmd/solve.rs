@@ -11,8 +11,9 @@ use yolah_ai::players::minimax::{Minimax, proven_margin};
 /// The options of `yolah solve`, as its command line gives them.
 #[derive(clap::Args)]
 pub struct Options {
-    /// The position, in notation or `startpos` [default: startpos]; give one with about
-    /// 24 free squares or fewer (the start cannot be solved in any --time).
+    /// The position, in notation or `startpos`, then optionally `moves m1 m2 …` played from
+    /// it [default: startpos]; give one with about 24 free squares or fewer (the start
+    /// cannot be solved in any --time).
     #[arg(long, short, value_name = "POSITION")]
     pub position: Option<String>,
     /// Transposition table, 1 to 16384 MiB.
