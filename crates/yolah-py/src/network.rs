@@ -3,11 +3,16 @@
 //! `minimax:net=FILE` plays, and a trained file becomes arrays.
 
 use crate::position::position_arg;
-use pyo3::exceptions::{PyKeyError, PyValueError};
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyKeyError, PyOSError, PyPermissionError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::io::ErrorKind;
 use std::path::PathBuf;
-use yolah_ai::eval::network::parameters::{Parameters, epochs_of};
+use yolah_ai::eval::network::parameters::{
+    MAX_INPUT_WEIGHT, MAX_WEIGHT, Parameters, epochs_of, max_second_weight,
+};
 use yolah_ai::eval::network::{INPUTS, Network as Inference, Shape};
 
 /// The arrays' names, in the file's order, and what each holds (B buckets, H, L2, L3 units, D
@@ -40,6 +45,44 @@ fn array<'py>(py: Python<'py>, values: &[f32], shape: &[usize]) -> PyResult<Boun
     crate::numpy::array(py, &bytes, "<f4", shape)
 }
 
+/// Why a file could not be read, as the `OSError` its cause is (`FileNotFoundError`,
+/// `PermissionError`, ...); `ValueError` for a file that is not one this reads (a folder, too
+/// large).
+fn read_error(path: &std::path::Path, error: &std::io::Error) -> PyErr {
+    let message = format!("cannot read '{}': {error}", path.display());
+    match error.kind() {
+        ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
+        ErrorKind::PermissionDenied => PyPermissionError::new_err(message),
+        ErrorKind::InvalidInput | ErrorKind::InvalidData | ErrorKind::FileTooLarge => {
+            PyValueError::new_err(message)
+        }
+        _ => PyOSError::new_err(message),
+    }
+}
+
+/// The first value of array `name` (of `shape`, row-major) that is not finite or beyond
+/// `limit`, as an error that names the array and the index.
+fn check_range(name: &str, values: &[f32], shape: &[usize], limit: f32) -> PyResult<()> {
+    let Some(at) = values
+        .iter()
+        .position(|x| !x.is_finite() || x.abs() > limit)
+    else {
+        return Ok(());
+    };
+    let mut index = vec![0; shape.len()];
+    let mut rest = at;
+    for (axis, &size) in shape.iter().enumerate().rev() {
+        index[axis] = rest % size.max(1);
+        rest /= size.max(1);
+    }
+    let index: Vec<String> = index.iter().map(ToString::to_string).collect();
+    Err(PyValueError::new_err(format!(
+        "array '{name}' at [{}] is {}, outside ±{limit} (not a network the engine can run)",
+        index.join(", "),
+        values[at]
+    )))
+}
+
 impl Network {
     fn new(parameters: &Parameters, epochs: u32) -> PyResult<Network> {
         // Through the file format, so a network made here is refused where a file of it
@@ -58,7 +101,8 @@ impl Network {
 
 #[pymethods]
 impl Network {
-    /// Reads a `.yolahnet` file (`yolah train` writes them); `ValueError` if it is not one.
+    /// Reads a `.yolahnet` file (`yolah train` writes them); `ValueError` if it is not one,
+    /// `FileNotFoundError` (an `OSError`) if it cannot be read.
     #[staticmethod]
     #[allow(
         clippy::needless_pass_by_value,
@@ -69,7 +113,7 @@ impl Network {
             &path,
             yolah_ai::eval::network::parameters::MAX_FILE_SIZE,
         )
-        .map_err(|e| PyValueError::new_err(format!("cannot read '{}': {e}", path.display())))?;
+        .map_err(|e| read_error(&path, &e))?;
         let parameters = Parameters::from_bytes(&bytes)
             .map_err(|e| PyValueError::new_err(format!("'{}': {e}", path.display())))?;
         Network::new(&parameters, epochs_of(&bytes))
@@ -142,6 +186,16 @@ impl Network {
                      D={d} it must be {want:?}"
                 )));
             }
+        }
+        // Each value within its limit, said by array and index (the file's check would name
+        // only its place in the file).
+        for (name, (values, shape)) in ARRAYS.iter().zip(&got) {
+            let limit = match *name {
+                "W1" | "b1" => MAX_INPUT_WEIGHT,
+                "W2" => max_second_weight(h),
+                _ => MAX_WEIGHT,
+            };
+            check_range(name, values, shape, limit)?;
         }
         // File order: W1, b1, then each bucket's stack.
         let mut flat = Vec::with_capacity(shape.parameters());

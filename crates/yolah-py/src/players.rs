@@ -5,7 +5,7 @@ use crate::position::position_arg;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard, TryLockError};
 use yolah_ai::{Agent, Report, Spec};
 use yolah_core::Position;
 
@@ -75,10 +75,25 @@ pub fn think<'py>(
 }
 
 /// A player kept across the moves of a game, so that it reuses what it learnt (MCTS's tree,
-/// minimax's table); one game at a time.
-#[pyclass(module = "yolah", name = "Player")]
+/// minimax's table); one game at a time, in one thread at a time.
+#[pyclass(module = "yolah", name = "Player", frozen)]
 pub struct Player {
     agent: Mutex<Agent>,
+}
+
+impl Player {
+    /// The agent, unless another thread is using it (then what to do instead).
+    fn agent(&self) -> PyResult<MutexGuard<'_, Agent>> {
+        self.agent.try_lock().map_err(|error| match error {
+            TryLockError::WouldBlock => PyRuntimeError::new_err(
+                "this Player is thinking in another thread; a Player plays one game at a time: \
+                 give each thread its own yolah.Player(spec)",
+            ),
+            TryLockError::Poisoned(_) => {
+                PyRuntimeError::new_err("this player crashed in an earlier move")
+            }
+        })
+    }
 }
 
 #[pymethods]
@@ -95,27 +110,21 @@ impl Player {
     /// Chooses a move in `position` (a `Position` or notation) and returns the report, as
     /// `yolah.think` does.
     fn think<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         position: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let agent = self
-            .agent
-            .get_mut()
-            .map_err(|_| PyRuntimeError::new_err("this player crashed in an earlier move"))?;
-        choose(py, agent, position_arg(position)?)
+        let position = position_arg(position)?;
+        choose(py, &mut *self.agent()?, position)
     }
 
     /// The spec, with every option it sets.
     #[getter]
-    fn spec(&mut self) -> PyResult<String> {
-        self.agent
-            .get_mut()
-            .map(|agent| agent.spec().to_string())
-            .map_err(|_| PyRuntimeError::new_err("this player crashed in an earlier move"))
+    fn spec(&self) -> PyResult<String> {
+        Ok(self.agent()?.spec().to_string())
     }
 
-    fn __repr__(&mut self) -> PyResult<String> {
+    fn __repr__(&self) -> PyResult<String> {
         Ok(format!("Player({:?})", self.spec()?))
     }
 }

@@ -112,6 +112,9 @@ def test_missing_or_strange_files_raise(tmp_path, selfplay):
         yolah.read_data(empty)
     with pytest.raises(ValueError, match="RECORD_DTYPE"):
         yolah.record_planes(np.zeros(3, dtype=np.uint64))
+    # Issue 42: not an array at all is a TypeError, as the docs say of a wrong type.
+    with pytest.raises(TypeError, match="records must be a numpy array"):
+        yolah.record_planes([1, 2, 3])
     shutil.copy(selfplay[0], tmp_path / "copy.bin")
     assert len(yolah.read_data(tmp_path / "copy.bin")) == len(yolah.read_data(selfplay[0]))
 

@@ -76,3 +76,6 @@ def test_pettingzoo_api_test_passes_and_a_game_ends_with_rewards():
     picture.reset()
     image = picture.render()
     assert image.shape == (256, 256, 3) and image.dtype == np.uint8
+    # Issue 42: an agent that is not in the game is refused, not observed.
+    with pytest.raises(ValueError, match="'purple'.*'black', 'white'"):
+        picture.observe("purple")

@@ -99,5 +99,15 @@ def test_bad_arrays_are_refused_with_the_reason():
         yolah.Network.from_arrays({**arrays, "W1": arrays["W1"] * 100})
     with pytest.raises(ValueError, match="bad shape"):
         yolah.Network.from_arrays(random_arrays(hidden=24))
-    with pytest.raises(ValueError, match="cannot read"):
+    # Issue 42: a missing file is FileNotFoundError (as the docs say), and a weight out of range
+    # names its array and index.
+    with pytest.raises(FileNotFoundError, match="cannot read '/nonexistent.yolahnet'"):
         yolah.Network.load("/nonexistent.yolahnet")
+    wide = {**arrays, "W1": arrays["W1"].copy()}
+    wide["W1"][5, 3] = 100.0
+    with pytest.raises(ValueError, match=r"array 'W1' at \[5, 3\] is 100, outside ±1\.9"):
+        yolah.Network.from_arrays(wide)
+    far = {**arrays, "b": arrays["b"].copy()}
+    far["b"][1] = np.inf
+    with pytest.raises(ValueError, match=r"array 'b' at \[1\] is inf"):
+        yolah.Network.from_arrays(far)

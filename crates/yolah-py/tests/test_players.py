@@ -106,3 +106,25 @@ def test_other_threads_run_while_a_player_thinks():
     # Had the search held the interpreter, this loop could not have run while it searched.
     assert time.monotonic() - started > 0.4
     assert ticks > 50
+
+
+def test_a_player_thinking_in_one_thread_is_refused_to_another_with_what_to_do():
+    # Issue 42: the second thread got a bare "Already borrowed".
+    player = yolah.Player("mcts:time=800ms")
+    started = threading.Event()
+
+    def search():
+        started.set()
+        player.think(yolah.Position())
+
+    thread = threading.Thread(target=search)
+    thread.start()
+    started.wait()
+    time.sleep(0.2)
+    with pytest.raises(RuntimeError, match="another thread.*its own yolah.Player"):
+        player.think(yolah.Position())
+    with pytest.raises(RuntimeError, match="another thread"):
+        _ = player.spec
+    thread.join()
+    # Once the first is done, the player thinks again.
+    assert player.think(yolah.Position())["move"]

@@ -63,6 +63,11 @@ def record_planes(records: "_np.ndarray") -> "_np.ndarray":
     A ``uint8`` array of shape ``(n, 3, 8, 8)``: black's pieces, white's pieces, holes, each
     ``[rank][file]`` with rank 1 first. Whose turn it is: ``records["ply"] % 2`` (0 black).
     """
+    if not isinstance(records, _np.ndarray):
+        raise TypeError(
+            "records must be a numpy array of yolah.RECORD_DTYPE (from yolah.read_data), "
+            f"not {type(records).__name__}"
+        )
     if records.dtype != RECORD_DTYPE:
         raise ValueError(f"expected records of yolah.RECORD_DTYPE, not {records.dtype}")
     boards = _np.stack([records["black"], records["white"], records["holes"]], axis=-1)

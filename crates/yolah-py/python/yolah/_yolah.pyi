@@ -129,7 +129,9 @@ class Position:
 
 @final
 class Player:
-    """A player kept across the moves of a game (tree and table reuse); one game at a time."""
+    """A player kept across the moves of a game (tree and table reuse); one game at a time,
+    in one thread at a time (another thread's call raises ``RuntimeError``: give each thread
+    its own)."""
 
     def __new__(cls, spec: str, seed: int | None = None) -> Player:
         """The player ``spec`` (``"mcts:iterations=20000"``); ``ValueError`` if bad."""
@@ -174,7 +176,8 @@ class Network:
 
     @staticmethod
     def load(path: str | PathLike[str]) -> Network:
-        """Reads a ``.yolahnet`` file; ``ValueError`` if it is not one."""
+        """Reads a ``.yolahnet`` file; ``ValueError`` if it is not one, ``FileNotFoundError``
+        if there is none."""
     @staticmethod
     def shipped() -> Network:
         """The network shipped with the engine."""

@@ -70,6 +70,8 @@ class raw_env(_AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class
         return self.action_spaces[agent]
 
     def observe(self, agent):
+        if agent not in self.possible_agents:
+            raise ValueError(f"no agent {agent!r} in this game: the agents are 'black', 'white'")
         if agent == self.agent_selection and not self.position.game_over():
             mask = self.position.legal_action_mask().astype(_np.int8)
         else:
