@@ -221,3 +221,65 @@ fn networks_of_other_shapes_train_resume_and_play() {
     let output = train(&data, &out, &["--resume", "--hidden", "512"]);
     assert_clean_error(&output, "only --epochs may be given");
 }
+
+/// Issue 42: `--resume` needs only `--out`, as learn, tournament and selfplay do: the run
+/// keeps where its data are (absolute, so another working directory resumes it too) and
+/// checks that they are the same; the resumed run ends byte for byte where an uninterrupted
+/// one does.
+#[test]
+fn resumes_from_its_output_alone() {
+    let root = tempfile::tempdir().unwrap();
+    make_data(&root.path().join("data"), "5");
+    let in_root = |args: &[&str], dir: &Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_yolah"))
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .unwrap()
+    };
+    // Started with a relative --data from the root.
+    let output = in_root(
+        &[
+            "train",
+            "--data",
+            "data",
+            "--out",
+            "run/net.yolahnet",
+            "--epochs",
+            "1",
+        ],
+        root.path(),
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    // Resumed from elsewhere, with its output alone.
+    let out = root.path().join("run").join("net.yolahnet");
+    let elsewhere = root.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    let resume = [
+        "train",
+        "--out",
+        out.to_str().unwrap(),
+        "--resume",
+        "--epochs",
+        "2",
+    ];
+    let output = in_root(&resume, &elsewhere);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("2 epochs (1 this run"),
+        "{}",
+        stdout(&output)
+    );
+    let straight = root.path().join("straight").join("net.yolahnet");
+    let output = train(&root.path().join("data"), &straight, &["--epochs", "2"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(std::fs::read(&straight).unwrap() == std::fs::read(&out).unwrap());
+    // Data changed since are refused.
+    make_data(&root.path().join("data2"), "6");
+    std::fs::rename(root.path().join("data"), root.path().join("old")).unwrap();
+    std::fs::rename(root.path().join("data2"), root.path().join("data")).unwrap();
+    assert_clean_error(
+        &in_root(&resume, &elsewhere),
+        "the data differ from the run's",
+    );
+}

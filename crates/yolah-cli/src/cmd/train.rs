@@ -2,7 +2,8 @@
 //! after every epoch; beside it `STEM.train.json` (the run's settings), `STEM.train.csv` (one
 //! row per epoch), `STEM.state` (the trainer's whole state: the network and the optimiser's
 //! moments) and `STEM.loss.png` (the curves). `--resume` goes on after the last epoch the
-//! state holds, exactly as an uninterrupted run would.
+//! state holds, exactly as an uninterrupted run would, from `--out` alone: the settings file
+//! keeps where the data are (absolute paths) and their fingerprints, checked again.
 
 use super::{UsageError, plot, usage, write_atomic};
 use anyhow::{Context, Result, bail, ensure};
@@ -20,8 +21,9 @@ use yolah_train::train::{Dataset, Settings, Target, Trainer, initial_parameters}
 /// The options of `yolah train`, as its command line gives them.
 #[derive(clap::Args)]
 pub struct Options {
-    /// A self-play directory (or its data.bin); repeat to train on several.
-    #[arg(long, short, value_name = "DIR", required = true)]
+    /// A self-play directory (or its data.bin); repeat to train on several (with --resume:
+    /// by default the run's own, which STEM.train.json keeps).
+    #[arg(long, short, value_name = "DIR")]
     pub data: Vec<PathBuf>,
     /// The network file to write, like runs/nn/network.yolahnet; STEM.train.json,
     /// STEM.train.csv and STEM.loss.png go beside it.
@@ -86,7 +88,7 @@ pub const VALIDATION: f64 = 0.1;
 /// What decides a run; stored in `STEM.train.json` and checked on `--resume`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct Run {
-    /// The data files, as given.
+    /// The data files, absolute (runs from before issue 42: as given).
     data: Vec<PathBuf>,
     /// Each data file's fingerprint and position count.
     fingerprints: Vec<(u64, usize)>,
@@ -171,7 +173,7 @@ fn data_file(path: &Path) -> PathBuf {
 
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     usage!(
-        !options.data.is_empty(),
+        !options.data.is_empty() || options.resume,
         "missing --data DIR (a self-play directory; give several to train on all)"
     );
     let epochs = options.epochs.unwrap_or(30);
@@ -179,8 +181,6 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         (1..=MAX_EPOCHS).contains(&epochs),
         "--epochs must be from 1 to {MAX_EPOCHS}, not {epochs}"
     );
-    // The data, read and checked before anything is written.
-    let files = read_data(&options.data)?;
     let dir = match options.out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -210,6 +210,17 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         "nothing to resume: {} does not exist",
         json_path.display()
     );
+    let stored = options.resume.then(|| read_run(&json_path)).transpose()?;
+    // The data, read and checked before anything is written: those given, else the run's.
+    let files = match &stored {
+        Some(run) if options.data.is_empty() => read_data(&run.data).with_context(|| {
+            format!(
+                "the run's data (as {} keeps them; give --data if they moved)",
+                json_path.display()
+            )
+        })?,
+        _ => read_data(&options.data)?,
+    };
     std::fs::create_dir_all(&dir)
         .with_context(|| format!("'{}': cannot create the directory", dir.display()))?;
     let _lock = DirLock::take(&dir)?;
@@ -219,8 +230,8 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         .map(|f| (f.header.fingerprint, f.samples.len()))
         .collect();
 
-    let (run, mut rows, trainer) = if options.resume {
-        resume(options, &fingerprints, &json_path, &csv_path)?
+    let (run, mut rows, trainer) = if let Some(run) = stored {
+        resume(options, run, &fingerprints, &json_path, &csv_path)?
     } else {
         start(options, epochs, fingerprints, &json_path)?
     };
@@ -275,19 +286,22 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
 /// left.
 fn resume(
     options: &Options,
+    mut run: Run,
     fingerprints: &[(u64, usize)],
     json_path: &Path,
     csv_path: &Path,
 ) -> Result<(Run, Vec<Row>, Trainer)> {
-    let text = yolah_ai::files::read_text_bounded(json_path, yolah_ai::files::MAX_SETTINGS)
-        .with_context(|| format!("nothing to resume: cannot read {}", json_path.display()))?;
-    let mut run: Run = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a training run", json_path.display()))?;
     ensure!(
         run.fingerprints == *fingerprints,
         "the data differ from the run's ({} was trained on other data or other amounts of it)",
         json_path.display()
     );
+    // Data given again (moved, say) are where later resumes look.
+    let given = absolute(&options.data)?;
+    if !given.is_empty() && given != run.data {
+        run.data = given;
+        write_atomic(json_path, &serde_json::to_string_pretty(&run)?)?;
+    }
     let state_path = sibling(&options.out, "state");
     let (trainer, done) = match yolah_ai::files::read_bounded(&state_path, MAX_STATE_SIZE) {
         Ok(bytes) => Trainer::from_state(&bytes, run.settings.clone())
@@ -336,6 +350,22 @@ fn resume(
     Ok((run, rows, trainer))
 }
 
+/// The run's settings file.
+fn read_run(json_path: &Path) -> Result<Run> {
+    let text = yolah_ai::files::read_text_bounded(json_path, yolah_ai::files::MAX_SETTINGS)
+        .with_context(|| format!("nothing to resume: cannot read {}", json_path.display()))?;
+    serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a training run", json_path.display()))
+}
+
+/// The data paths made absolute, so that a resume from another directory finds them.
+fn absolute(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    paths
+        .iter()
+        .map(|p| std::path::absolute(p).with_context(|| format!("'{}': no such path", p.display())))
+        .collect()
+}
+
 /// A new run's settings, written to `json_path`.
 fn start(
     options: &Options,
@@ -351,7 +381,7 @@ fn start(
     let seed = options.seed.unwrap_or(1);
     let shape = options.shape()?;
     let run = Run {
-        data: options.data.clone(),
+        data: absolute(&options.data)?,
         fingerprints,
         target: options.target.unwrap_or(Target::Score),
         validation: VALIDATION,
