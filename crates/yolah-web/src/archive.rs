@@ -15,7 +15,7 @@
 //! may watch them, as on lichess; only the invitation link's secret gives a free side.
 
 use crate::export::{Export, record};
-use crate::store::{Cursor, MAX_PAGE, Store, Summary};
+use crate::store::{Cursor, MAX_PAGE, Page, Store};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Json, Response};
 use serde::Deserialize;
@@ -129,25 +129,24 @@ impl Selection {
     }
 }
 
-/// The games of a selection, and for a page the cursors of the pages beside it.
-fn select(
-    store: &Store,
-    selection: &Selection,
-) -> Result<(Vec<Summary>, Option<String>, Option<String>), String> {
-    match selection.check()? {
-        Chosen::Page { cursor, per_page } => {
-            let page = store.list(&cursor, per_page)?;
-            Ok((page.games, page.newer, page.older))
-        }
+/// The games of a selection (for a page, with the cursors of the pages beside it).
+/// A bad selection is the client's fault (400); a store that cannot answer, the server's (500).
+fn select(store: &Store, selection: &Selection) -> Result<Page, (StatusCode, String)> {
+    let failed = |reason: String| (StatusCode::INTERNAL_SERVER_ERROR, reason);
+    match selection
+        .check()
+        .map_err(|reason| (StatusCode::BAD_REQUEST, reason))?
+    {
+        Chosen::Page { cursor, per_page } => store.list(&cursor, per_page).map_err(failed),
         Chosen::Ids(ids) => {
             let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
-            Ok((store.summaries(&ids)?, None, None))
+            Ok(Page {
+                games: store.summaries(&ids).map_err(failed)?,
+                newer: None,
+                older: None,
+            })
         }
     }
-}
-
-fn bad(reason: String) -> Response {
-    (StatusCode::BAD_REQUEST, reason).into_response()
 }
 
 /// `GET /games`: the archive's page.
@@ -159,22 +158,22 @@ pub async fn page() -> Html<&'static str> {
 /// one, null at an end).
 pub fn list(store: &Store, selection: &Selection) -> Response {
     match select(store, selection) {
-        Ok((games, newer, older)) => Json(serde_json::json!({
-            "games": games,
-            "newer": newer,
-            "older": older,
+        Ok(page) => Json(serde_json::json!({
+            "games": page.games,
+            "newer": page.newer,
+            "older": page.older,
         }))
         .into_response(),
-        Err(reason) => bad(reason),
+        Err(refused) => refused.into_response(),
     }
 }
 
 /// `GET /games.pgn`: the selected games, one PGN block each, numbered from 0 in the order
 /// listed (`yolah replay FILE --game N`), the server's id of each in its `Run` tag.
 pub fn pgn(store: &Store, selection: &Selection) -> Response {
-    let (games, _, _) = match select(store, selection) {
-        Ok(found) => found,
-        Err(reason) => return bad(reason),
+    let games = match select(store, selection) {
+        Ok(page) => page.games,
+        Err(refused) => return refused.into_response(),
     };
     let mut text = String::new();
     let mut skipped = Vec::new();

@@ -11,7 +11,7 @@
 
 use crate::game::Table;
 use crate::message::{RoomMessage, ServerMessage};
-use crate::store::{Kept, Kind, Pin, Store, Written, secret};
+use crate::store::{FORGET_EMPTY_AFTER, Kept, Kind, Pin, Store, Written, secret};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -269,11 +269,41 @@ impl Room {
         self.updates.subscribe()
     }
 
+    /// Starts the grace of a room nobody is in again (it is about to be joined).
+    fn refresh(&self) {
+        let mut inner = self.lock();
+        if inner.empty_since.is_some() {
+            inner.empty_since = Some(Instant::now());
+        }
+    }
+
     /// Whether nobody has sat in it for `grace`: then it is dropped.
     pub fn forgotten(&self, grace: Duration) -> bool {
         self.lock()
             .empty_since
             .is_some_and(|t| t.elapsed() >= grace)
+    }
+}
+
+/// Makes room for one more room among `rooms` (at most `max`): the room nobody has been in
+/// for longest leaves memory (its game stays in the store, and its link brings it back); only
+/// when someone is in every room is the new one refused.
+fn make_room(rooms: &mut HashMap<String, Arc<Room>>, max: usize) -> Result<(), String> {
+    if rooms.len() < max {
+        return Ok(());
+    }
+    let emptiest = rooms
+        .iter()
+        .filter_map(|(id, room)| room.lock().empty_since.map(|since| (since, id.clone())))
+        .min();
+    match emptiest {
+        Some((_, id)) => {
+            rooms.remove(&id);
+            Ok(())
+        }
+        None => Err(format!(
+            "the server has {max} shared games with people in them; try later"
+        )),
     }
 }
 
@@ -330,11 +360,7 @@ impl Rooms {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         rooms.retain(|_, room| !room.forgotten(grace));
-        if rooms.len() >= max {
-            return Err(format!(
-                "the server has {max} shared games already; try later"
-            ));
-        }
+        make_room(&mut rooms, max)?;
         let kept = Kept {
             id: secret(1),
             kind: Kind::Friends,
@@ -342,8 +368,7 @@ impl Rooms {
             key: Some(secret(2)),
             saved: table.saved(),
         };
-        let forget = i64::try_from(grace.as_secs()).unwrap_or(i64::MAX);
-        let pin = self.store.create(&kept, None, forget)?;
+        let pin = self.store.create(&kept, None, FORGET_EMPTY_AFTER)?;
         let room = self.room(pin, kept, table);
         rooms.insert(room.id.clone(), Arc::clone(&room));
         Ok(room)
@@ -368,6 +393,9 @@ impl Rooms {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         rooms.retain(|_, room| !room.forgotten(grace));
         if let Some(room) = rooms.get(id) {
+            // Its grace starts again, under the registry's lock: it cannot be dropped between
+            // here and its member's sitting down (and made twice by the next find).
+            room.refresh();
             return Ok(Arc::clone(room));
         }
         let missing = || {
@@ -376,17 +404,16 @@ impl Rooms {
                 yolah_core::text::quote(id)
             )
         };
+        // Pinned before it is read: the forgetting of games with no move cannot take it now.
+        let pin = self.store.pin(id);
         let kept = self
             .store
             .load(id)?
             .filter(|kept| kept.kind == Kind::Friends)
             .ok_or_else(missing)?;
-        if rooms.len() >= max {
-            return Err(format!("the server has {max} shared games open; try later"));
-        }
+        make_room(&mut rooms, max)?;
         let table = Table::restore(&kept.saved)
             .map_err(|e| format!("shared game {id} cannot be taken up: {e}"))?;
-        let pin = self.store.pin(&kept.id);
         let room = self.room(pin, kept, table);
         rooms.insert(room.id.clone(), Arc::clone(&room));
         Ok(room)

@@ -23,7 +23,7 @@ use crate::message::{
     ServerMessage, Undo,
 };
 use crate::room::{Room, Rooms, Seat};
-use crate::store::{Kept, Kind, Pin, Store, Written, secret};
+use crate::store::{FORGET_EMPTY_AFTER, Kept, Kind, Pin, Store, Written, secret};
 use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Query, State as Extract};
@@ -251,16 +251,13 @@ pub async fn serve(
         usize,
     >::new()));
     loop {
-        let (tcp, address) = match listener.accept().await {
-            Ok(accepted) => accepted,
+        let Ok((tcp, address)) = listener.accept().await else {
             // Out of file descriptors, or a connection reset before it was taken: wait a
             // little rather than spin, and go on.
-            Err(_) => {
-                tokio::time::sleep(Duration::from_millis(20)).await;
-                continue;
-            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            continue;
         };
-        let ip = address.ip();
+        let ip = client(address.ip());
         let Some(slot) = AddressSlot::take(&open, ip, per_address) else {
             continue; // Dropped: closed at once.
         };
@@ -268,11 +265,15 @@ pub async fn serve(
         // wait for the page's delayed acknowledgement (40 ms), and a clock would seem to jump.
         let _ = tcp.set_nodelay(true);
         let app = app.clone();
+        // The slot lives as long as the connection, and as long as a WebSocket it becomes
+        // (the upgrade handler keeps a share of it: hyper is done with the connection then).
+        let slot = Arc::new(slot);
         tokio::spawn(async move {
-            let _slot = slot;
+            let held = Arc::clone(&slot);
             let service = hyper::service::service_fn(
                 move |mut request: axum::extract::Request<hyper::body::Incoming>| {
                     request.extensions_mut().insert(Peer(ip));
+                    request.extensions_mut().insert(Arc::clone(&held));
                     app.clone().oneshot(request)
                 },
             );
@@ -286,8 +287,22 @@ pub async fn serve(
     }
 }
 
+/// A client as its bounds count it: an IPv4 address, or an IPv6 address's /64 (what one
+/// household or host is given: counting whole IPv6 addresses would give one client 2^64).
+fn client(ip: std::net::IpAddr) -> std::net::IpAddr {
+    match ip {
+        std::net::IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => std::net::IpAddr::V4(v4),
+            None => std::net::IpAddr::V6(std::net::Ipv6Addr::from(
+                v6.to_bits() & !u128::from(u64::MAX),
+            )),
+        },
+        v4 @ std::net::IpAddr::V4(_) => v4,
+    }
+}
+
 /// One open connection of a client address, counted while it lives.
-struct AddressSlot {
+pub struct AddressSlot {
     open: Arc<std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, usize>>>,
     ip: std::net::IpAddr,
 }
@@ -384,6 +399,7 @@ async fn upgrade(
     ws: WebSocketUpgrade,
     headers: HeaderMap,
     peer: Option<axum::Extension<Peer>>,
+    slot: Option<axum::Extension<Arc<AddressSlot>>>,
     Extract(shared): Extract<Arc<Shared>>,
 ) -> Response {
     if let Err(why) = check_origin(&headers, &shared.config.allowed_origins) {
@@ -392,7 +408,11 @@ async fn upgrade(
     let peer = peer.map(|axum::Extension(Peer(ip))| ip);
     ws.max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .on_upgrade(move |socket| play(socket, shared, peer))
+        .on_upgrade(move |socket| async move {
+            // The address's slot is held for as long as the game's socket lives.
+            let _slot = slot;
+            play(socket, shared, peer).await;
+        })
 }
 
 /// An origin as compared: lower case, without a trailing slash.
@@ -693,8 +713,10 @@ impl Connection {
                     messages.extend(self.state());
                 }
                 Err(message) => {
-                    // Undone: the page is shown the game as it was, and why.
+                    // Undone: the page is shown the game as it was, and why; a machine to
+                    // move searches again.
                     messages.push(ServerMessage::Error { message });
+                    self.think();
                     messages.extend(self.state());
                 }
             },
@@ -725,8 +747,10 @@ impl Connection {
             saved: table.saved(),
         };
         let holder = secret(1);
-        let forget = i64::try_from(self.shared.config.idle_timeout.as_secs()).unwrap_or(i64::MAX);
-        let pin = self.shared.store.create(&kept, Some(&holder), forget)?;
+        let pin = self
+            .shared
+            .store
+            .create(&kept, Some(&holder), FORGET_EMPTY_AFTER)?;
         self.outbox.push(ServerMessage::Game(GameMessage {
             id: kept.id.clone(),
             token: Some(token.clone()),
@@ -773,14 +797,17 @@ impl Connection {
         if owner.is_some() {
             self.reservation = Some(Reservation::take(&self.shared, memory)?);
         }
-        let (kept, taken) = self
+        // Pinned before it is read: the forgetting of games with no move cannot take it now.
+        let pin = self.shared.store.pin(id);
+        let (game, owns) = self
             .shared
             .store
             .take(id, owner, &holder)?
             .ok_or_else(missing)?;
-        let table = Table::restore(&kept.saved)
+        // The game as it was taken (a write of the page before may have come since the check).
+        let table = Table::restore(&game.saved)
             .map_err(|e| format!("game {id} cannot be taken up: {e}"))?;
-        let token = taken.then(|| owner.map(str::to_string)).flatten();
+        let token = owns.then(|| owner.map(str::to_string)).flatten();
         self.outbox.push(ServerMessage::Game(GameMessage {
             id: id.to_string(),
             token: token.clone(),
@@ -789,7 +816,7 @@ impl Connection {
             id: id.to_string(),
             token,
             holder,
-            _pin: self.shared.store.pin(id),
+            _pin: pin,
         });
         self.table = Some(table);
         Ok(())

@@ -9,8 +9,8 @@
 //! as ours (`application_id`), so another program's database, a newer schema or a damaged
 //! file is refused with one line rather than changed.
 //!
-//! One server a file: the server holds an advisory lock on `PATH.lock` while it lives, and a
-//! second one is refused. Games written by the server's connections go through one writing
+//! One server a file: the server holds an advisory lock on the file while it lives, and a
+//! second one is refused, whatever name it is given. Games written by the server's connections go through one writing
 //! connection; the archive reads through a connection of its own, so a long listing never
 //! makes a player's move wait (WAL lets readers and the writer work at once). A game a page
 //! or a room holds open is [pinned](Store::pin): the forgetting of games with no move never
@@ -175,8 +175,9 @@ pub struct Store {
     reader: Option<Mutex<Connection>>,
     /// The ids of games pages and rooms hold open, and how many hold each.
     pinned: Mutex<HashMap<String, usize>>,
-    /// The lock that makes the file this server's alone (none in memory).
-    _lock: Option<std::fs::File>,
+    /// The lock that makes the file this server's alone (none in memory), held until the
+    /// store is dropped.
+    file_lock: Option<std::fs::File>,
 }
 
 /// A game held open: the store does not forget it while this lives.
@@ -203,17 +204,12 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Takes the advisory lock of the database `path` (on `PATH.lock`, beside it), or says that
-/// another server holds it.
-fn take_lock(path: &Path) -> Result<std::fs::File, String> {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".lock");
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&name)
-        .map_err(|e| format!("cannot lock it ({}): {e}", Path::new(&name).display()))?;
+/// Takes an advisory lock on the database file itself (`flock`: apart from SQLite's own
+/// `fcntl` locks), so that a second server on the same file, under any name (a symbolic or
+/// hard link, another spelling of the path), is refused. Dropped after the store's
+/// connections (the fields' order), so closing it cannot touch SQLite's locks.
+fn lock_file(path: &Path) -> Result<std::fs::File, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot lock it: {e}"))?;
     match file.try_lock() {
         Ok(()) => Ok(file),
         Err(std::fs::TryLockError::WouldBlock) => {
@@ -222,6 +218,17 @@ fn take_lock(path: &Path) -> Result<std::fs::File, String> {
         Err(std::fs::TryLockError::Error(e)) => Err(format!("cannot lock it: {e}")),
     }
 }
+
+/// How long a kept game that never had a move, held open by no page, is kept: a week (a page
+/// closed while it waits for its first move comes back to it; what a client may create is
+/// bounded by address, so these cannot fill the file).
+pub const FORGET_EMPTY_AFTER: i64 = 7 * 24 * 3600;
+
+/// How the store opens a file: read and write, made if missing, a path and never a `file:`
+/// URI (a URI would name the same file by another name).
+const FLAGS: OpenFlags = OpenFlags::SQLITE_OPEN_READ_WRITE
+    .union(OpenFlags::SQLITE_OPEN_CREATE)
+    .union(OpenFlags::SQLITE_OPEN_NO_MUTEX);
 
 /// `words` random 64-bit words in hex, from the thread's cryptographic generator: game ids
 /// and the tokens that give a game's sides back.
@@ -258,8 +265,8 @@ impl Store {
             std::fs::create_dir_all(parent)
                 .map_err(|e| refuse(format!("cannot make its folder: {e}")))?;
         }
-        let file_lock = take_lock(path).map_err(refuse)?;
-        let db = Connection::open(path).map_err(|e| refuse(sql(&e)))?;
+        let db = Connection::open_with_flags(path, FLAGS).map_err(|e| refuse(sql(&e)))?;
+        let file_lock = lock_file(path).map_err(refuse)?;
         let mut store = Store::prepare(db).map_err(refuse)?;
         let reader = Connection::open_with_flags(
             path,
@@ -271,7 +278,7 @@ impl Store {
         })
         .map_err(|e| refuse(sql(&e)))?;
         store.reader = Some(Mutex::new(reader));
-        store._lock = Some(file_lock);
+        store.file_lock = Some(file_lock);
         Ok(store)
     }
 
@@ -353,7 +360,7 @@ impl Store {
             db: Mutex::new(db),
             reader: None,
             pinned: Mutex::default(),
-            _lock: None,
+            file_lock: None,
         };
         store.migrate(version)?;
         store.check_schema()?;
@@ -420,10 +427,12 @@ impl Store {
     ) -> Result<Pin, String> {
         let now = now();
         let game = serde_json::to_string(&kept.saved).expect("a game serialises");
+        let pin = self.pin(&kept.id);
+        // The pins are read under the writer's lock: a page pins a game before it reads it,
+        // so a game opened now is either pinned here or written after this.
+        let db = self.lock();
         let pinned: Vec<String> = lock(&self.pinned).keys().cloned().collect();
         let pinned = serde_json::to_string(&pinned).expect("ids serialise");
-        let pin = self.pin(&kept.id);
-        let db = self.lock();
         db.execute(
             "DELETE FROM games WHERE plies = 0 AND updated < ?1
                                  AND id NOT IN (SELECT value FROM json_each(?2))",
@@ -605,7 +614,7 @@ impl Store {
             games.reverse();
         }
         let mark = |g: &Summary| format!("{}-{}", g.created, g.id);
-        let (newer, older) = match cursor {
+        let (before, after) = match cursor {
             Cursor::Newest => (None, beyond.then(|| games.last().map(mark)).flatten()),
             Cursor::Older(..) => (
                 games.first().map(mark),
@@ -618,8 +627,8 @@ impl Store {
         };
         Ok(Page {
             games,
-            newer,
-            older,
+            newer: before,
+            older: after,
         })
     }
 
@@ -645,11 +654,14 @@ impl Store {
 }
 
 /// The columns of a [`Summary`]: the players read by SQLite out of the kept JSON, or `?` from
-/// a row whose JSON is damaged (the archive lists it; opening it says what is wrong).
-const SUMMARY: &str = "id, kind,
-    CASE WHEN json_valid(game) THEN json_extract(game, '$.black') END,
-    CASE WHEN json_valid(game) THEN json_extract(game, '$.white') END,
-    plies, result, created, updated";
+/// a row whose JSON is damaged, each column of the type the summary reads (a damaged row is
+/// listed with what can be read; opening it says what is wrong).
+const SUMMARY: &str = "CAST(id AS TEXT), CAST(kind AS TEXT),
+    CASE WHEN json_valid(game) THEN CAST(json_extract(game, '$.black') AS TEXT) END,
+    CASE WHEN json_valid(game) THEN CAST(json_extract(game, '$.white') AS TEXT) END,
+    CAST(plies AS INTEGER),
+    CASE WHEN typeof(result) = 'text' THEN result END,
+    CAST(created AS INTEGER), CAST(updated AS INTEGER)";
 
 /// A game's moves, as a column.
 fn plies(saved: &Saved) -> i64 {
@@ -822,8 +834,22 @@ mod tests {
         let error = Store::open(&path).err().expect("refused");
         assert!(error.contains("in use by another yolah serve"), "{error}");
         assert!(!error.contains('\n'), "{error}");
+        // Nor under another name: a symbolic link, a hard link, a `file:` name.
+        let symbolic = dir.path().join("symbolic.sqlite");
+        std::os::unix::fs::symlink(&path, &symbolic).unwrap();
+        let hard = dir.path().join("hard.sqlite");
+        std::fs::hard_link(&path, &hard).unwrap();
+        for other in [symbolic, hard] {
+            let error = Store::open(&other).err().expect("refused");
+            assert!(error.contains("in use by another yolah serve"), "{error}");
+        }
         drop(first);
         Store::open(&path).unwrap();
+        // A refused file is left as it was, with nothing beside it.
+        let junk = dir.path().join("junk.txt");
+        std::fs::write(&junk, "not a database, and long enough to say so ".repeat(40)).unwrap();
+        assert!(Store::open(&junk).is_err());
+        assert!(!dir.path().join("junk.txt.lock").exists());
     }
 
     #[test]

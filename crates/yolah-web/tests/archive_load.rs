@@ -42,6 +42,26 @@ fn fill(db: &std::path::Path, n: usize) {
     tx.commit().unwrap();
 }
 
+/// The old way of finding the deepest page (count, then OFFSET), timed on the same file for
+/// comparison: its time and the first id on it.
+fn count_and_offset(db: &std::path::Path) -> (Duration, String) {
+    let reader = rusqlite::Connection::open(db).unwrap();
+    let offset = Instant::now();
+    let total: i64 = reader
+        .query_row("SELECT count(*) FROM games WHERE plies > 0", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    let deep: String = reader
+        .query_row(
+            "SELECT id FROM games WHERE plies > 0 ORDER BY created DESC, id LIMIT 20 OFFSET ?1",
+            [total - 20],
+            |r| r.get(0),
+        )
+        .unwrap();
+    (offset.elapsed(), deep)
+}
+
 /// The median and the largest of `times`, ms.
 fn median_max(times: &mut [Duration]) -> (f64, f64) {
     times.sort();
@@ -66,24 +86,7 @@ fn a_deep_archive_page_and_four_readers_do_not_slow_a_move() {
         started.elapsed().as_secs_f64()
     );
 
-    // The old way of finding a deep page (count, then OFFSET), timed on the same file for
-    // comparison.
-    let reader = rusqlite::Connection::open(&db).unwrap();
-    let offset = Instant::now();
-    let total: i64 = reader
-        .query_row("SELECT count(*) FROM games WHERE plies > 0", [], |r| {
-            r.get(0)
-        })
-        .unwrap();
-    let deep: String = reader
-        .query_row(
-            "SELECT id FROM games WHERE plies > 0 ORDER BY created DESC, id LIMIT 20 OFFSET ?1",
-            [total - 20],
-            |r| r.get(0),
-        )
-        .unwrap();
-    let offset = offset.elapsed();
-    drop(reader);
+    let (offset, deep) = count_and_offset(&db);
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -502,6 +502,30 @@ async fn landing(client: &Client, name: &str) {
     assert_unseen(client, "landing").await;
 }
 
+/// Issue 42: a stranger who has the game's id but not the invitation's secret (the archive's
+/// link) watches, and is told so.
+async fn a_stranger_only_watches(link: &str) {
+    let (_stranger_driver, stranger, _) = browser(1280, 800).await;
+    let public = link.split("&key=").next().unwrap();
+    assert_ne!(public, link, "the invitation carries a secret: {link}");
+    stranger.goto(public).await.unwrap();
+    wait_for(&stranger, "the stranger watching", |p| {
+        p["seat"] == "spectator"
+    })
+    .await;
+    assert_seen(&stranger, "presence").await;
+    let presence = run(
+        &stranger,
+        "return document.getElementById('presence').textContent;",
+    )
+    .await;
+    assert!(
+        presence.as_str().unwrap().starts_with("you are watching"),
+        "{presence}"
+    );
+    stranger.close().await.unwrap();
+}
+
 /// A game between two browsers, a desktop's (black, the host) and a phone's (white, through
 /// the link): played to the end, with the phone reloading the page and the desktop's
 /// connection dropped in the middle; both end on the same game, with no console errors.
@@ -524,27 +548,7 @@ async fn play_a_friend(address: &str) {
     guest.goto(&link).await.unwrap();
     wait_for(&guest, "the guest seated", |p| p["seat"] == "white").await;
     wait_for(&host, "the friend arrived", |p| p["friend"] == "yes").await;
-    // Issue 42: a stranger who has the game's id but not the invitation's secret (the
-    // archive's link) watches, and is told so.
-    let (_stranger_driver, stranger, _) = browser(1280, 800).await;
-    let public = link.split("&key=").next().unwrap();
-    assert_ne!(public, link, "the invitation carries a secret: {link}");
-    stranger.goto(public).await.unwrap();
-    wait_for(&stranger, "the stranger watching", |p| {
-        p["seat"] == "spectator"
-    })
-    .await;
-    assert_seen(&stranger, "presence").await;
-    let presence = run(
-        &stranger,
-        "return document.getElementById('presence').textContent;",
-    )
-    .await;
-    assert!(
-        presence.as_str().unwrap().starts_with("you are watching"),
-        "{presence}"
-    );
-    stranger.close().await.unwrap();
+    a_stranger_only_watches(&link).await;
     let mut now = page(&host).await;
     let mut played = 0;
     while now["result"] == "" {

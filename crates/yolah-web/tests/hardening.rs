@@ -327,7 +327,7 @@ fn empty_game() -> yolah_web::game::Saved {
 async fn new_games_are_bounded_by_address() {
     let address = server(yolah_web::Config {
         new_game_burst: 5,
-        new_game_refill: Duration::from_secs(3600),
+        new_game_refill: Duration::from_hours(1),
         ..yolah_web::Config::default()
     })
     .await;
@@ -388,7 +388,7 @@ async fn half_sent_requests_are_closed_and_bounded_by_address() {
     let mut buffer = Vec::new();
     let read = tokio::time::timeout(Duration::from_secs(5), ninth.read_to_end(&mut buffer)).await;
     assert!(
-        matches!(read, Ok(Ok(0)) | Ok(Err(_))),
+        matches!(read, Ok(Ok(0) | Err(_))),
         "the ninth connection was served: {}",
         String::from_utf8_lossy(&buffer)
     );
@@ -442,7 +442,7 @@ fn a_damaged_row_does_not_fail_the_archive() {
         assert_eq!(code, 200, "{body}");
         let listed: Value = serde_json::from_str(&body).unwrap();
         assert_eq!(listed["games"].as_array().unwrap().len(), 2, "{listed}");
-        let (code, pgn) = get_with_headers(address, "/games.pgn").await;
+        let (code, pgn) = common::get_whole(address, "/games.pgn").await;
         assert_eq!(code, 200, "{pgn}");
         assert!(
             pgn.to_ascii_lowercase().contains("x-yolah-skipped: "),
@@ -453,13 +453,194 @@ fn a_damaged_row_does_not_fail_the_archive() {
     runtime.shutdown_background();
 }
 
-/// `GET path`: the status code and the whole response, headers included.
-async fn get_with_headers(address: std::net::SocketAddr, path: &str) -> (u16, String) {
-    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
-    let request = format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).await.unwrap();
-    let code = response.split(' ').nth(1).unwrap().parse().unwrap();
-    (code, response)
+/// The review of these fixes, finding 1: a WebSocket counts toward its address's bound of
+/// connections for as long as it lives (the count was given back when the HTTP connection
+/// became a WebSocket, so one address could take every game).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn websockets_count_toward_the_address_bound() {
+    let address = server(yolah_web::Config {
+        max_connections_per_address: 4,
+        ..yolah_web::Config::default()
+    })
+    .await;
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        held.push(connect(address).await);
+    }
+    let fifth = tokio_tungstenite::connect_async(format!("ws://{address}/ws")).await;
+    assert!(
+        fifth.is_err(),
+        "a fifth WebSocket from one address was opened"
+    );
+    // One closed, one more may come.
+    drop(held.pop());
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while tokio_tungstenite::connect_async(format!("ws://{address}/ws"))
+        .await
+        .is_err()
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the slot never came back"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Finding 2: rooms nobody is in do not keep others from hosting (one address hosted every
+/// room and left); the room nobody has been in for longest leaves memory, and its link still
+/// brings it back from the file.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn empty_rooms_make_way_for_new_ones() {
+    let address = server(yolah_web::Config {
+        max_games: 4,
+        ..yolah_web::Config::default()
+    })
+    .await;
+    let mut first = None;
+    for _ in 0..4 {
+        let (socket, hosted) = host(address, "black").await;
+        first.get_or_insert(hosted);
+        drop(socket);
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (_host, hosted) = host(address, "white").await;
+    assert!(hosted["id"].is_string(), "{hosted}");
+    let first = first.unwrap();
+    let mut back = connect(address).await;
+    send(
+        &mut back,
+        &json!({"type": "join", "room": first["id"], "token": first["token"]}),
+    )
+    .await;
+    assert_eq!(room(&mut back).await["seat"], "black");
+}
+
+/// Finding 3: a page's own game closed for idleness before its first move is kept: its
+/// token brings it back after the idle timeout and other pages' new games.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_closed_before_its_first_move_comes_back() {
+    let address = server(yolah_web::Config {
+        idle_timeout: Duration::from_secs(1),
+        ..yolah_web::Config::default()
+    })
+    .await;
+    let mut page = connect(address).await;
+    send(
+        &mut page,
+        &json!({"type": "new", "black": "human", "white": "human"}),
+    )
+    .await;
+    let kept = next(&mut page, "game").await;
+    drop(page);
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let mut other = connect(address).await;
+    send(
+        &mut other,
+        &json!({"type": "new", "black": "human", "white": "human"}),
+    )
+    .await;
+    next(&mut other, "game").await;
+    let mut back = connect(address).await;
+    send(
+        &mut back,
+        &json!({"type": "open", "game": kept["id"], "token": kept["token"]}),
+    )
+    .await;
+    assert_eq!(next(&mut back, "game").await["token"], kept["token"]);
+}
+
+/// Finding 4: an undo the full disk refuses while the machine thinks does not leave the
+/// machine stopped (it then lost on time): its search starts again, and with room again its
+/// move is played.
+#[test]
+fn a_refused_undo_leaves_the_machine_thinking() {
+    let disk = yolah_testkit::writers::SmallDisk::new(512 * 1024);
+    let db = disk.path().join("games.sqlite");
+    let (address, runtime) = board_server(&db, 0);
+    runtime.block_on(async {
+        let mut page = connect(address).await;
+        send(
+            &mut page,
+            &json!({"type": "new", "black": "human", "white": "minimax:time=1s", "tc": "5min+0s"}),
+        )
+        .await;
+        let state = settled(&mut page).await;
+        disk.fill();
+        // Moves until one is refused, then the machine's turn: fill, move (kept or refused).
+        let mut now = state;
+        let mut refused = false;
+        for _ in 0..60 {
+            disk.free();
+            send(&mut page, &json!({"type": "play", "move": now["legal"][0]})).await;
+            let thinking = loop {
+                let s = next(&mut page, "state").await;
+                if s["thinking"] == true || !s["result"].is_null() {
+                    break s;
+                }
+            };
+            if !thinking["result"].is_null() {
+                break;
+            }
+            disk.fill();
+            send(&mut page, &json!({"type": "undo"})).await;
+            let answer = loop {
+                let m = next_any(&mut page).await;
+                if m["type"] == "error" || m["type"] == "state" {
+                    break m;
+                }
+            };
+            if answer["type"] == "error" {
+                refused = true;
+                let after = next(&mut page, "state").await;
+                assert_eq!(after["thinking"], true, "the machine thinks again: {after}");
+                disk.free();
+                let played = settled(&mut page).await;
+                assert_eq!(
+                    played["moves"].as_array().unwrap().len(),
+                    thinking["moves"].as_array().unwrap().len() + 1,
+                    "{played}"
+                );
+                break;
+            }
+            now = settled(&mut page).await;
+        }
+        assert!(refused, "the full disk never refused an undo");
+    });
+    runtime.shutdown_background();
+}
+
+/// Finding 6: a row whose columns are of the wrong type is listed like a row with damaged JSON
+/// (it failed every page with a 400).
+#[test]
+fn a_row_of_wrong_types_does_not_fail_the_archive() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite");
+    let (address, runtime) = board_server(&db, 0);
+    runtime.block_on(async {
+        let mut page = connect(address).await;
+        send(
+            &mut page,
+            &json!({"type": "new", "black": "human", "white": "human"}),
+        )
+        .await;
+        let state = settled(&mut page).await;
+        send(
+            &mut page,
+            &json!({"type": "play", "move": state["legal"][0]}),
+        )
+        .await;
+        state_after(&mut page, 1).await;
+    });
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute("UPDATE games SET created = 'x', result = 7", [])
+        .unwrap();
+    runtime.block_on(async {
+        let (code, body) = get(address, "/games.json").await;
+        assert_eq!(code, 200, "{body}");
+        let (code, body) = get(address, "/games.pgn").await;
+        assert_eq!(code, 200, "{body}");
+    });
+    runtime.shutdown_background();
 }

@@ -99,14 +99,19 @@ pub async fn state_after(socket: &mut Socket, moves: usize) -> Value {
 
 /// `GET path` on the server: the status line's code and the body.
 pub async fn get(address: std::net::SocketAddr, path: &str) -> (u16, String) {
+    let (code, response) = get_whole(address, path).await;
+    (code, response.split_once("\r\n\r\n").unwrap().1.to_string())
+}
+
+/// `GET path` on the server: the status line's code and the whole response, headers included.
+pub async fn get_whole(address: std::net::SocketAddr, path: &str) -> (u16, String) {
     let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
     let request = format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
     stream.write_all(request.as_bytes()).await.unwrap();
     let mut response = String::new();
     stream.read_to_string(&mut response).await.unwrap();
     let code = response.split(' ').nth(1).unwrap().parse().unwrap();
-    let body = response.split_once("\r\n\r\n").unwrap().1.to_string();
-    (code, body)
+    (code, response)
 }
 
 /// The store at `db`, once the server before it on that file (a runtime shut down in the
