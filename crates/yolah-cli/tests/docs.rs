@@ -220,3 +220,165 @@ fn shows_output(lines: &[&str]) -> bool {
     }
     runs_yolah && output
 }
+
+/// The README's list of documents names every page in `docs/` (issue 42: python.md,
+/// architecture.md and pgn.md were missing).
+#[test]
+fn the_readme_lists_every_document() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let list = readme
+        .split("## Documents")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("the README has a Documents section");
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(root().join("docs")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.ends_with(".md") && !list.contains(&format!("(docs/{name})")) {
+            missing.push(name);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "not in the README's documents: {missing:?}"
+    );
+}
+
+/// The notebook's titles (its headings and the bold words that open a paragraph).
+fn notebook_titles() -> Vec<String> {
+    let text = std::fs::read_to_string(root().join("docs/notebook.md")).unwrap();
+    let mut titles = Vec::new();
+    let mut in_code = false;
+    for line in text.lines() {
+        if line.starts_with("```") {
+            in_code = !in_code;
+        } else if in_code {
+        } else if line.starts_with("##") {
+            titles.push(line.trim_start_matches('#').trim().to_string());
+        } else if let Some(bold) = line
+            .strip_prefix("**")
+            .and_then(|rest| rest.split("**").next())
+        {
+            titles.push(bold.trim_end_matches(['.', ':']).to_string());
+        }
+    }
+    titles
+}
+
+/// A heading's anchor as GitHub makes it: lower case, spaces to hyphens, punctuation gone.
+fn anchor(heading: &str) -> String {
+    heading
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The notebook's sections are titled by subject, not by issue numbers a reader cannot look
+/// up (issue 42), and whatever points into the notebook finds what it names: a link to an
+/// anchor, or a title quoted after the file's name (`docs/notebook.md`, "Game clocks").
+#[test]
+fn the_notebooks_sections_are_titled_by_subject_and_found_by_their_references() {
+    let titles = notebook_titles();
+    assert!(titles.len() > 40, "{} titles", titles.len());
+    let by_number: Vec<&String> = titles
+        .iter()
+        .filter(|t| {
+            let lower = t.to_lowercase();
+            lower
+                .split("issue ")
+                .skip(1)
+                .any(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+        })
+        .collect();
+    assert!(
+        by_number.is_empty(),
+        "titled by issue number: {by_number:?}"
+    );
+    let anchors: Vec<String> = titles.iter().map(|t| anchor(t)).collect();
+
+    let mut files = vec![root().join("README.md")];
+    let mut folders = vec![
+        root().join("docs"),
+        root().join("crates"),
+        root().join("benches/results"),
+    ];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if path.is_dir() && !name.starts_with('.') && name != "target" {
+                folders.push(path);
+            } else if (name.ends_with(".md") || name.ends_with(".rs")) && name != "docs.rs" {
+                files.push(path);
+            }
+        }
+    }
+    let mut broken = Vec::new();
+    let mut found = 0;
+    for path in &files {
+        let text = std::fs::read_to_string(path).unwrap();
+        // Comment markers and line breaks out, so that a title broken over lines reads whole.
+        let text = text
+            .lines()
+            .map(|l| {
+                l.trim_start()
+                    .trim_start_matches("//!")
+                    .trim_start_matches("///")
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        let is_notebook = path.ends_with("docs/notebook.md");
+        let mut links: Vec<String> = Vec::new();
+        let mut names: Vec<String> = Vec::new();
+        for (i, _) in text.match_indices("notebook.md") {
+            let rest = &text[i + "notebook.md".len()..];
+            if let Some(link) = rest.strip_prefix('#') {
+                links.push(link.split(')').next().unwrap().to_string());
+                continue;
+            }
+            let mut rest = rest.trim_start_matches(['`', ',', ' ', '(']);
+            loop {
+                let Some(quote) = rest.chars().next().filter(|c| *c == '"' || *c == '*') else {
+                    break;
+                };
+                let Some(end) = rest[1..].find(quote) else {
+                    break;
+                };
+                names.push(rest[1..=end].to_string());
+                rest = rest[end + 2..].trim_start();
+                let Some(more) = rest.strip_prefix("and ") else {
+                    break;
+                };
+                rest = more;
+            }
+        }
+        if is_notebook {
+            for (i, _) in text.match_indices("](#") {
+                links.push(text[i + 3..].split(')').next().unwrap().to_string());
+            }
+        }
+        for link in links {
+            found += 1;
+            if !anchors.contains(&link) {
+                broken.push(format!("{}: #{link}", path.display()));
+            }
+        }
+        for name in names {
+            let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
+            found += 1;
+            if !titles.iter().any(|t| t.starts_with(&name)) {
+                broken.push(format!("{}: {name:?}", path.display()));
+            }
+        }
+    }
+    assert!(found >= 8, "only {found} references to the notebook found");
+    assert!(
+        broken.is_empty(),
+        "references to no title of the notebook: {broken:#?}"
+    );
+}

@@ -803,8 +803,10 @@ impl Minimax {
 
     /// The endgame solver (`yolah solve`): the tuned heuristic orders the search, separated
     /// regions are valued exactly with [`SOLVE_LIMITS`]. Null moves stay on under its time
-    /// limit (their cuts are never counted as proved): turned off, the bench's median at 24
-    /// free squares went from 88 to 156 ms (notebook, issue 34).
+    /// limit (their cuts are never counted as proved, and none is made where the search sees
+    /// the end of the game, so a deep enough iteration proves): turned off, the bench's median
+    /// at 24 free squares went from 88 to 156 ms (`docs/notebook.md`, "Exact endgames where the
+    /// sides still meet").
     pub fn solver(tt_megabytes: usize, threads: usize) -> Minimax {
         Minimax {
             regions: true,
