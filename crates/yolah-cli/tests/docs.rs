@@ -233,8 +233,9 @@ fn the_readme_lists_every_document() {
         .expect("the README has a Documents section");
     let mut missing = Vec::new();
     for entry in std::fs::read_dir(root().join("docs")).unwrap() {
-        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
-        if name.ends_with(".md") && !list.contains(&format!("(docs/{name})")) {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if extension(&path) == "md" && !list.contains(&format!("(docs/{name})")) {
             missing.push(name);
         }
     }
@@ -242,6 +243,13 @@ fn the_readme_lists_every_document() {
         missing.is_empty(),
         "not in the README's documents: {missing:?}"
     );
+}
+
+/// A path's extension, in lower case ("" for none).
+fn extension(path: &Path) -> String {
+    path.extension()
+        .map(|e| e.to_string_lossy().to_lowercase())
+        .unwrap_or_default()
 }
 
 /// The notebook's titles (its headings and the bold words that open a paragraph).
@@ -313,7 +321,7 @@ fn the_notebooks_sections_are_titled_by_subject_and_found_by_their_references() 
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
             if path.is_dir() && !name.starts_with('.') && name != "target" {
                 folders.push(path);
-            } else if (name.ends_with(".md") || name.ends_with(".rs")) && name != "docs.rs" {
+            } else if ["md", "rs"].contains(&extension(&path).as_str()) && name != "docs.rs" {
                 files.push(path);
             }
         }
@@ -342,10 +350,7 @@ fn the_notebooks_sections_are_titled_by_subject_and_found_by_their_references() 
                 continue;
             }
             let mut rest = rest.trim_start_matches(['`', ',', ' ', '(']);
-            loop {
-                let Some(quote) = rest.chars().next().filter(|c| *c == '"' || *c == '*') else {
-                    break;
-                };
+            while let Some(quote) = rest.chars().next().filter(|c| *c == '"' || *c == '*') {
                 let Some(end) = rest[1..].find(quote) else {
                     break;
                 };

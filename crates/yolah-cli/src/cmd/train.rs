@@ -211,16 +211,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         json_path.display()
     );
     let stored = options.resume.then(|| read_run(&json_path)).transpose()?;
-    // The data, read and checked before anything is written: those given, else the run's.
-    let files = match &stored {
-        Some(run) if options.data.is_empty() => read_data(&run.data).with_context(|| {
-            format!(
-                "the run's data (as {} keeps them; give --data if they moved)",
-                json_path.display()
-            )
-        })?,
-        _ => read_data(&options.data)?,
-    };
+    let files = data_of(options, stored.as_ref(), &json_path)?;
     std::fs::create_dir_all(&dir)
         .with_context(|| format!("'{}': cannot create the directory", dir.display()))?;
     let _lock = DirLock::take(&dir)?;
@@ -348,6 +339,24 @@ fn resume(
     let mut trainer = trainer;
     trainer.set_settings(run.settings.clone());
     Ok((run, rows, trainer))
+}
+
+/// The data, read and checked before anything is written: those given, else the resumed
+/// run's (`stored`, from `json_path`).
+fn data_of(
+    options: &Options,
+    stored: Option<&Run>,
+    json_path: &Path,
+) -> Result<Vec<data::DataFile>> {
+    match stored {
+        Some(run) if options.data.is_empty() => read_data(&run.data).with_context(|| {
+            format!(
+                "the run's data (as {} keeps them; give --data if they moved)",
+                json_path.display()
+            )
+        }),
+        _ => read_data(&options.data),
+    }
 }
 
 /// The run's settings file.
