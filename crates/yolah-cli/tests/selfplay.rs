@@ -5,8 +5,12 @@
 mod common;
 
 use common::{assert_clean_error, stderr, stdout, yolah};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
+use yolah_testkit::writers::{
+    SmallDisk, Untouched, assert_one_line, foreign_files, kill_at_random,
+};
 
 const SPEC: &str = "minimax:nodes=400";
 
@@ -350,4 +354,250 @@ fn junk_after_a_finished_run_is_cut_and_said_so() {
     assert!(said.contains("all 2 games are there"), "{said}");
     assert!(!said.contains("played again"), "{said}");
     assert_eq!(std::fs::read(&data).unwrap(), clean);
+}
+
+// The self-play writer against the four enemies of every writer (`yolah_testkit::writers`):
+// a kill at any write, a full disk, a second writer, a foreign file where ours is expected.
+
+/// The whole games at the start of a run's data file (the bytes up to its last whole game):
+/// none if there is no file yet or only part of its header.
+fn whole_games(data: &Path) -> (usize, Vec<u8>) {
+    let bytes = std::fs::read(data).unwrap_or_default();
+    if bytes.len() < 32 {
+        return (0, Vec::new());
+    }
+    let file = yolah_ai::data::read_file(data).unwrap_or_else(|e| panic!("{e}"));
+    let valid = usize::try_from(file.valid_len).unwrap();
+    (file.blocks.len(), bytes[..valid].to_vec())
+}
+
+fn spawn(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_yolah"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// Killed (SIGKILL) again and again at random moments and resumed each time, a shard's run
+/// keeps every game its file held at each kill, in order, none twice, and ends with the data
+/// of an uninterrupted run.
+#[test]
+fn kills_at_random_lose_no_written_game_and_double_none() {
+    let root = tempfile::tempdir().unwrap();
+    let straight = root.path().join("straight");
+    let run = |dir: &Path| {
+        vec![
+            "selfplay".to_string(),
+            SPEC.to_string(),
+            "--out".to_string(),
+            dir.to_str().unwrap().to_string(),
+            "--seed".to_string(),
+            "4".to_string(),
+            "--random-plies".to_string(),
+            "6".to_string(),
+            "--games".to_string(),
+            "240".to_string(),
+            "--shard".to_string(),
+            "2/3".to_string(),
+            "--threads".to_string(),
+            "1".to_string(),
+        ]
+    };
+    let args = run(&straight);
+    let output = yolah(&args.iter().map(String::as_str).collect::<Vec<_>>(), "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let expected = std::fs::read(straight.join("data.bin")).unwrap();
+
+    let killed = root.path().join("killed");
+    let data = killed.join("data.bin");
+    let start = run(&killed);
+    let resume = ["selfplay", "--out", killed.to_str().unwrap(), "--resume"];
+    let mut kept = 0;
+    let mut checked = 0;
+    let kills = kill_at_random(
+        14,
+        42,
+        Duration::from_millis(20)..Duration::from_millis(400),
+        |_| {
+            if killed.join("selfplay.json").exists() {
+                spawn(&resume)
+            } else {
+                spawn(&start.iter().map(String::as_str).collect::<Vec<_>>())
+            }
+        },
+        |k| {
+            let (games, bytes) = whole_games(&data);
+            assert!(
+                games >= kept,
+                "life {k}: {games} whole games, {kept} before"
+            );
+            assert!(
+                expected.starts_with(&bytes),
+                "life {k}: the {games} games differ from the uninterrupted run's"
+            );
+            kept = games;
+            checked += 1;
+        },
+    );
+    assert!(kills >= 8, "only {kills} kills");
+    let output = yolah(&resume, "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("(80 in all, shard 2/3 of 240 games)"),
+        "{}",
+        stdout(&output)
+    );
+    assert!(std::fs::read(&data).unwrap() == expected);
+    eprintln!("{kills} kills, {checked} checks, 80 games, nothing lost or doubled");
+}
+
+/// On a full disk the run stops with one line saying so; its file holds whole games only,
+/// those of the uninterrupted run; with room again, --resume ends with that run's data.
+#[test]
+fn a_full_disk_is_said_in_one_line_and_loses_no_game() {
+    let root = tempfile::tempdir().unwrap();
+    let straight = root.path().join("straight");
+    let output = selfplay(&straight, &["--games", "24", "--threads", "1"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let expected = std::fs::read(straight.join("data.bin")).unwrap();
+
+    let disk = SmallDisk::new(256 * 1024);
+    // About 16 KiB of room: half the run's data.
+    let ballast = disk.path().join("ballast");
+    std::fs::write(&ballast, vec![0u8; 256 * 1024 - 16 * 1024]).unwrap();
+    let dir = disk.path().join("run");
+    let output = selfplay(&dir, &["--games", "24", "--threads", "1"]);
+    assert!(!output.status.success(), "the run had room");
+    let said = stderr(&output);
+    assert_one_line(&said);
+    assert!(said.contains("No space left on device"), "{said}");
+    let file = yolah_ai::data::read_file(&dir.join("data.bin")).unwrap();
+    assert!(file.damaged.is_none(), "{:?}", file.damaged);
+    let kept = std::fs::read(dir.join("data.bin")).unwrap();
+    assert!(
+        !file.blocks.is_empty() && file.blocks.len() < 24,
+        "{} games",
+        file.blocks.len()
+    );
+    assert!(expected.starts_with(&kept));
+    std::fs::remove_file(&ballast).unwrap();
+    let output = yolah(
+        &["selfplay", "--out", dir.to_str().unwrap(), "--resume"],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(std::fs::read(dir.join("data.bin")).unwrap() == expected);
+}
+
+/// A second writer into a running run's directory — a resume, a new run, a merge — is
+/// refused with one line, and the first run ends as if alone.
+#[test]
+fn a_second_writer_is_refused_with_one_line() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("run");
+    let out = dir.to_str().unwrap();
+    let mut first = spawn(&[
+        "selfplay",
+        SPEC,
+        "--out",
+        out,
+        "--games",
+        "100000",
+        "--threads",
+        "1",
+    ]);
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while !dir.join("data.bin").exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the run never started"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let part = root.path().join("part");
+    assert!(
+        selfplay(&part, &["--games", "3", "--shard", "1/1"])
+            .status
+            .success()
+    );
+    for args in [
+        vec!["selfplay", "--out", out, "--resume"],
+        vec!["selfplay", SPEC, "--out", out, "--games", "2"],
+        vec!["data", "merge", out, part.to_str().unwrap()],
+    ] {
+        let output = yolah(&args, "");
+        assert_clean_error(&output, "is in use by another run");
+        assert_one_line(&stderr(&output));
+    }
+    first.kill().unwrap();
+    first.wait().unwrap();
+    // What the first wrote is its own run's, whole games then at most one cut short.
+    let file = yolah_ai::data::read_file(&dir.join("data.bin")).unwrap();
+    assert!(!file.blocks.is_empty());
+}
+
+/// A file that is not the run's where its own is expected — settings, data — is refused
+/// with one line and left byte for byte; so is anything in the folder of a new run or of a
+/// merge.
+#[test]
+fn files_not_ours_are_refused_and_left_byte_for_byte() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("run");
+    let out = dir.to_str().unwrap();
+    assert!(selfplay(&dir, &["--games", "2"]).status.success());
+    let part = root.path().join("part");
+    assert!(
+        selfplay(&part, &["--games", "2", "--shard", "1/1"])
+            .status
+            .success()
+    );
+    for (what, contents) in foreign_files() {
+        for file in ["selfplay.json", "data.bin"] {
+            let path = dir.join(file);
+            let ours = std::fs::read(&path).unwrap();
+            std::fs::write(&path, &contents).unwrap();
+            let untouched = [
+                Untouched::take(&dir.join("selfplay.json")),
+                Untouched::take(&dir.join("data.bin")),
+            ];
+            let output = yolah(&["selfplay", "--out", out, "--resume", "--games", "3"], "");
+            assert!(!output.status.success(), "{what} as {file} taken");
+            assert_one_line(&stderr(&output));
+            assert!(
+                stderr(&output).contains(file),
+                "{what}: {}",
+                stderr(&output)
+            );
+            for u in &untouched {
+                u.assert();
+            }
+            std::fs::write(&path, ours).unwrap();
+        }
+        // In the folder of a new run, or of a merge.
+        let other = root.path().join("other");
+        std::fs::create_dir_all(&other).unwrap();
+        let note = other.join("notes.txt");
+        std::fs::write(&note, &contents).unwrap();
+        let untouched = Untouched::take(&note);
+        let o = other.to_str().unwrap();
+        for args in [
+            vec!["selfplay", SPEC, "--out", o, "--games", "2"],
+            vec!["data", "merge", o, part.to_str().unwrap()],
+        ] {
+            let output = yolah(&args, "");
+            assert!(!output.status.success(), "{what}: {args:?}");
+            assert_one_line(&stderr(&output));
+            untouched.assert();
+        }
+        assert_eq!(
+            std::fs::read_dir(&other)
+                .unwrap()
+                .filter(|e| e.as_ref().unwrap().file_name() != ".lock")
+                .count(),
+            1
+        );
+    }
 }

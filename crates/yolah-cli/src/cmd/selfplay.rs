@@ -62,6 +62,10 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         .append(true)
         .open(&path)
         .with_context(|| format!("cannot open {}", path.display()))?;
+    let mut len = file
+        .metadata()
+        .with_context(|| format!("cannot read {}", path.display()))?
+        .len();
     let total = config.numbers().len() as u64;
     let bar = progress_bar(total, "games");
     bar.set_position(done);
@@ -70,7 +74,11 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     let mut positions = 0u64;
     let mut written = done;
     selfplay::run(&config, &spec, done as usize, &pool, |_, samples| {
-        data::write_block(&mut file, &samples)
+        // A game's block whole or not at all: a write that fails (a full disk) is cut back,
+        // so the file holds whole games only.
+        let mut block = Vec::new();
+        data::write_block(&mut block, &samples)?;
+        yolah_ai::files::append_whole(&mut file, &mut len, &block)
             .with_context(|| format!("writing {}", path.display()))?;
         positions += samples.len() as u64;
         written += 1;
