@@ -7,6 +7,10 @@ mod common;
 
 use common::{assert_clean_error, stderr, stdout, yolah};
 use std::path::Path;
+use std::time::Duration;
+use yolah_testkit::writers::{
+    SmallDisk, Untouched, assert_one_line, foreign_files, kill_at_random,
+};
 
 fn make_data(dir: &Path, seed: &str) {
     let output = yolah(
@@ -282,4 +286,244 @@ fn resumes_from_its_output_alone() {
         &in_root(&resume, &elsewhere),
         "the data differ from the run's",
     );
+}
+
+// The trainer's writer (`--out FILE` and the files beside it) against the four enemies of
+// every writer (`yolah_testkit::writers`): a kill at any write, a full disk, a second
+// writer, a foreign file where ours is expected.
+
+/// The epochs a network file says it was trained (0 if there is none).
+fn epochs_of(network: &Path) -> u32 {
+    std::fs::read(network).map_or(0, |bytes| {
+        yolah_ai::eval::network::Parameters::from_bytes(&bytes)
+            .unwrap_or_else(|e| panic!("{}: {e}", network.display()));
+        u32::from_le_bytes(bytes[24..28].try_into().unwrap())
+    })
+}
+
+/// The last epoch a run's stderr said was done (`epoch N: …`, printed once its files are
+/// written): what it acknowledged.
+fn acknowledged(log: &Path) -> u32 {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.strip_prefix("epoch ")?.split(':').next()?.parse().ok())
+        .max()
+        .unwrap_or(0)
+}
+
+/// Killed (SIGKILL) again and again at random moments and resumed from its output alone each
+/// time, a run keeps every epoch it said was done (the network's epochs never fall behind
+/// what was acknowledged), and ends with the bytes of an uninterrupted run: no epoch lost or
+/// trained twice.
+#[test]
+fn kills_at_random_lose_no_acknowledged_epoch() {
+    let root = tempfile::tempdir().unwrap();
+    let data = root.path().join("data");
+    let output = yolah(
+        &[
+            "selfplay",
+            "minimax:nodes=300",
+            "--games",
+            "200",
+            "--out",
+            data.to_str().unwrap(),
+            "--seed",
+            "5",
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let straight = root.path().join("straight").join("net.yolahnet");
+    let output = train(&data, &straight, &["--epochs", "40"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+
+    let out = root.path().join("killed").join("net.yolahnet");
+    let o = out.to_str().unwrap();
+    let d = data.to_str().unwrap();
+    let start = ["train", "--data", d, "--out", o, "--epochs", "40"];
+    let resume = ["train", "--out", o, "--resume"];
+    let log = |k: usize| root.path().join(format!("life-{k}.log"));
+    let mut kept = 0;
+    let kills = kill_at_random(
+        16,
+        7,
+        Duration::from_millis(10)..Duration::from_millis(150),
+        |k| {
+            let args: &[&str] = if out.with_file_name("net.train.json").exists() {
+                &resume
+            } else {
+                &start
+            };
+            std::process::Command::new(env!("CARGO_BIN_EXE_yolah"))
+                .args(args)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::fs::File::create(log(k)).unwrap())
+                .spawn()
+                .unwrap()
+        },
+        |k| {
+            let said = acknowledged(&log(k));
+            let epochs = epochs_of(&out);
+            assert!(
+                epochs >= said.max(kept),
+                "life {k}: the network holds {epochs} epochs; {said} were said done, {kept} held before"
+            );
+            kept = epochs;
+        },
+    );
+    assert!(kills >= 8, "only {kills} kills");
+    let output = yolah(&resume, "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(std::fs::read(&straight).unwrap() == std::fs::read(&out).unwrap());
+    let rows = log_rows(&out);
+    let epochs: Vec<&str> = rows.iter().map(|r| r.split(',').next().unwrap()).collect();
+    let expected: Vec<String> = (1..=40).map(|e| e.to_string()).collect();
+    assert_eq!(epochs, expected, "each epoch once in the log");
+    eprintln!("{kills} kills, the network never behind what was said, 40 epochs, exact");
+}
+
+/// On a full disk the run stops with one line saying so, what it wrote before is whole (the
+/// network and the state of its last epoch, nothing half-written beside them), and with room
+/// again `--resume` ends with the bytes of an uninterrupted run.
+#[test]
+fn a_full_disk_is_said_in_one_line_and_loses_no_epoch() {
+    let root = tempfile::tempdir().unwrap();
+    let data = root.path().join("data");
+    make_data(&data, "5");
+    let straight = root.path().join("straight").join("net.yolahnet");
+    let output = train(&data, &straight, &["--epochs", "4"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+
+    let disk = SmallDisk::new(2 << 20);
+    // Room for an epoch's files and a little more: the second epoch's state does not fit.
+    let ballast = disk.path().join("ballast");
+    std::fs::write(&ballast, vec![0u8; (2 << 20) - 700 * 1024]).unwrap();
+    let out = disk.path().join("nn").join("net.yolahnet");
+    let output = train(&data, &out, &["--epochs", "4"]);
+    assert!(!output.status.success(), "the run had room");
+    let said = stderr(&output);
+    let errors: Vec<&str> = said.lines().filter(|l| l.starts_with("error")).collect();
+    assert_one_line(&errors.join("\n"));
+    assert!(errors[0].contains("No space left on device"), "{said}");
+    let done = epochs_of(&out);
+    assert!((1..4).contains(&done), "{done} epochs");
+    let mut names: Vec<String> = std::fs::read_dir(out.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            ".lock",
+            "net.state",
+            "net.train.csv",
+            "net.train.json",
+            "net.yolahnet"
+        ],
+        "nothing half-written is left"
+    );
+    std::fs::remove_file(&ballast).unwrap();
+    let output = yolah(&["train", "--out", out.to_str().unwrap(), "--resume"], "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(std::fs::read(&straight).unwrap() == std::fs::read(&out).unwrap());
+}
+
+/// A second writer into a training run's files while it runs — a resume or a new run — is
+/// refused with one line.
+#[test]
+fn a_second_writer_is_refused_with_one_line() {
+    let root = tempfile::tempdir().unwrap();
+    let data = root.path().join("data");
+    make_data(&data, "5");
+    let out = root.path().join("nn").join("net.yolahnet");
+    let (d, o) = (data.to_str().unwrap(), out.to_str().unwrap());
+    let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_yolah"))
+        .args(["train", "--data", d, "--out", o, "--epochs", "10000"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while !out.exists() {
+        assert!(std::time::Instant::now() < deadline, "the run never wrote");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    for args in [
+        vec!["train", "--out", o, "--resume"],
+        vec!["train", "--data", d, "--out", o, "--epochs", "2"],
+    ] {
+        let output = yolah(&args, "");
+        assert_clean_error(&output, "is in use by another run");
+    }
+    first.kill().unwrap();
+    first.wait().unwrap();
+}
+
+/// A file that is not ours where the run's own is expected — the network, its state, its
+/// log, its settings, its plot — is refused with one line and left byte for byte, by a new
+/// run and by --resume alike.
+#[test]
+fn files_not_ours_are_refused_and_left_byte_for_byte() {
+    let root = tempfile::tempdir().unwrap();
+    let data = root.path().join("data");
+    make_data(&data, "5");
+    let ours = root.path().join("ours").join("net.yolahnet");
+    let output = train(&data, &ours, &["--epochs", "1"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let resume = [
+        "train",
+        "--out",
+        ours.to_str().unwrap(),
+        "--resume",
+        "--epochs",
+        "2",
+    ];
+    for (what, contents) in foreign_files() {
+        // Beside a new run's network: nothing of a run there yet, only someone's file.
+        for name in ["net.yolahnet", "net.state", "net.train.csv", "net.loss.png"] {
+            let dir = root.path().join("new");
+            std::fs::create_dir_all(&dir).unwrap();
+            let path = dir.join(name);
+            std::fs::write(&path, &contents).unwrap();
+            let untouched = Untouched::take(&path);
+            let output = train(&data, &dir.join("net.yolahnet"), &["--epochs", "1"]);
+            assert_clean_error(&output, name);
+            untouched.assert();
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+        // In place of the run's own files.
+        for name in [
+            "net.yolahnet",
+            "net.state",
+            "net.train.csv",
+            "net.train.json",
+        ] {
+            let path = ours.with_file_name(name);
+            let kept = std::fs::read(&path).unwrap();
+            std::fs::write(&path, &contents).unwrap();
+            let untouched: Vec<Untouched> = [
+                "net.yolahnet",
+                "net.state",
+                "net.train.csv",
+                "net.train.json",
+            ]
+            .iter()
+            .map(|n| Untouched::take(&ours.with_file_name(n)))
+            .collect();
+            let output = yolah(&resume, "");
+            assert!(!output.status.success(), "{what} as {name} taken");
+            assert_one_line(&stderr(&output));
+            assert!(
+                stderr(&output).contains(name),
+                "{what} as {name}: {}",
+                stderr(&output)
+            );
+            for u in &untouched {
+                u.assert();
+            }
+            std::fs::write(&path, kept).unwrap();
+        }
+    }
 }

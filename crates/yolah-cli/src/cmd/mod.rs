@@ -323,7 +323,11 @@ pub fn report_forfeits(specs: &[String], records: &[GameRecord]) -> Vec<(String,
 /// Writes `text` to `path` through a temporary file and a rename: never half a file.
 pub fn write_atomic(path: &std::path::Path, text: &str) -> Result<()> {
     let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
+    if let Err(error) = std::fs::write(&tmp, text) {
+        // Nothing half-written is left (a full disk, say).
+        let _ = std::fs::remove_file(&tmp);
+        return Err(error).with_context(|| format!("writing {}", path.display()));
+    }
     std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
 }
 

@@ -294,6 +294,15 @@ fn resume(
         write_atomic(json_path, &serde_json::to_string_pretty(&run)?)?;
     }
     let state_path = sibling(&options.out, "state");
+    // The network the run writes over, if there, must be one (the run's last).
+    match yolah_ai::files::read_bounded(&options.out, network::parameters::MAX_FILE_SIZE) {
+        Ok(bytes) => {
+            Parameters::from_bytes(&bytes)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", options.out.display()))?;
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => bail!("cannot read {}: {e}", options.out.display()),
+    }
     let (trainer, done) = match yolah_ai::files::read_bounded(&state_path, MAX_STATE_SIZE) {
         Ok(bytes) => Trainer::from_state(&bytes, run.settings.clone())
             .map_err(|e| anyhow::anyhow!("{}: {e}", state_path.display()))?,
@@ -387,6 +396,20 @@ fn start(
         "'{}' exists: a training run is there already; add --resume to go on with it, or choose another --out",
         json_path.display()
     );
+    // Without a run there, a file where the run writes is someone else's: never overwritten.
+    for path in [
+        options.out.clone(),
+        sibling(&options.out, "state"),
+        sibling(&options.out, "train.csv"),
+        sibling(&options.out, "loss.png"),
+    ] {
+        ensure!(
+            !path.exists(),
+            "'{}' exists and no training run is there ({} is missing): choose another --out",
+            path.display(),
+            json_path.display()
+        );
+    }
     let seed = options.seed.unwrap_or(1);
     let shape = options.shape()?;
     let run = Run {
@@ -497,9 +520,16 @@ fn read_data(paths: &[PathBuf]) -> Result<Vec<data::DataFile>> {
     Ok(files)
 }
 
+/// Writes `path` whole or not at all: through `FILE.tmp` (removed if the write fails, a full
+/// disk say), renamed over it.
 fn write_bytes(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".tmp");
+    let tmp = path.with_file_name(name);
+    if let Err(error) = std::fs::write(&tmp, bytes) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(error).with_context(|| format!("writing {}", path.display()));
+    }
     std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
 }
 
