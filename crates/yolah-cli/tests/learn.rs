@@ -8,8 +8,11 @@ mod common;
 use common::{assert_clean_error, stderr, stdout, yolah};
 use std::path::Path;
 use std::process::Command;
-use std::time::{Duration, Instant};
-use yolah_testkit::writers::{Untouched, assert_one_line, foreign_files};
+use std::time::Duration;
+use yolah_testkit::writers::{
+    SmallDisk, Untouched, assert_one_line, foreign_files, kill_at_random,
+};
+use yolah_train::learn::State;
 
 /// A tiny run: small games, a small network, a test at a node budget (reproducible), one
 /// thread (the test's games end in a fixed order). The test's bounds are wide and low, so
@@ -111,7 +114,9 @@ fn generations_run_promote_and_resume_after_kills_to_the_same_end() {
         "{test_games}"
     );
 
-    // The same run, killed (SIGKILL) after a while again and again, each time resumed.
+    // The same run, killed (SIGKILL) at random moments again and again, each time resumed:
+    // after each kill, every generation a line announced is in the state (issue 42: the line
+    // came before the state that keeps it).
     let killed = root.path().join("killed");
     let start = run_args(&killed, 2);
     let resume = [
@@ -122,36 +127,56 @@ fn generations_run_promote_and_resume_after_kills_to_the_same_end() {
         "--threads".to_string(),
         "1".to_string(),
     ];
-    let mut kills = 0;
-    let mut delay = Duration::from_millis(30);
-    let deadline = Instant::now() + Duration::from_mins(5);
-    loop {
-        assert!(Instant::now() < deadline, "the killed run never finished");
-        let args: &[String] = if killed.join("learn.json").exists() {
-            &resume
-        } else {
-            &start
-        };
-        let mut child = Command::new(env!("CARGO_BIN_EXE_yolah"))
-            .args(args.iter())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(delay);
-        if let Some(status) = child.try_wait().unwrap() {
-            let output = child.wait_with_output().unwrap();
-            assert!(status.success(), "{}", stderr(&output));
-            break;
-        }
-        child.kill().unwrap();
-        child.wait().unwrap();
-        kills += 1;
-        // Later lives last longer, so the run gets through whatever phase it is in.
-        delay += Duration::from_millis(15);
-    }
-    assert!(kills >= 3, "killed only {kills} times");
+    let log = |k: usize| root.path().join(format!("life-{k}.out"));
+    let kills = kill_at_random(
+        18,
+        11,
+        Duration::from_millis(30)..Duration::from_millis(450),
+        |k| {
+            let args: &[String] = if killed.join("learn.json").exists() {
+                &resume
+            } else {
+                &start
+            };
+            Command::new(env!("CARGO_BIN_EXE_yolah"))
+                .args(args.iter())
+                .stdout(std::fs::File::create(log(k)).unwrap())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        },
+        |k| {
+            let said = std::fs::read_to_string(log(k)).unwrap();
+            let state: Option<State> = std::fs::read_to_string(killed.join("state.json"))
+                .ok()
+                .map(|text| serde_json::from_str(&text).unwrap());
+            for line in said.lines().filter(|l| l.starts_with("generation ")) {
+                let n: usize = line["generation ".len()..]
+                    .split(':')
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                let record = state
+                    .as_ref()
+                    .and_then(|s| s.records.get(n - 1))
+                    .unwrap_or_else(|| panic!("life {k}: '{line}' said, not in the state"));
+                assert_eq!(
+                    record.promoted,
+                    line.ends_with(": promoted"),
+                    "life {k}: {line}"
+                );
+            }
+        },
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_yolah"))
+        .args(resume.iter())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(kills >= 6, "killed only {kills} times");
     assert_eq!(outcome(&killed), expected, "after {kills} kills");
+    eprintln!("{kills} kills, every generation said kept, the end an uninterrupted run's");
 }
 
 /// The self-play of a generation run apart, as a scheduler's job array would: learn says the
@@ -383,4 +408,125 @@ fn bad_options_are_refused_before_anything_is_written() {
     );
     // A second run into the same place is refused.
     assert_clean_error(&yolah(&["learn", "--out", out], ""), "add --resume");
+}
+
+/// Every file under `dir`, as it is now (each checked later to be left byte for byte).
+fn snapshot(dir: &Path) -> Vec<Untouched> {
+    walk(dir)
+        .iter()
+        .map(|p| Untouched::take(Path::new(p)))
+        .collect()
+}
+
+/// On a full disk the run stops with one line saying so; a finished generation's files are
+/// left byte for byte and nothing half-written lies beside them; with room again, --resume
+/// ends where an uninterrupted run ends.
+#[test]
+fn a_full_disk_is_said_in_one_line_and_loses_no_generation() {
+    let root = tempfile::tempdir().unwrap();
+    let straight = root.path().join("straight");
+    let args = run_args(&straight, 2);
+    let output = yolah(&args.iter().map(String::as_str).collect::<Vec<_>>(), "");
+    assert!(output.status.success(), "{}", stderr(&output));
+
+    let disk = SmallDisk::new(2 << 20);
+    let dir = disk.path().join("run");
+    let args = run_args(&dir, 1);
+    let output = yolah(&args.iter().map(String::as_str).collect::<Vec<_>>(), "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let generation_1 = snapshot(&dir.join("gen-001"));
+    // Little room left: the second generation runs out of it.
+    let used: usize = walk(disk.path())
+        .iter()
+        .map(|p| (std::fs::metadata(p).unwrap().len() as usize).div_ceil(4096) * 4096 + 4096)
+        .sum();
+    let ballast = disk.path().join("ballast");
+    std::fs::write(&ballast, vec![0u8; (2 << 20) - used - 96 * 1024]).unwrap();
+    let resume = [
+        "learn",
+        "--out",
+        dir.to_str().unwrap(),
+        "--resume",
+        "--generations",
+        "2",
+        "--threads",
+        "1",
+    ];
+    let output = yolah(&resume, "");
+    assert!(!output.status.success(), "the run had room");
+    let said = stderr(&output);
+    let errors: Vec<&str> = said.lines().filter(|l| l.starts_with("error")).collect();
+    assert_one_line(&errors.join("\n"));
+    assert!(errors[0].contains("No space left on device"), "{said}");
+    eprintln!("full: {}", errors[0]);
+    for file in &generation_1 {
+        file.assert();
+    }
+    let leftovers: Vec<String> = walk(&dir)
+        .into_iter()
+        .filter(|p| p.contains(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "half-written: {leftovers:?}");
+    std::fs::remove_file(&ballast).unwrap();
+    let output = yolah(&resume, "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    for file in &generation_1 {
+        file.assert();
+    }
+    assert_eq!(outcome(&dir), outcome(&straight));
+}
+
+/// The paths of the files under `dir`.
+fn walk(dir: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                files.push(path.display().to_string());
+            }
+        }
+    }
+    files
+}
+
+/// A second writer into a running learning run — a resume, a new run, a phase's own command
+/// into its folder — is refused with one line.
+#[test]
+fn a_second_writer_is_refused_with_one_line() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("run");
+    let out = dir.to_str().unwrap();
+    let mut args = run_args(&dir, 1);
+    let games = args.iter().position(|a| a == "--games").unwrap() + 1;
+    args[games] = "1000000".to_string();
+    let mut first = Command::new(env!("CARGO_BIN_EXE_yolah"))
+        .args(&args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let data = dir.join("gen-001").join("selfplay").join("data.bin");
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while !data.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the run never started"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let selfplay = dir.join("gen-001").join("selfplay");
+    for args in [
+        vec!["learn", "--out", out, "--resume"],
+        vec!["learn", "--out", out, "--games", "20"],
+        vec!["selfplay", "--out", selfplay.to_str().unwrap(), "--resume"],
+    ] {
+        let output = yolah(&args, "");
+        assert_clean_error(&output, "is in use by another run");
+    }
+    first.kill().unwrap();
+    first.wait().unwrap();
 }

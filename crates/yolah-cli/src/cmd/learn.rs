@@ -141,8 +141,11 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
                 state.phase = Phase::Test;
             }
             Phase::Test => {
-                let record = test(out, dir, &config, &state, &folder, threads)?;
+                let (record, said) = test(dir, &config, &state, &folder, threads)?;
                 finish(dir, &config, &mut state, record, phase_started)?;
+                // Said once the state that keeps it is written: a kill never takes back a
+                // generation this line announced.
+                writeln!(out, "{said}")?;
                 continue;
             }
         }
@@ -419,14 +422,14 @@ struct Tested {
     verdict: Option<String>,
 }
 
+/// The generation's test, and the line that says its outcome.
 fn test(
-    out: &mut impl Write,
     dir: &Path,
     config: &Config,
     state: &State,
     folder: &Path,
     threads: usize,
-) -> Result<Record> {
+) -> Result<(Record, String)> {
     let generation = state.generation;
     let candidate = path_text(&folder.join("network.yolahnet"))?;
     let best = config.network_option(best_file(dir, state)?.as_deref());
@@ -457,8 +460,7 @@ fn test(
     let tested: Tested = serde_json::from_slice(&json).context("reading the test's result")?;
     write_atomic(&folder.join("test.json"), &String::from_utf8_lossy(&json))?;
     let promoted = tested.verdict.as_deref() == Some("H1 accepted");
-    writeln!(
-        out,
+    let said = format!(
         "generation {generation}: candidate against the best network: {} games, score {:.1} %, Elo {:+.1} [{:+.1}, {:+.1}], {}{}",
         tested.games,
         100.0 * tested.score,
@@ -471,12 +473,12 @@ fn test(
         } else {
             ": not promoted"
         }
-    )?;
+    );
     // The counts the training run took of its data (the window, this generation's last).
     let (counts, validation_loss) = super::train::outcome(&folder.join("network.yolahnet"))?;
     let positions = counts.last().map_or(0, |&n| n as u64);
     let trained_on = counts.iter().map(|&n| n as u64).sum();
-    Ok(Record {
+    let record = Record {
         generation,
         positions,
         trained_on,
@@ -498,7 +500,8 @@ fn test(
         selfplay_seconds: state.seconds[0],
         train_seconds: state.seconds[1],
         test_seconds: 0.0,
-    })
+    };
+    Ok((record, said))
 }
 
 /// Ends a generation: the promotion (the candidate copied to `best.yolahnet` first), the
