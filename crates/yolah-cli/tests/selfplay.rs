@@ -490,6 +490,49 @@ fn a_full_disk_is_said_in_one_line_and_loses_no_game() {
     );
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(std::fs::read(dir.join("data.bin")).unwrap() == expected);
+
+    // A merge that runs out of room says so and leaves no run behind: merged again with
+    // room, it is the whole run.
+    let parts: Vec<String> = (1..=2)
+        .map(|k| {
+            let part = root.path().join(format!("part-{k}"));
+            let shard = format!("{k}/2");
+            let output = selfplay(
+                &part,
+                &["--games", "24", "--shard", &shard, "--threads", "1"],
+            );
+            assert!(output.status.success(), "{}", stderr(&output));
+            part.to_str().unwrap().to_string()
+        })
+        .collect();
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::write(&ballast, vec![0u8; 256 * 1024 - 16 * 1024]).unwrap();
+    let merged = disk.path().join("merged");
+    let merge = [
+        "data",
+        "merge",
+        merged.to_str().unwrap(),
+        &parts[0],
+        &parts[1],
+    ];
+    let output = yolah(&merge, "");
+    assert!(!output.status.success(), "the merge had room");
+    assert_one_line(&stderr(&output));
+    assert!(
+        stderr(&output).contains("No space left on device"),
+        "{}",
+        stderr(&output)
+    );
+    let left: Vec<String> = std::fs::read_dir(&merged)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name != ".lock")
+        .collect();
+    assert!(left.is_empty(), "a failed merge left {left:?}");
+    std::fs::remove_file(&ballast).unwrap();
+    let output = yolah(&merge, "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(std::fs::read(merged.join("data.bin")).unwrap() == expected);
 }
 
 /// A second writer into a running run's directory — a resume, a new run, a merge — is

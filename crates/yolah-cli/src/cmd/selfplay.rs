@@ -312,9 +312,6 @@ pub fn merge(out: &mut impl Write, dir: &Path, parts: &[PathBuf]) -> Result<()> 
     };
     let path = dir.join(DATA);
     super::ensure_empty(dir)?;
-    write_atomic(&dir.join(CONFIG), &serde_json::to_string_pretty(&merged)?)?;
-    let mut file = data::create_file(&path, header(&merged))
-        .with_context(|| format!("cannot create {}", path.display()))?;
     let mut bytes = Vec::new();
     let mut positions = 0;
     for number in 0..merged.games {
@@ -322,9 +319,15 @@ pub fn merge(out: &mut impl Write, dir: &Path, parts: &[PathBuf]) -> Result<()> 
         data::write_block(&mut bytes, game)?;
         positions += game.len();
     }
-    file.write_all(&bytes)
-        .and_then(|()| file.sync_all())
-        .with_context(|| format!("writing {}", path.display()))?;
+    write_atomic(&dir.join(CONFIG), &serde_json::to_string_pretty(&merged)?)?;
+    let written = data::create_file(&path, header(&merged))
+        .and_then(|mut file| file.write_all(&bytes).and_then(|()| file.sync_all()));
+    if let Err(error) = written {
+        // Nothing of the merge was said done: a failed one (a full disk) leaves no run.
+        let _ = fs::remove_file(&path);
+        let _ = fs::remove_file(dir.join(CONFIG));
+        return Err(error).with_context(|| format!("writing {}", path.display()));
+    }
     writeln!(
         out,
         "merged {count} shards: {} games, {positions} positions into {}",
