@@ -23,7 +23,7 @@ use yolah_train::train::{Dataset, Settings, Target, Trainer, initial_parameters}
 pub struct Options {
     /// A self-play directory (or its data.bin); repeat to train on several (with --resume:
     /// by default the run's own, which STEM.train.json keeps).
-    #[arg(long, short, value_name = "DIR")]
+    #[arg(long, short, value_name = "DIR", required_unless_present = "resume")]
     pub data: Vec<PathBuf>,
     /// The network file to write, like runs/nn/network.yolahnet; STEM.train.json,
     /// STEM.train.csv and STEM.loss.png go beside it.
