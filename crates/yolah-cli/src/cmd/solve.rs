@@ -6,7 +6,7 @@ use anyhow::{Result, ensure};
 
 use std::io::Write;
 use yolah_ai::Limits;
-use yolah_ai::players::minimax::{Minimax, proven_margin};
+use yolah_ai::players::minimax::{MAX_PLY, Minimax, proven_margin};
 
 /// The options of `yolah solve`, as its command line gives them.
 #[derive(clap::Args)]
@@ -74,10 +74,11 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
             );
         });
         let free = 64 - position.occupied().count();
-        // A search deeper than the game can last proves its value, so only the time can
-        // leave it unproved.
+        // A search deeper than the game can last proves its value, so a search that went as
+        // deep as a search goes without a proof is a defect; any other stopped on its time.
+        let deepest = outcome.depth as usize + 1 >= MAX_PLY;
         ensure!(
-            outcome.proven || outcome.time < time,
+            outcome.proven || deepest,
             "not proved within {}: the search reached depth {} ({free} free squares; about 24 \
              or fewer solve in seconds; a longer --time may do)",
             yolah_ai::clock::duration_text(time),
@@ -85,10 +86,9 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         );
         ensure!(
             outcome.proven,
-            "the search ended unproved at depth {} after {:.1} s, before its time ({free} free \
-             squares): a defect of the solver; please report the position",
+            "the search reached depth {} without a proof ({free} free squares): a defect of \
+             the solver; please report the position",
             outcome.depth,
-            outcome.time.as_secs_f64()
         );
         let margin = proven_margin(outcome.value).unwrap_or(0);
         let pv: Vec<String> = outcome.pv.iter().map(ToString::to_string).collect();
