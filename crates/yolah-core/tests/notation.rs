@@ -97,3 +97,38 @@ fn positions_from_parts_are_checked() {
         "{error}"
     );
 }
+
+/// A position with moves from it, the one way a line of text gives one (`--position`, the
+/// engine protocol): the moves are played in turn, each checked, an error names the move.
+#[test]
+fn a_position_line_plays_its_moves_and_names_a_bad_one() {
+    use yolah_core::{ParseLineError, PositionLine};
+    let line: PositionLine = "startpos moves a1:c1 h1:h4".parse().unwrap();
+    assert_eq!(line.start, Position::start());
+    assert_eq!(line.moves.len(), 2);
+    let mut expected = Position::start();
+    for m in ["a1:c1", "h1:h4"] {
+        expected.play(m.parse().unwrap());
+    }
+    assert_eq!(line.position(), expected);
+    let from_notation: PositionLine = format!("{} moves h1:h4", {
+        let mut p = Position::start();
+        p.play("a1:c1".parse().unwrap());
+        p
+    })
+    .parse()
+    .unwrap();
+    assert_eq!(from_notation.position(), expected);
+    let alone: PositionLine = "startpos".parse().unwrap();
+    assert!(alone.moves.is_empty());
+    let error = "startpos moves a1:c1 a1:a2"
+        .parse::<PositionLine>()
+        .unwrap_err();
+    assert!(
+        matches!(error, ParseLineError::Move { number: 2, .. }),
+        "{error}"
+    );
+    assert!(error.to_string().starts_with("move 2 'a1:a2': "), "{error}");
+    let error = "startpos a1:c1".parse::<PositionLine>().unwrap_err();
+    assert!(matches!(error, ParseLineError::Position(_)), "{error}");
+}
