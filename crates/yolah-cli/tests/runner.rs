@@ -382,8 +382,13 @@ fn a_pgn_file_is_read_back_into_the_same_final_positions() {
             "{from_pgn}"
         );
     }
-    // A second run adds to the file; a block cut short is cut off and the file still reads.
-    let before = std::fs::metadata(&pgn).unwrap().len();
+    second_runs_and_a_block_cut_short(&pgn, &csv);
+}
+
+/// A second run adds to the file; a block cut short is cut off and the file still reads; a file
+/// that is not PGN is refused and left as it was.
+fn second_runs_and_a_block_cut_short(pgn: &Path, csv: &Path) {
+    let before = std::fs::metadata(pgn).unwrap().len();
     ok(&[
         "match",
         "random",
@@ -393,15 +398,15 @@ fn a_pgn_file_is_read_back_into_the_same_final_positions() {
         "--pgn",
         pgn.to_str().unwrap(),
     ]);
-    let text = std::fs::read_to_string(&pgn).unwrap();
+    let text = std::fs::read_to_string(pgn).unwrap();
     assert_eq!(text.matches("[Event ").count(), 8);
-    std::fs::write(&pgn, &text[..text.len() - 30]).unwrap();
+    std::fs::write(pgn, &text[..text.len() - 30]).unwrap();
     // The file holds two runs now: a game number both still have is picked by its run.
     let cut = &text[text.rfind("[Game \"").unwrap() + 7..][..1];
     let both = if cut == "0" { "1" } else { "0" };
     let output = yolah(&["replay", pgn.to_str().unwrap(), "--game", both], "");
     assert_clean_error(&output, "add --run RUN");
-    let run = rows(&csv)[0]["config"].clone();
+    let run = rows(csv)[0]["config"].clone();
     let output = yolah(
         &[
             "replay",
@@ -424,11 +429,11 @@ fn a_pgn_file_is_read_back_into_the_same_final_positions() {
         "--pgn",
         pgn.to_str().unwrap(),
     ]);
-    let text = std::fs::read_to_string(&pgn).unwrap();
+    let text = std::fs::read_to_string(pgn).unwrap();
     assert_eq!(text.matches("[Event ").count(), 8);
-    assert!(std::fs::metadata(&pgn).unwrap().len() > before);
+    assert!(std::fs::metadata(pgn).unwrap().len() > before);
     // Not a PGN file: refused, and left as it was.
-    std::fs::write(&csv, "[Event \"x\"]\nnonsense\n").unwrap();
+    std::fs::write(csv, "[Event \"x\"]\nnonsense\n").unwrap();
     let output = yolah(
         &[
             "match",
@@ -443,7 +448,7 @@ fn a_pgn_file_is_read_back_into_the_same_final_positions() {
     );
     assert_clean_error(&output, "--pgn");
     assert_eq!(
-        std::fs::read_to_string(&csv).unwrap(),
+        std::fs::read_to_string(csv).unwrap(),
         "[Event \"x\"]\nnonsense\n"
     );
 }

@@ -847,7 +847,11 @@ mod tests {
         Store::open(&path).unwrap();
         // A refused file is left as it was, with nothing beside it.
         let junk = dir.path().join("junk.txt");
-        std::fs::write(&junk, "not a database, and long enough to say so ".repeat(40)).unwrap();
+        std::fs::write(
+            &junk,
+            "not a database, and long enough to say so ".repeat(40),
+        )
+        .unwrap();
         assert!(Store::open(&junk).is_err());
         assert!(!dir.path().join("junk.txt.lock").exists());
     }
