@@ -131,7 +131,7 @@ fn generations_run_promote_and_resume_after_kills_to_the_same_end() {
     let kills = kill_at_random(
         18,
         11,
-        Duration::from_millis(30)..Duration::from_millis(450),
+        Duration::from_millis(20)..Duration::from_millis(250),
         |k| {
             let args: &[String] = if killed.join("learn.json").exists() {
                 &resume
@@ -436,12 +436,7 @@ fn a_full_disk_is_said_in_one_line_and_loses_no_generation() {
     assert!(output.status.success(), "{}", stderr(&output));
     let generation_1 = snapshot(&dir.join("gen-001"));
     // Little room left: the second generation runs out of it.
-    let used: usize = walk(disk.path())
-        .iter()
-        .map(|p| (std::fs::metadata(p).unwrap().len() as usize).div_ceil(4096) * 4096 + 4096)
-        .sum();
-    let ballast = disk.path().join("ballast");
-    std::fs::write(&ballast, vec![0u8; (2 << 20) - used - 96 * 1024]).unwrap();
+    disk.leave(96 * 1024);
     let resume = [
         "learn",
         "--out",
@@ -467,7 +462,7 @@ fn a_full_disk_is_said_in_one_line_and_loses_no_generation() {
         .filter(|p| p.contains(".tmp"))
         .collect();
     assert!(leftovers.is_empty(), "half-written: {leftovers:?}");
-    std::fs::remove_file(&ballast).unwrap();
+    disk.free();
     let output = yolah(&resume, "");
     assert!(output.status.success(), "{}", stderr(&output));
     for file in &generation_1 {

@@ -207,27 +207,6 @@ fn a_second_writer_is_refused_with_one_line() {
     assert_eq!(pgn_games(&pgn).len(), before + 2);
 }
 
-/// The bytes the files in `dir` take, in whole pages, directories included.
-fn used(dir: &Path) -> usize {
-    let mut bytes = 0;
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        let len = std::fs::metadata(&path).unwrap().len() as usize;
-        bytes += len.div_ceil(4096) * 4096;
-        if path.is_dir() {
-            bytes += used(&path);
-        }
-    }
-    bytes
-}
-
-/// A file of `bytes` bytes on `disk`, leaving that much less room.
-fn ballast(disk: &SmallDisk, bytes: usize) -> PathBuf {
-    let path = disk.path().join("ballast");
-    std::fs::write(&path, vec![0u8; bytes]).unwrap();
-    path
-}
-
 /// Checks the files of a run that stopped: the record file reads whole (no damaged row), the
 /// PGN file reads whole (no block cut short), and the PGN's games are the record file's games
 /// in order, all of them or all but the last (the record file is written first). Returns the
@@ -310,7 +289,7 @@ fn a_full_disk_is_said_in_one_line_and_loses_nothing() {
         ),
     ];
     for (args, csv, pgn) in runs {
-        let room = ballast(&disk, 512 * 1024 - 96 * 1024 - used(disk.path()));
+        disk.leave(96 * 1024);
         let output = yolah(&args, "");
         assert!(!output.status.success(), "{args:?} had room");
         // One line says it (the others are the progress lines).
@@ -321,7 +300,7 @@ fn a_full_disk_is_said_in_one_line_and_loses_nothing() {
         let kept = agree(&csv, &pgn);
         assert!(!kept.is_empty() && kept.len() < 120, "{}", kept.len());
         let (kept_csv, kept_pgn) = (std::fs::read(&csv).unwrap(), std::fs::read(&pgn).unwrap());
-        std::fs::remove_file(room).unwrap();
+        disk.free();
         let mut resume = args.clone();
         if args[0] == "tournament" {
             resume = vec!["tournament", "--resume", "--out", t, "--pgn", tp];

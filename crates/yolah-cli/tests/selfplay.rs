@@ -466,8 +466,7 @@ fn a_full_disk_is_said_in_one_line_and_loses_no_game() {
 
     let disk = SmallDisk::new(256 * 1024);
     // About 16 KiB of room: half the run's data.
-    let ballast = disk.path().join("ballast");
-    std::fs::write(&ballast, vec![0u8; 256 * 1024 - 16 * 1024]).unwrap();
+    disk.leave(16 * 1024);
     let dir = disk.path().join("run");
     let output = selfplay(&dir, &["--games", "24", "--threads", "1"]);
     assert!(!output.status.success(), "the run had room");
@@ -483,7 +482,7 @@ fn a_full_disk_is_said_in_one_line_and_loses_no_game() {
         file.blocks.len()
     );
     assert!(expected.starts_with(&kept));
-    std::fs::remove_file(&ballast).unwrap();
+    disk.free();
     let output = yolah(
         &["selfplay", "--out", dir.to_str().unwrap(), "--resume"],
         "",
@@ -506,7 +505,7 @@ fn a_full_disk_is_said_in_one_line_and_loses_no_game() {
         })
         .collect();
     std::fs::remove_dir_all(&dir).unwrap();
-    std::fs::write(&ballast, vec![0u8; 256 * 1024 - 16 * 1024]).unwrap();
+    disk.leave(16 * 1024);
     let merged = disk.path().join("merged");
     let merge = [
         "data",
@@ -529,7 +528,7 @@ fn a_full_disk_is_said_in_one_line_and_loses_no_game() {
         .filter(|name| name != ".lock")
         .collect();
     assert!(left.is_empty(), "a failed merge left {left:?}");
-    std::fs::remove_file(&ballast).unwrap();
+    disk.free();
     let output = yolah(&merge, "");
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(std::fs::read(merged.join("data.bin")).unwrap() == expected);

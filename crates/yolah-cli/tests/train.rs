@@ -397,8 +397,7 @@ fn a_full_disk_is_said_in_one_line_and_loses_no_epoch() {
 
     let disk = SmallDisk::new(2 << 20);
     // Room for an epoch's files and a little more: the second epoch's state does not fit.
-    let ballast = disk.path().join("ballast");
-    std::fs::write(&ballast, vec![0u8; (2 << 20) - 700 * 1024]).unwrap();
+    disk.leave(700 * 1024);
     let out = disk.path().join("nn").join("net.yolahnet");
     let output = train(&data, &out, &["--epochs", "4"]);
     assert!(!output.status.success(), "the run had room");
@@ -424,7 +423,7 @@ fn a_full_disk_is_said_in_one_line_and_loses_no_epoch() {
         ],
         "nothing half-written is left"
     );
-    std::fs::remove_file(&ballast).unwrap();
+    disk.free();
     let output = yolah(&["train", "--out", out.to_str().unwrap(), "--resume"], "");
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(std::fs::read(&straight).unwrap() == std::fs::read(&out).unwrap());

@@ -65,7 +65,23 @@ impl SmallDisk {
         let _ = file.sync_all();
     }
 
-    /// Removes the filler that [`SmallDisk::fill`] wrote.
+    /// Fills it but for `bytes` of room (the kernel counts whole pages): a write larger than
+    /// that fails. [`SmallDisk::free`] gives the room back.
+    pub fn leave(&self, bytes: u64) {
+        self.fill();
+        let filler = std::fs::OpenOptions::new()
+            .write(true)
+            .open(self.dir.join("filler"))
+            .expect("the filler file");
+        let len = filler.metadata().expect("the filler's size").len();
+        assert!(
+            len >= bytes,
+            "the disk has only {len} bytes of room, not {bytes}"
+        );
+        filler.set_len(len - bytes).expect("the filler is cut");
+    }
+
+    /// Removes the filler that [`SmallDisk::fill`] or [`SmallDisk::leave`] wrote.
     pub fn free(&self) {
         let _ = std::fs::remove_file(self.dir.join("filler"));
     }
@@ -215,6 +231,10 @@ mod tests {
         assert_eq!(error.raw_os_error(), Some(28), "{error}"); // ENOSPC
         disk.free();
         std::fs::write(disk.path().join("more"), [1u8; 8192]).unwrap();
+        // Room for 16 KiB, not for 32.
+        disk.leave(16 * 1024);
+        std::fs::write(disk.path().join("fits"), [1u8; 12 * 1024]).unwrap();
+        assert!(std::fs::write(disk.path().join("too much"), vec![1u8; 32 * 1024]).is_err());
     }
 
     #[test]

@@ -295,7 +295,8 @@ fn taking_a_game_over_never_loses_an_acknowledged_move() {
         .flat_map(|tab| tab.join().unwrap())
         .collect();
     let last = store.load("race").unwrap().unwrap().saved.moves;
-    assert!(acknowledged.len() >= 400, "{}", acknowledged.len());
+    // Each tab writes 400 times; a write after the other took the game over is refused.
+    assert!(acknowledged.len() >= 100, "{}", acknowledged.len());
     for moves in &acknowledged {
         assert!(
             last.starts_with(moves),
@@ -405,6 +406,25 @@ async fn half_sent_requests_are_closed_and_bounded_by_address() {
     assert_eq!(code, 200);
 }
 
+/// Plays `n` games of one move each, people on both sides.
+async fn one_move_games(address: std::net::SocketAddr, n: usize) {
+    for _ in 0..n {
+        let mut page = connect(address).await;
+        send(
+            &mut page,
+            &json!({"type": "new", "black": "human", "white": "human"}),
+        )
+        .await;
+        let state = settled(&mut page).await;
+        send(
+            &mut page,
+            &json!({"type": "play", "move": state["legal"][0]}),
+        )
+        .await;
+        state_after(&mut page, 1).await;
+    }
+}
+
 /// The smaller items: one damaged row (malformed JSON) is listed with what can be read and
 /// left out of the PGN export with its reason; the archive never fails for it.
 #[test]
@@ -412,23 +432,7 @@ fn a_damaged_row_does_not_fail_the_archive() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("games.sqlite");
     let (address, runtime) = board_server(&db, 0);
-    runtime.block_on(async {
-        for _ in 0..2 {
-            let mut page = connect(address).await;
-            send(
-                &mut page,
-                &json!({"type": "new", "black": "human", "white": "human"}),
-            )
-            .await;
-            let state = settled(&mut page).await;
-            send(
-                &mut page,
-                &json!({"type": "play", "move": state["legal"][0]}),
-            )
-            .await;
-            state_after(&mut page, 1).await;
-        }
-    });
+    runtime.block_on(one_move_games(address, 2));
     // Another program (or a bad disk) damages one game's JSON.
     rusqlite::Connection::open(&db)
         .unwrap()
@@ -617,21 +621,7 @@ fn a_row_of_wrong_types_does_not_fail_the_archive() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("games.sqlite");
     let (address, runtime) = board_server(&db, 0);
-    runtime.block_on(async {
-        let mut page = connect(address).await;
-        send(
-            &mut page,
-            &json!({"type": "new", "black": "human", "white": "human"}),
-        )
-        .await;
-        let state = settled(&mut page).await;
-        send(
-            &mut page,
-            &json!({"type": "play", "move": state["legal"][0]}),
-        )
-        .await;
-        state_after(&mut page, 1).await;
-    });
+    runtime.block_on(one_move_games(address, 1));
     rusqlite::Connection::open(&db)
         .unwrap()
         .execute("UPDATE games SET created = 'x', result = 7", [])
