@@ -378,29 +378,7 @@ fn bad_options_are_refused_before_anything_is_written() {
     );
     // A damaged state is refused with its file's name.
     std::fs::create_dir_all(&dir).unwrap();
-    let output = yolah(
-        &[
-            "learn",
-            "--out",
-            out,
-            "--generations",
-            "1",
-            "--games",
-            "20",
-            "--nodes",
-            "50",
-            "--epochs",
-            "1",
-            "--hidden",
-            "16,4",
-            "--budget",
-            "nodes=50",
-            "--test-games",
-            "2",
-        ],
-        "",
-    );
-    assert!(output.status.success(), "{}", stderr(&output));
+    tiny_run(&dir);
     std::fs::write(dir.join("state.json"), "{ not json").unwrap();
     assert_clean_error(
         &yolah(&["learn", "--out", out, "--resume"], ""),

@@ -704,27 +704,22 @@ impl Connection {
     /// A message from the page, handled and kept: the messages for the page.
     fn receive(&mut self, text: &str) -> Vec<ServerMessage> {
         let before = self.table.clone();
-        let mut messages = Vec::new();
-        match self.handle(text) {
-            Ok(()) => match self.keep_or_undo(before) {
-                Ok(news) => {
-                    self.think();
-                    messages.extend(news);
-                    messages.extend(self.state());
-                }
-                Err(message) => {
-                    // Undone: the page is shown the game as it was, and why; a machine to
-                    // move searches again.
-                    messages.push(ServerMessage::Error { message });
-                    self.think();
-                    messages.extend(self.state());
-                }
-            },
+        let handled = self.handle(text);
+        // The kept game's id and token first, then what came of the message.
+        let mut messages = std::mem::take(&mut self.outbox);
+        if let Err(message) = handled {
+            messages.push(ServerMessage::Error { message });
+            return messages;
+        }
+        match self.keep_or_undo(before) {
+            Ok(news) => messages.extend(news),
+            // Undone: the page is shown the game as it was, and why.
             Err(message) => messages.push(ServerMessage::Error { message }),
         }
-        let mut all = std::mem::take(&mut self.outbox);
-        all.extend(messages);
-        all
+        // A machine to move searches (again, after an undone change).
+        self.think();
+        messages.extend(self.state());
+        messages
     }
 
     /// Forgets this connection's game (the store keeps it as last written).
