@@ -139,6 +139,9 @@ struct Searcher {
     pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     nodes: u64,
+    /// The node count at which [`Searcher::should_stop`] next reads the clock and the stop
+    /// flag (leaves count nodes without asking, so a multiple of 256 can be skipped).
+    next_check: u64,
     /// Heuristic leaves and table cuts on heuristic values: while it stays put, a subtree is
     /// proven.
     unproven: u64,
@@ -180,6 +183,7 @@ impl Searcher {
                 .expect("MAX_PLY plies"),
             pv_len: [0; MAX_PLY],
             nodes: 0,
+            next_check: 0,
             unproven: 0,
             tt_hits: 0,
             seldepth: 0,
@@ -201,6 +205,7 @@ impl Searcher {
             }
         }
         self.nodes = 0;
+        self.next_check = 0;
         self.unproven = 0;
         self.tt_hits = 0;
         self.seldepth = 0;
@@ -209,25 +214,29 @@ impl Searcher {
     }
 
     /// Whether to abandon the search: another thread said so, or (first thread) a limit is
-    /// reached. The clock is read every 256 nodes.
+    /// reached. The clock and the stop flag are read every 256 nodes.
     #[inline]
     fn should_stop(&mut self, shared: &Shared) -> bool {
         if self.stopped {
             return true;
         }
-        if self.main && self.may_stop {
-            let out_of_nodes = shared.node_limit.is_some_and(|n| self.nodes >= n);
-            let out_of_time = self.nodes.trailing_zeros() >= 8
-                && (shared.external_stop.is_some_and(StopFlag::is_raised)
-                    || self.deadline.is_some_and(|d| Instant::now() >= d));
-            if out_of_nodes || out_of_time {
-                shared.stop.store(true, Ordering::Relaxed);
-                self.stopped = true;
-            }
-        }
-        if self.nodes.trailing_zeros() >= 8 && shared.stop.load(Ordering::Relaxed) {
+        if self.main && self.may_stop && shared.node_limit.is_some_and(|n| self.nodes >= n) {
+            shared.stop.store(true, Ordering::Relaxed);
             self.stopped = true;
+            return true;
         }
+        if self.nodes < self.next_check {
+            return false;
+        }
+        self.next_check = self.nodes + 256;
+        if self.main
+            && self.may_stop
+            && (shared.external_stop.is_some_and(StopFlag::is_raised)
+                || self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+        self.stopped = shared.stop.load(Ordering::Relaxed);
         self.stopped
     }
 
