@@ -1,7 +1,8 @@
-//! `yolah learn` as a user runs it: generations of self-play, training and a sequential test
-//! into one directory; a candidate promoted only when the test accepts H1; a run killed again
-//! and again and resumed each time ends exactly where an uninterrupted run ends; bad options
-//! refused before anything is written.
+//! `yolah learn` as a user runs it: generations of self-play, training, a sequential test and
+//! a gauntlet into one directory; a candidate promoted only when the test accepts H1 and it
+//! holds its ground against the gauntlet; a run killed again and again and resumed each time
+//! ends exactly where an uninterrupted run ends; bad options refused before anything is
+//! written; a run made before the gauntlet resumes as it ran.
 
 mod common;
 
@@ -16,7 +17,9 @@ use yolah_train::learn::State;
 
 /// A tiny run: small games, a small network, a test at a node budget (reproducible), one
 /// thread (the test's games end in a fixed order). The test's bounds are wide and low, so
-/// that a weak candidate is promoted quickly and the promotion path runs.
+/// that a weak candidate is promoted quickly and the promotion path runs; the gauntlet is a
+/// game pair against `random` (which every network beats: the candidate holds) and one
+/// against each network promoted before the parent.
 fn run_args(dir: &Path, generations: u32) -> Vec<String> {
     let generations = generations.to_string();
     [
@@ -41,6 +44,12 @@ fn run_args(dir: &Path, generations: u32) -> Vec<String> {
         "1",
         "--sprt",
         "elo0=-700,elo1=-400,alpha=0.2,beta=0.2",
+        "--gauntlet",
+        "random",
+        "--gauntlet",
+        "previous",
+        "--gauntlet-games",
+        "2",
     ]
     .map(String::from)
     .to_vec()
@@ -53,13 +62,23 @@ fn digest(bytes: &[u8]) -> u64 {
     hasher.finish()
 }
 
-/// What a run decided, without its timings: the table's columns up to `promoted`, the
-/// networks, the data (after the file header, whose fingerprint holds the run's paths).
+/// What a run decided, without its timings: the table's columns up to `promoted` and its
+/// gauntlet column, every gauntlet result (the run's directory said `DIR`), the networks, the
+/// data (after the file header, whose fingerprint holds the run's paths).
 fn outcome(dir: &Path) -> Vec<String> {
     let mut seen = Vec::new();
-    let table = std::fs::read_to_string(dir.join("generations.csv")).unwrap();
-    for line in table.lines() {
-        seen.push(line.split(',').take(12).collect::<Vec<_>>().join(","));
+    let mut table = csv::Reader::from_path(dir.join("generations.csv")).unwrap();
+    let header = table.headers().unwrap().clone();
+    let gauntlet = header.iter().position(|h| h == "gauntlet").unwrap();
+    seen.push(header.iter().take(12).collect::<Vec<_>>().join(","));
+    for row in table.records() {
+        let row = row.unwrap();
+        let mut kept: Vec<&str> = row.iter().take(12).collect();
+        kept.push(&row[gauntlet]);
+        seen.push(kept.join(","));
+    }
+    if let Ok(results) = std::fs::read_to_string(dir.join("gauntlet.csv")) {
+        seen.push(results.replace(dir.to_str().unwrap(), "DIR"));
     }
     for generation in ["gen-001", "gen-002"] {
         if !dir.join(generation).exists() {
@@ -103,16 +122,17 @@ fn generations_run_promote_and_resume_after_kills_to_the_same_end() {
         assert!(straight.join(file).exists(), "{file} missing");
     }
     let expected = outcome(&straight);
-    assert_ne!(expected[3], expected[5], "the generations' networks differ");
-    // The test's bounds promote the first candidate; the second generation's self-play is
-    // then the first candidate's, and it is tested against it.
-    assert!(expected[1].ends_with(",H1,true"), "{expected:?}");
+    assert_ne!(expected[4], expected[6], "the generations' networks differ");
+    // The test's bounds promote the first candidate (it holds against random); the second
+    // generation's self-play is then the first candidate's, and it is tested against it.
+    assert!(expected[1].ends_with(",H1,true,held"), "{expected:?}");
     assert!(straight.join("best.yolahnet").exists());
     let test_games = std::fs::read_to_string(straight.join("gen-002/test.csv")).unwrap();
     assert!(
         test_games.contains("gen-001/network.yolahnet"),
         "{test_games}"
     );
+    gauntlet_in_the_record(&straight, &text);
 
     // The same run, killed (SIGKILL) at random moments again and again, each time resumed:
     // after each kill, every generation a line announced is in the state (issue 42: the line
@@ -177,6 +197,122 @@ fn generations_run_promote_and_resume_after_kills_to_the_same_end() {
     assert!(kills >= 6, "killed only {kills} times");
     assert_eq!(outcome(&killed), expected, "after {kills} kills");
     eprintln!("{kills} kills, every generation said kept, the end an uninterrupted run's");
+}
+
+/// The gauntlet's results of a run of two generations whose first candidate was promoted
+/// (`said`: what it printed): each opponent's results, the candidate's and the parent's, in
+/// the state, in `gauntlet.csv` and in the printed lines; each generation's outcome in
+/// `generations.csv`; the gauntlet's games in the generation's folder. The first generation's
+/// parent is the start, so its gauntlet is `random` alone; the second's adds the start (the
+/// network promoted before its parent).
+fn gauntlet_in_the_record(dir: &Path, said: &str) {
+    let state: State =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("state.json")).unwrap()).unwrap();
+    let first: Vec<_> = state
+        .gauntlet
+        .iter()
+        .filter(|f| f.generation == 1)
+        .collect();
+    assert_eq!(first.len(), 1, "{:?}", state.gauntlet);
+    assert_eq!(first[0].opponent, "random");
+    assert_eq!(
+        (first[0].candidate_games, first[0].parent_games),
+        (2, 2),
+        "{first:?}"
+    );
+    assert!(first[0].held && state.records[0].gauntlet == "held");
+    if state.records[1].verdict == "H1" {
+        let second: Vec<&str> = state
+            .gauntlet
+            .iter()
+            .filter(|f| f.generation == 2)
+            .map(|f| f.opponent.as_str())
+            .collect();
+        assert_eq!(second, ["random", "minimax:nodes=300,eval=nn"]);
+        let promoted = state.records[1].promoted;
+        assert_eq!(promoted, state.records[1].gauntlet == "held");
+        assert_eq!(
+            promoted,
+            state.gauntlet.iter().all(|f| f.held),
+            "{:?}",
+            state.gauntlet
+        );
+    }
+    let table = std::fs::read_to_string(dir.join("gauntlet.csv")).unwrap();
+    assert!(
+        table.starts_with("generation,opponent,candidate_games,candidate_score,"),
+        "{table}"
+    );
+    assert_eq!(table.lines().count(), 1 + state.gauntlet.len(), "{table}");
+    for file in [
+        "gen-001/gauntlet/01-candidate.csv",
+        "gen-001/gauntlet/01-parent.csv",
+    ] {
+        assert!(dir.join(file).exists(), "{file} missing");
+    }
+    assert!(
+        said.contains("\n  gauntlet against random: candidate 100.0 %"),
+        "{said}"
+    );
+    assert!(said.contains("; parent 100.0 %"), "{said}");
+}
+
+/// A run killed in its gauntlet (the test done, the candidate's first games against the
+/// first opponent under way) goes on from the gauntlet's games when resumed, and ends where
+/// an uninterrupted run ends.
+#[test]
+fn a_run_killed_in_its_gauntlet_resumes_it() {
+    let root = tempfile::tempdir().unwrap();
+    let with_games = |dir: &Path| {
+        let mut args = run_args(dir, 1);
+        let games = args.iter().position(|a| a == "--gauntlet-games").unwrap() + 1;
+        args[games] = "40".to_string();
+        args
+    };
+    let straight = root.path().join("straight");
+    let args = with_games(&straight);
+    let output = yolah(&args.iter().map(String::as_str).collect::<Vec<_>>(), "");
+    assert!(output.status.success(), "{}", stderr(&output));
+
+    let killed = root.path().join("killed");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_yolah"))
+        .args(with_games(&killed))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let games = killed.join("gen-001/gauntlet/01-candidate.csv");
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while !games.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the gauntlet never started"
+        );
+        assert!(child.try_wait().unwrap().is_none(), "the run ended first");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let state = std::fs::read_to_string(killed.join("state.json")).unwrap();
+    assert!(state.contains(r#""phase": "gauntlet""#), "{state}");
+    let output = yolah(
+        &[
+            "learn",
+            "--out",
+            killed.to_str().unwrap(),
+            "--resume",
+            "--threads",
+            "1",
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("generation 1 at gauntlet"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(outcome(&killed), outcome(&straight));
 }
 
 /// The self-play of a generation run apart, as a scheduler's job array would: learn says the
@@ -272,6 +408,8 @@ fn tiny_run(dir: &Path) {
             "nodes=50",
             "--test-games",
             "2",
+            "--gauntlet",
+            "mcts:iterations=50",
         ],
         "",
     );
@@ -346,6 +484,66 @@ fn a_runs_files_are_checked_when_it_resumes_and_others_left_byte_for_byte() {
     assert!(table.contains(",inconclusive,false,"), "{table}");
 }
 
+/// A run made before the gauntlet (its learn.json and state.json without the gauntlet's
+/// fields, no gauntlet.csv) resumes as it ran: no gauntlet, the test alone decides.
+#[test]
+fn a_run_made_before_the_gauntlet_resumes_without_one() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("run");
+    let args = run_args(&dir, 1);
+    let output = yolah(&args.iter().map(String::as_str).collect::<Vec<_>>(), "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let strip = |file: &str, keys: &[&str]| {
+        let path = dir.join(file);
+        let mut value: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        for key in keys {
+            assert!(
+                value.as_object_mut().unwrap().remove(*key).is_some(),
+                "{key}"
+            );
+        }
+        for record in value["records"].as_array_mut().into_iter().flatten() {
+            let record = record.as_object_mut().unwrap();
+            record.remove("gauntlet").unwrap();
+            record.remove("gauntlet_seconds").unwrap();
+        }
+        std::fs::write(&path, serde_json::to_string_pretty(&value).unwrap()).unwrap();
+    };
+    strip("learn.json", &["gauntlet", "gauntlet_games"]);
+    strip("state.json", &["gauntlet"]);
+    std::fs::remove_file(dir.join("gauntlet.csv")).unwrap();
+    let out = dir.to_str().unwrap();
+    let output = yolah(
+        &[
+            "learn",
+            "--out",
+            out,
+            "--resume",
+            "--generations",
+            "2",
+            "--threads",
+            "1",
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let state: State =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("state.json")).unwrap()).unwrap();
+    let second = &state.records[1];
+    assert_eq!(second.promoted, second.verdict == "H1", "{second:?}");
+    assert_eq!(second.gauntlet, "");
+    assert!(state.gauntlet.is_empty(), "{:?}", state.gauntlet);
+    assert!(!dir.join("gen-002/gauntlet").exists());
+    assert!(!dir.join("gauntlet.csv").exists());
+    let config = std::fs::read_to_string(dir.join("learn.json")).unwrap();
+    assert!(config.contains(r#""gauntlet": []"#), "{config}");
+    eprintln!(
+        "generation 2, without a gauntlet: {}, promoted {}",
+        second.verdict, second.promoted
+    );
+}
+
 #[test]
 fn bad_options_are_refused_before_anything_is_written() {
     let root = tempfile::tempdir().unwrap();
@@ -362,6 +560,22 @@ fn bad_options_are_refused_before_anything_is_written() {
         (&["--sprt", "elo0=1"], "--sprt"),
         (&["--games", "99999999999"], "--games"),
         (&["--start", "/nonexistent/net.yolahnet"], "--start"),
+        (&["--gauntlet-games", "3"], "--gauntlet-games must be even"),
+        (
+            &["--gauntlet-games", "0"],
+            "--gauntlet-games must be from 2",
+        ),
+        (&["--gauntlet", "chess"], "--gauntlet 'chess'"),
+        (
+            &["--gauntlet", "none", "--gauntlet", "mcts"],
+            "--gauntlet none means no gauntlet",
+        ),
+        (
+            &["--gauntlet", "minimax:net=/nonexistent/net.yolahnet"],
+            "--gauntlet 'minimax:net=/nonexistent/net.yolahnet'",
+        ),
+        // The default gauntlet's MCTS takes no node limit: it must be given one.
+        (&["--budget", "nodes=300"], "--gauntlet 'mcts'"),
     ] {
         let mut args = vec!["learn", "--out", out];
         args.extend_from_slice(extra);
@@ -372,10 +586,15 @@ fn bad_options_are_refused_before_anything_is_written() {
         &yolah(&["learn", "--out", out, "--resume"], ""),
         "nothing to resume",
     );
-    assert_clean_error(
-        &yolah(&["learn", "--out", out, "--resume", "--nodes", "5"], ""),
-        "only --generations and --threads",
-    );
+    for extra in [
+        ["--nodes", "5"],
+        ["--gauntlet", "none"],
+        ["--gauntlet-games", "4"],
+    ] {
+        let mut args = vec!["learn", "--out", out, "--resume"];
+        args.extend_from_slice(&extra);
+        assert_clean_error(&yolah(&args, ""), "only --generations and --threads");
+    }
     // A damaged state is refused with its file's name.
     std::fs::create_dir_all(&dir).unwrap();
     tiny_run(&dir);

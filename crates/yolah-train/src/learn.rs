@@ -1,13 +1,18 @@
 //! The generation loop's plan and bookkeeping (`yolah learn`): what a run is (its [`Config`]),
 //! where it is ([`State`]: the generation and phase in progress, the best network so far,
 //! every finished generation's [`Record`]), and the players and data each phase uses. The
-//! command line runs the phases (self-play, training, the sequential test) with the same
-//! code as `yolah selfplay`, `yolah train` and `yolah match`.
+//! command line runs the phases (self-play, training, the sequential test, the gauntlet) with
+//! the same code as `yolah selfplay`, `yolah train` and `yolah match`.
+//!
+//! The gauntlet (issue 45): a candidate the test accepts against its parent must also hold
+//! its ground against other opponents (the tuned heuristic, MCTS, the networks promoted
+//! before its parent), so that a gain against the parent alone, which can be a cycle, is not
+//! promoted. [`decide`] states the rule.
 
 use crate::train::Target;
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use yolah_ai::arena::sprt::Sprt;
+use yolah_ai::arena::sprt::{Sprt, expected_score};
 use yolah_ai::eval::network::Shape;
 use yolah_ai::spec::Spec;
 
@@ -23,6 +28,21 @@ pub const MAX_TEST_GAMES: u32 = 100_000;
 pub const MAX_WINDOW: u32 = 100;
 /// The most epochs a candidate trains.
 pub const MAX_EPOCHS: u32 = 1000;
+/// The most games a side plays against each gauntlet opponent.
+pub const MAX_GAUNTLET_GAMES: u32 = 100_000;
+/// The most entries of a gauntlet.
+pub const MAX_GAUNTLET: usize = 16;
+/// The gauntlet's word for the networks promoted before the parent.
+pub const PREVIOUS: &str = "previous";
+/// How many of the networks promoted before the parent `previous` names (the start counts).
+pub const PREVIOUS_NETWORKS: usize = 2;
+/// A new run's gauntlet: the tuned heuristic, MCTS, the networks promoted before the parent.
+pub const DEFAULT_GAUNTLET: [&str; 3] = ["minimax", "mcts", PREVIOUS];
+/// A new run's games per side and opponent.
+pub const DEFAULT_GAUNTLET_GAMES: u32 = 100;
+/// The options of a spec that limit a move's search: an opponent that has one must play
+/// under one (the test's budget, or its own).
+const LIMITS: [&str; 4] = ["time", "nodes", "depth", "iterations"];
 
 /// What decides a run; `DIR/learn.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -61,6 +81,20 @@ pub struct Config {
     pub start: Option<String>,
     /// The run's seed.
     pub seed: u64,
+    /// The opponents a candidate that passed the test meets, and its parent too: player
+    /// specs, each played at the test's budget (the budget's options it takes and does not
+    /// set), and [`PREVIOUS`] for the networks promoted before the parent. Empty (and so in
+    /// runs made before the gauntlet): the test alone decides.
+    #[serde(default)]
+    pub gauntlet: Vec<String>,
+    /// Games the candidate, and the parent, play against each gauntlet opponent (colour
+    /// pairs, from the test's openings).
+    #[serde(default = "default_gauntlet_games")]
+    pub gauntlet_games: u32,
+}
+
+fn default_gauntlet_games() -> u32 {
+    DEFAULT_GAUNTLET_GAMES
 }
 
 impl Config {
@@ -97,6 +131,18 @@ impl Config {
             2,
             u64::from(MAX_TEST_GAMES),
         )?;
+        within(
+            "gauntlet-games",
+            u64::from(self.gauntlet_games),
+            2,
+            u64::from(MAX_GAUNTLET_GAMES),
+        )?;
+        if !self.gauntlet_games.is_multiple_of(2) {
+            return Err(format!(
+                "--gauntlet-games must be even (games come in colour pairs), not {}",
+                self.gauntlet_games
+            ));
+        }
         self.shape()?;
         self.sprt()?;
         yolah_ai::arena::opening::parse_suite(&self.openings.join("\n"))
@@ -116,12 +162,59 @@ impl Config {
         Spec::parse_without_files(&selfplay_spec(self.nodes, "eval=nn"))
             .map_err(|e| format!("--nodes: {e}"))?;
         if let Some(start) = &self.start {
-            Spec::parse_without_files(&format!("minimax:net={start}"))
+            format!("minimax:net={start}")
+                .parse::<Spec>()
                 .map_err(|e| format!("--start '{start}': {e}"))?;
         }
         Spec::parse_without_files(&test_spec(&self.budget, "eval=nn"))
             .map_err(|e| format!("--budget '{}': {e}", self.budget))?;
+        self.check_gauntlet()
+    }
+
+    /// The gauntlet's entries: at most [`MAX_GAUNTLET`], none twice, each a spec that plays
+    /// at the test's budget (its network files read) or [`PREVIOUS`].
+    fn check_gauntlet(&self) -> Result<(), String> {
+        if self.gauntlet.len() > MAX_GAUNTLET {
+            return Err(format!(
+                "--gauntlet: at most {MAX_GAUNTLET} opponents, not {}",
+                self.gauntlet.len()
+            ));
+        }
+        for (k, entry) in self.gauntlet.iter().enumerate() {
+            if self.gauntlet[..k].contains(entry) {
+                return Err(format!("--gauntlet '{entry}' is given twice"));
+            }
+            if entry != PREVIOUS {
+                at_budget(entry, &self.budget)?;
+            }
+        }
         Ok(())
+    }
+
+    /// The gauntlet's opponents as played, in order, each once: the entries at the test's
+    /// budget, [`PREVIOUS`] as `previous` (the networks promoted before the parent, oldest
+    /// first: files, none for the run's start), none the parent's own spec (`parent`: the
+    /// candidate met it in the test).
+    pub fn gauntlet_specs(
+        &self,
+        previous: &[Option<String>],
+        parent: &str,
+    ) -> Result<Vec<String>, String> {
+        let mut specs: Vec<String> = Vec::new();
+        for entry in &self.gauntlet {
+            if entry == PREVIOUS {
+                specs.extend(
+                    previous
+                        .iter()
+                        .map(|p| test_spec(&self.budget, &self.network_option(p.as_deref()))),
+                );
+            } else {
+                specs.push(at_budget(entry, &self.budget)?);
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        specs.retain(|s| s != parent && seen.insert(s.clone()));
+        Ok(specs)
     }
 
     /// The candidates' shape.
@@ -191,6 +284,168 @@ pub fn test_spec(budget: &str, network: &str) -> String {
     format!("minimax:{budget},{network}")
 }
 
+/// A gauntlet opponent at the test's budget: `entry` (a player spec) with each of the
+/// budget's options it takes and does not set itself, like `--each` gives them. An opponent
+/// that has a limit option (time, nodes, depth, iterations) but sets none after that would
+/// play at its own default: refused, so that a node-limited run stays reproducible.
+pub fn at_budget(entry: &str, budget: &str) -> Result<String, String> {
+    let refused = |e: &dyn fmt::Display| format!("--gauntlet '{entry}': {e}");
+    let mut spec = entry.parse::<Spec>().map_err(|e| refused(&e))?;
+    for item in budget.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+        let (key, value) = item.split_once('=').unwrap_or((item, ""));
+        if spec.takes(key) && !spec.gives(key) {
+            spec = spec.with(key, value).map_err(|e| refused(&e))?;
+        }
+    }
+    if LIMITS.iter().any(|l| spec.has_option(l)) && !LIMITS.iter().any(|l| spec.sets(l)) {
+        return Err(format!(
+            "--gauntlet '{entry}': --budget '{budget}' gives {name} no limit it takes; give it \
+             one, like {name}:time=50ms",
+            name = spec.name()
+        ));
+    }
+    Ok(spec.to_string())
+}
+
+/// One side's results against an opponent, as `yolah match --json` gives them.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Results {
+    /// Games played.
+    pub games: u64,
+    /// Points per game of the finished pairs.
+    pub score: f64,
+    /// The Elo of that score.
+    pub elo: f64,
+    /// The low end of the Elo's 95 % interval.
+    pub elo_low: f64,
+    /// The high end of the Elo's 95 % interval.
+    pub elo_high: f64,
+}
+
+impl Results {
+    /// Half the width of the score's 95 % interval (the Elo interval taken back to scores:
+    /// robust where a lopsided score makes the Elo's huge).
+    fn score_half_width(&self) -> f64 {
+        (expected_score(self.elo_high) - expected_score(self.elo_low)) / 2.0
+    }
+}
+
+/// The candidate's and the parent's results against one gauntlet opponent, a row of
+/// `DIR/gauntlet.csv`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Faced {
+    /// The generation of the candidate.
+    pub generation: u32,
+    /// The opponent, as played.
+    pub opponent: String,
+    /// The candidate's games.
+    pub candidate_games: u64,
+    /// The candidate's score.
+    pub candidate_score: f64,
+    /// The candidate's Elo against the opponent.
+    pub candidate_elo: f64,
+    /// The low end of its 95 % interval.
+    pub candidate_elo_low: f64,
+    /// The high end.
+    pub candidate_elo_high: f64,
+    /// The parent's games.
+    pub parent_games: u64,
+    /// The parent's score.
+    pub parent_score: f64,
+    /// The parent's Elo against the opponent.
+    pub parent_elo: f64,
+    /// The low end of its 95 % interval.
+    pub parent_elo_low: f64,
+    /// The high end.
+    pub parent_elo_high: f64,
+    /// Whether the candidate held its ground (see [`decide`]).
+    pub held: bool,
+}
+
+impl Faced {
+    /// The results of both sides against `opponent`, judged.
+    pub fn new(generation: u32, opponent: &str, candidate: Results, parent: Results) -> Faced {
+        // The drop is significant when it exceeds the two 95 % half-widths combined: the
+        // difference of two independent estimates has the variance of both.
+        let drop = parent.score - candidate.score;
+        let allowed = candidate
+            .score_half_width()
+            .hypot(parent.score_half_width());
+        Faced {
+            generation,
+            opponent: opponent.to_string(),
+            candidate_games: candidate.games,
+            candidate_score: candidate.score,
+            candidate_elo: candidate.elo,
+            candidate_elo_low: candidate.elo_low,
+            candidate_elo_high: candidate.elo_high,
+            parent_games: parent.games,
+            parent_score: parent.score,
+            parent_elo: parent.elo,
+            parent_elo_low: parent.elo_low,
+            parent_elo_high: parent.elo_high,
+            held: drop <= allowed,
+        }
+    }
+
+    /// `against mcts: candidate 41.0 %, Elo -63 [-120, -8]; parent 52.0 %, Elo +14 [-40, +68]`.
+    pub fn line(&self) -> String {
+        format!(
+            "against {}: candidate {:.1} %, Elo {:+.0} [{:+.0}, {:+.0}]; parent {:.1} %, Elo \
+             {:+.0} [{:+.0}, {:+.0}]",
+            self.opponent,
+            100.0 * self.candidate_score,
+            self.candidate_elo,
+            self.candidate_elo_low,
+            self.candidate_elo_high,
+            100.0 * self.parent_score,
+            self.parent_elo,
+            self.parent_elo_low,
+            self.parent_elo_high
+        )
+    }
+}
+
+/// A record's gauntlet word when the candidate held against every opponent.
+pub const HELD: &str = "held";
+
+/// Whether a candidate is promoted: the test against its parent must accept H1 (`verdict`,
+/// a record's word), then against every gauntlet opponent the candidate must hold its ground
+/// — its score there not below the parent's by more than the two scores' 95 % half-widths
+/// combined (`√(h_c² + h_p²)`), that is, the games must not show at 95 % that it does worse
+/// than its parent against that opponent. Playing the same openings makes the two scores
+/// agree more than independent ones would, so the allowance is generous: the gauntlet
+/// refuses only a loss its games show. Err: why not, every opponent lost ground against.
+pub fn decide(verdict: &str, faced: &[Faced]) -> Result<(), String> {
+    if verdict != "H1" {
+        return Err(format!("the test's verdict is {verdict}"));
+    }
+    let lost: Vec<String> = faced
+        .iter()
+        .filter(|f| !f.held)
+        .map(|f| {
+            format!(
+                "{}, {:.1} % (Elo {:+.0} [{:+.0}, {:+.0}]) vs the parent's {:.1} % (Elo {:+.0} \
+                 [{:+.0}, {:+.0}])",
+                f.opponent,
+                100.0 * f.candidate_score,
+                f.candidate_elo,
+                f.candidate_elo_low,
+                f.candidate_elo_high,
+                100.0 * f.parent_score,
+                f.parent_elo,
+                f.parent_elo_low,
+                f.parent_elo_high
+            )
+        })
+        .collect();
+    if lost.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("lost ground against {}", lost.join("; against ")))
+    }
+}
+
 /// The phases of a generation, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -201,6 +456,8 @@ pub enum Phase {
     Train,
     /// The candidate against the best network, until the test decides.
     Test,
+    /// A candidate the test accepted, and its parent, against each gauntlet opponent.
+    Gauntlet,
 }
 
 impl fmt::Display for Phase {
@@ -209,6 +466,7 @@ impl fmt::Display for Phase {
             Phase::SelfPlay => "self-play",
             Phase::Train => "training",
             Phase::Test => "testing",
+            Phase::Gauntlet => "gauntlet",
         })
     }
 }
@@ -252,6 +510,14 @@ pub struct Record {
     pub train_seconds: f64,
     /// Seconds of the test (of the process that finished it).
     pub test_seconds: f64,
+    /// The gauntlet's outcome: empty when none was played (the test did not accept H1, or
+    /// the run has no gauntlet), [`HELD`], or why the candidate was not promoted ([`decide`]).
+    /// Each opponent's results are in the state's `gauntlet` and `DIR/gauntlet.csv`.
+    #[serde(default)]
+    pub gauntlet: String,
+    /// Seconds of the gauntlet (of the process that finished it).
+    #[serde(default)]
+    pub gauntlet_seconds: f64,
 }
 
 /// The test's word for a test that did not decide, in the table and the state.
@@ -270,7 +536,7 @@ fn verdict<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<String, 
 impl Record {
     /// Seconds the generation took.
     pub fn seconds(&self) -> f64 {
-        self.selfplay_seconds + self.train_seconds + self.test_seconds
+        self.selfplay_seconds + self.train_seconds + self.test_seconds + self.gauntlet_seconds
     }
 }
 
@@ -285,8 +551,13 @@ pub struct State {
     pub best: Option<String>,
     /// The finished generations.
     pub records: Vec<Record>,
-    /// Seconds of the phases of the generation in progress that are done.
+    /// Seconds of the phases of the generation in progress that are done (self-play,
+    /// training, the test).
     pub seconds: [f64; 3],
+    /// The gauntlet results of the finished generations, by generation and opponent (none
+    /// in runs made before the gauntlet).
+    #[serde(default)]
+    pub gauntlet: Vec<Faced>,
 }
 
 impl State {
@@ -298,6 +569,7 @@ impl State {
             best: None,
             records: Vec::new(),
             seconds: [0.0; 3],
+            gauntlet: Vec::new(),
         }
     }
 
@@ -311,6 +583,16 @@ impl State {
                 "{} finished generations for generation {} in progress",
                 self.records.len(),
                 self.generation
+            ));
+        }
+        if let Some(f) = self
+            .gauntlet
+            .iter()
+            .find(|f| f.generation == 0 || f.generation >= self.generation)
+        {
+            return Err(format!(
+                "a gauntlet result of generation {}, which is not finished",
+                f.generation
             ));
         }
         if let Some(r) = (1..).zip(&self.records).find(|(g, r)| r.generation != *g) {
@@ -336,6 +618,23 @@ impl State {
             ));
         }
         Ok(())
+    }
+
+    /// The networks promoted before the best one (the parent of the generation in progress),
+    /// at most [`PREVIOUS_NETWORKS`], oldest first: as `best_of` names a generation's network,
+    /// none for the run's start.
+    pub fn previous(&self, best_of: impl Fn(u32) -> String) -> Vec<Option<String>> {
+        let promoted: Vec<Option<String>> = std::iter::once(None)
+            .chain(
+                self.records
+                    .iter()
+                    .filter(|r| r.promoted)
+                    .map(|r| Some(best_of(r.generation))),
+            )
+            .collect();
+        // The last is the best network itself.
+        let before = &promoted[..promoted.len() - 1];
+        before[before.len().saturating_sub(PREVIOUS_NETWORKS)..].to_vec()
     }
 
     /// The best network's Elo over the start.
@@ -394,6 +693,8 @@ mod tests {
             openings: vec!["startpos".to_string()],
             start: None,
             seed: 1,
+            gauntlet: DEFAULT_GAUNTLET.map(String::from).to_vec(),
+            gauntlet_games: 10,
         }
     }
 
@@ -402,7 +703,7 @@ mod tests {
     #[test]
     fn a_config_is_checked_option_by_option() {
         assert_eq!(config().check(), Ok(()));
-        let cases: [(Change, &str); 8] = [
+        let cases: [(Change, &str); 14] = [
             (|c| c.generations = 0, "--generations"),
             (|c| c.nodes = 0, "--nodes"),
             (|c| c.hidden = "100".to_string(), "--hidden"),
@@ -417,6 +718,24 @@ mod tests {
                 |c| c.start = Some("a,b.yolahnet".to_string()),
                 "--start 'a,b.yolahnet'",
             ),
+            (|c| c.gauntlet_games = 0, "--gauntlet-games must be from 2"),
+            (|c| c.gauntlet_games = 7, "--gauntlet-games must be even"),
+            (
+                |c| c.gauntlet_games = MAX_GAUNTLET_GAMES + 2,
+                "--gauntlet-games must be from 2",
+            ),
+            (
+                |c| c.gauntlet.push("chess".to_string()),
+                "--gauntlet 'chess'",
+            ),
+            (
+                |c| c.gauntlet.push("mcts".to_string()),
+                "--gauntlet 'mcts' is given twice",
+            ),
+            (
+                |c| c.budget = "nodes=300".to_string(),
+                "--gauntlet 'mcts': --budget 'nodes=300' gives mcts no limit",
+            ),
         ];
         for (change, expected) in cases {
             let mut c = config();
@@ -424,6 +743,217 @@ mod tests {
             let error = c.check().unwrap_err();
             assert!(error.contains(expected), "{error}");
         }
+    }
+
+    #[test]
+    fn a_start_and_gauntlet_networks_are_files_read() {
+        let shipped = "../yolah-ai/data/network.yolahnet";
+        let mut c = config();
+        c.start = Some(shipped.to_string());
+        c.gauntlet = vec![format!("minimax:net={shipped}")];
+        assert_eq!(c.check(), Ok(()));
+        c.gauntlet = vec!["minimax:net=/nonexistent.yolahnet".to_string()];
+        let error = c.check().unwrap_err();
+        assert!(
+            error.starts_with("--gauntlet 'minimax:net=/nonexistent.yolahnet': "),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn the_gauntlet_plays_at_the_tests_budget() {
+        let mut c = config();
+        c.gauntlet = vec![
+            "minimax".to_string(),
+            "mcts".to_string(),
+            "mcts:iterations=20".to_string(),
+            "random".to_string(),
+            PREVIOUS.to_string(),
+            "minimax:depth=2,time=1s".to_string(),
+        ];
+        let parent = test_spec(&c.budget, "run/gen-003/network.yolahnet");
+        let previous = [None, Some("run/gen-001/network.yolahnet".to_string())];
+        assert_eq!(
+            c.gauntlet_specs(&previous, &parent),
+            Ok(vec![
+                "minimax:time=50ms".to_string(),
+                "mcts:time=50ms".to_string(),
+                // Its own limit set, the budget's time is added: both limit it.
+                "mcts:time=50ms,iterations=20".to_string(),
+                "random".to_string(),
+                "minimax:time=50ms,eval=nn".to_string(),
+                "minimax:time=50ms,net=run/gen-001/network.yolahnet".to_string(),
+                "minimax:depth=2,time=1s".to_string(),
+            ])
+        );
+        // The parent is not its own opponent (the candidate met it in the test), nor is an
+        // opponent met twice.
+        c.gauntlet = vec![PREVIOUS.to_string(), "minimax:eval=nn".to_string()];
+        assert_eq!(
+            c.gauntlet_specs(&[None], &test_spec(&c.budget, "eval=nn")),
+            Ok(vec![])
+        );
+        assert_eq!(
+            c.gauntlet_specs(&[None], "minimax:time=50ms,net=x.yolahnet"),
+            Ok(vec!["minimax:time=50ms,eval=nn".to_string()])
+        );
+    }
+
+    fn record(generation: u32, promoted: bool) -> Record {
+        Record {
+            generation,
+            positions: 0,
+            trained_on: 0,
+            validation_loss: 0.0,
+            games: 0,
+            score: 0.5,
+            elo: 0.0,
+            elo_low: 0.0,
+            elo_high: 0.0,
+            llr: 0.0,
+            verdict: if promoted { "H1" } else { "H0" }.to_string(),
+            promoted,
+            best_elo: 0.0,
+            selfplay_seconds: 0.0,
+            train_seconds: 0.0,
+            test_seconds: 0.0,
+            gauntlet: String::new(),
+            gauntlet_seconds: 0.0,
+        }
+    }
+
+    #[test]
+    fn previous_networks_are_the_two_promoted_before_the_parent() {
+        let best_of = |g: u32| format!("gen-{g}");
+        let mut state = State::new();
+        assert_eq!(state.previous(best_of), vec![]);
+        state.records.push(record(1, false));
+        assert_eq!(state.previous(best_of), vec![]);
+        state.records.push(record(2, true));
+        assert_eq!(state.previous(best_of), vec![None]);
+        state.records.push(record(3, true));
+        assert_eq!(
+            state.previous(best_of),
+            vec![None, Some("gen-2".to_string())]
+        );
+        state.records.push(record(4, false));
+        state.records.push(record(5, true));
+        assert_eq!(
+            state.previous(best_of),
+            vec![Some("gen-2".to_string()), Some("gen-3".to_string())]
+        );
+    }
+
+    /// Results of `games` games at `score` whose 95 % score interval is `score ± half_width`,
+    /// given in Elo as the match runner gives it.
+    fn results(games: u64, score: f64, half_width: f64) -> Results {
+        let elo = yolah_ai::arena::sprt::elo_of_score;
+        Results {
+            games,
+            score,
+            elo: elo(score),
+            elo_low: elo(score - half_width),
+            elo_high: elo(score + half_width),
+        }
+    }
+
+    #[test]
+    fn a_candidate_is_promoted_when_it_passes_the_test_and_holds_against_all() {
+        let held = [
+            // Better than the parent.
+            Faced::new(
+                4,
+                "minimax",
+                results(100, 0.70, 0.08),
+                results(100, 0.60, 0.08),
+            ),
+            // Worse, within what the games can tell: 0.07 < √(0.08² + 0.08²) = 0.113.
+            Faced::new(
+                4,
+                "mcts",
+                results(100, 0.53, 0.08),
+                results(100, 0.60, 0.08),
+            ),
+            // Both win every game.
+            Faced::new(4, "random", results(100, 1.0, 0.0), results(100, 1.0, 0.0)),
+        ];
+        assert!(held.iter().all(|f| f.held));
+        assert_eq!(decide("H1", &held), Ok(()));
+        assert_eq!(decide("H1", &[]), Ok(()));
+        // A test that did not accept H1 fails it whatever the gauntlet.
+        assert_eq!(
+            decide("H0", &held),
+            Err("the test's verdict is H0".to_string())
+        );
+        assert_eq!(
+            decide(INCONCLUSIVE, &[]),
+            Err("the test's verdict is inconclusive".to_string())
+        );
+    }
+
+    #[test]
+    fn a_candidate_that_loses_ground_against_one_opponent_is_not_promoted() {
+        let faced = [
+            Faced::new(
+                4,
+                "minimax",
+                results(100, 0.70, 0.08),
+                results(100, 0.60, 0.08),
+            ),
+            // 0.15 > 0.113: the games show it worse than its parent against MCTS.
+            Faced::new(
+                4,
+                "mcts",
+                results(100, 0.45, 0.08),
+                results(100, 0.60, 0.08),
+            ),
+        ];
+        assert!(faced[0].held && !faced[1].held);
+        let reason = decide("H1", &faced).unwrap_err();
+        assert!(
+            reason.starts_with("lost ground against mcts, 45.0 % (Elo -35 [-92, +21]) vs the parent's 60.0 % (Elo +70"),
+            "{reason}"
+        );
+        assert!(!reason.contains("minimax"), "{reason}");
+        assert!(
+            faced[1]
+                .line()
+                .starts_with("against mcts: candidate 45.0 %")
+        );
+    }
+
+    /// A run made before the gauntlet: its config and state lack the gauntlet's fields, and
+    /// read as a run without a gauntlet (the test alone decides, as it did).
+    #[test]
+    fn configs_and_states_from_before_the_gauntlet_read() {
+        let without = |value: serde_json::Value, keys: &[&str]| {
+            let mut value = value;
+            for key in keys {
+                value.as_object_mut().unwrap().remove(*key);
+            }
+            value
+        };
+        let old = without(
+            serde_json::to_value(config()).unwrap(),
+            &["gauntlet", "gauntlet_games"],
+        );
+        let read: Config = serde_json::from_value(old).unwrap();
+        assert_eq!(read.gauntlet, Vec::<String>::new());
+        assert_eq!(read.gauntlet_games, DEFAULT_GAUNTLET_GAMES);
+        assert_eq!(read.check(), Ok(()));
+        assert_eq!(
+            read.gauntlet_specs(&[None], "minimax:time=50ms,eval=nn"),
+            Ok(vec![])
+        );
+
+        let mut state = State::new();
+        state.records.push(record(1, true));
+        state.generation = 2;
+        let mut old = serde_json::to_value(&state).unwrap();
+        old = without(old, &["gauntlet"]);
+        old["records"][0] = without(old["records"][0].take(), &["gauntlet", "gauntlet_seconds"]);
+        let read: State = serde_json::from_value(old).unwrap();
+        assert_eq!(read, state);
     }
 
     #[test]

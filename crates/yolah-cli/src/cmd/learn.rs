@@ -1,24 +1,29 @@
-//! `yolah learn --out DIR`: generations of self-play, training and a sequential test, the
-//! candidate promoted only when the test accepts H1. Each phase is the command that does it
-//! alone (`selfplay`, `train`, `match --sprt`), run into the generation's folder and resumed
-//! the way that command resumes; `DIR/state.json`, written after every phase, says where the
-//! run is, so `--resume` loses at most the game or epoch in progress.
+//! `yolah learn --out DIR`: generations of self-play, training, a sequential test and a
+//! gauntlet, the candidate promoted only when the test accepts H1 and it holds its ground
+//! against every gauntlet opponent (`learn::decide`). Each phase is the command that does it
+//! alone (`selfplay`, `train`, `match --sprt`, `match` against each opponent), run into the
+//! generation's folder and resumed the way that command resumes; `DIR/state.json`, written
+//! after every phase, says where the run is, so `--resume` loses at most the game or epoch in
+//! progress.
 //!
 //! ```text
 //! DIR/learn.json        the run's config            DIR/state.json    where it is
 //! DIR/openings.txt      the test's openings         DIR/best.yolahnet the best network
 //! DIR/generations.csv   a row per generation        DIR/elo.png       Elo by generation
+//! DIR/gauntlet.csv      a row per generation and gauntlet opponent
 //! DIR/gen-001/selfplay/ the generation's data       DIR/gen-001/network.yolahnet (+ its log)
 //! DIR/gen-001/test.csv  the test's games            DIR/gen-001/test.json its result
+//! DIR/gen-001/gauntlet/ the gauntlet's games, 01-candidate.csv, 01-parent.csv, … by opponent
 //! ```
 
 use super::{UsageError, plot, usage, write_atomic};
 use anyhow::{Context, Result, ensure};
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use yolah_ai::arena::lock::DirLock;
-use yolah_train::learn::{self, Config, Phase, Record, State};
+use yolah_train::learn::{self, Config, Faced, Phase, Record, State};
 use yolah_train::train::Target;
 
 /// The options of `yolah learn`, as its command line gives them.
@@ -78,6 +83,17 @@ pub struct Options {
     /// The network the run starts from [default: the shipped network].
     #[arg(long, value_name = "FILE")]
     pub start: Option<PathBuf>,
+    /// An opponent that a candidate which passed the test, and its parent, each play: a
+    /// player spec at --budget (like minimax, mcts, minimax:net=FILE), or `previous` for the
+    /// two networks promoted before the parent; repeat it for more, or `none` for no
+    /// gauntlet. The candidate is promoted only if against none of them it does worse than
+    /// its parent by more than the games can tell [default: minimax, mcts, previous].
+    #[arg(long, value_name = "SPEC")]
+    pub gauntlet: Vec<String>,
+    /// Games the candidate and its parent each play against each gauntlet opponent, even, 2
+    /// to 100000 [default: 100].
+    #[arg(long, value_name = "N")]
+    pub gauntlet_games: Option<u32>,
     /// The run's seed [default: 1].
     #[arg(long, short, value_name = "SEED")]
     pub seed: Option<u64>,
@@ -94,6 +110,7 @@ const STATE: &str = "state.json";
 const OPENINGS: &str = "openings.txt";
 const BEST: &str = "best.yolahnet";
 const TABLE: &str = "generations.csv";
+const GAUNTLET_TABLE: &str = "gauntlet.csv";
 const PLOT: &str = "elo.png";
 
 /// The opening suite that ships (`crates/yolah-ai/data/openings-8ply.txt`).
@@ -141,10 +158,23 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
                 state.phase = Phase::Test;
             }
             Phase::Test => {
-                let (record, said) = test(dir, &config, &state, &folder, threads)?;
-                finish(dir, &config, &mut state, record, phase_started)?;
-                // Said once the state that keeps it is written: a kill never takes back a
-                // generation this line announced.
+                let tested = test(dir, &config, &state, &folder, threads)?;
+                if tested.accepted() && !opponents(dir, &config, &state)?.is_empty() {
+                    state.seconds[2] += phase_started.elapsed().as_secs_f64();
+                    state.phase = Phase::Gauntlet;
+                } else {
+                    let said =
+                        finish(dir, &config, &mut state, &tested, Vec::new(), phase_started)?;
+                    // Said once the state that keeps it is written: a kill never takes back a
+                    // generation this line announced.
+                    writeln!(out, "{said}")?;
+                    continue;
+                }
+            }
+            Phase::Gauntlet => {
+                let tested: Tested = read_json(&folder.join("test.json"), "a test's result")?;
+                let faced = gauntlet(dir, &config, &state, &folder, threads)?;
+                let said = finish(dir, &config, &mut state, &tested, faced, phase_started)?;
                 writeln!(out, "{said}")?;
                 continue;
             }
@@ -153,7 +183,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     }
     if !state.records.is_empty() {
         // Again, in case a kill came between the state and the plot.
-        write_table(&dir.join(TABLE), &state.records)?;
+        write_tables(dir, &state)?;
         draw(&dir.join(PLOT), &state.records, &config)?;
     }
     let best = if state.best.is_some() {
@@ -210,6 +240,17 @@ fn start(options: &Options) -> Result<(Config, State, DirLock)> {
     };
     let suite = yolah_ai::arena::opening::parse_suite(&openings)
         .map_err(|e| anyhow::anyhow!("--openings: {e}"))?;
+    let gauntlet = match options.gauntlet.as_slice() {
+        [] => learn::DEFAULT_GAUNTLET.map(String::from).to_vec(),
+        [none] if none == "none" => Vec::new(),
+        given => {
+            usage!(
+                !given.iter().any(|g| g == "none"),
+                "--gauntlet none means no gauntlet: give it alone"
+            );
+            given.to_vec()
+        }
+    };
     let config = Config {
         generations: options.generations.unwrap_or(10),
         games: options.games.unwrap_or(25_000),
@@ -239,6 +280,10 @@ fn start(options: &Options) -> Result<(Config, State, DirLock)> {
             .collect(),
         start,
         seed: options.seed.unwrap_or(1),
+        gauntlet,
+        gauntlet_games: options
+            .gauntlet_games
+            .unwrap_or(learn::DEFAULT_GAUNTLET_GAMES),
     };
     config.check().map_err(UsageError)?;
     let dir = &options.out;
@@ -266,7 +311,9 @@ fn resume(options: &Options) -> Result<(Config, State, DirLock)> {
             && options.test_games.is_none()
             && options.openings.is_none()
             && options.start.is_none()
-            && options.seed.is_none(),
+            && options.seed.is_none()
+            && options.gauntlet.is_empty()
+            && options.gauntlet_games.is_none(),
         "--resume takes its settings from {CONFIG}: only --generations and --threads may be given"
     );
     let dir = &options.out;
@@ -368,6 +415,8 @@ fn self_play(
         seed: (!resume).then(|| config.generation_seed(state.generation)),
         threads: Some(threads),
         shard: None,
+        exact_free: None,
+        exact_nodes: None,
         resume,
     };
     super::selfplay::run(out, &options)
@@ -410,7 +459,7 @@ fn train(
     super::train::run(out, &options)
 }
 
-/// The test's result, as `yolah match --json` prints it.
+/// A match's result, as `yolah match --json` prints it.
 #[derive(serde::Deserialize, serde::Serialize)]
 struct Tested {
     games: u64,
@@ -422,32 +471,64 @@ struct Tested {
     verdict: Option<String>,
 }
 
-/// The generation's test, and the line that says its outcome.
-fn test(
-    dir: &Path,
-    config: &Config,
-    state: &State,
-    folder: &Path,
-    threads: usize,
-) -> Result<(Record, String)> {
-    let generation = state.generation;
-    let candidate = path_text(&folder.join("network.yolahnet"))?;
-    let best = config.network_option(best_file(dir, state)?.as_deref());
-    let record_file = folder.join("test.csv");
+impl Tested {
+    /// Whether the test accepted H1.
+    fn accepted(&self) -> bool {
+        self.verdict.as_deref() == Some("H1 accepted")
+    }
+
+    /// The test's word in the record: `H1`, `H0` or inconclusive.
+    fn word(&self) -> &'static str {
+        match self.verdict.as_deref() {
+            Some("H1 accepted") => "H1",
+            Some("H0 accepted") => "H0",
+            _ => learn::INCONCLUSIVE,
+        }
+    }
+
+    fn results(&self) -> learn::Results {
+        learn::Results {
+            games: self.games,
+            score: self.score,
+            elo: self.elo,
+            elo_low: self.elo_low,
+            elo_high: self.elo_high,
+        }
+    }
+}
+
+/// The run's openings as a suite file (`DIR/openings.txt`), written the first time.
+fn openings_file(dir: &Path, config: &Config) -> Result<PathBuf> {
     let openings = dir.join(OPENINGS);
     if !openings.is_file() {
         write_atomic(&openings, &(config.openings.join("\n") + "\n"))?;
     }
+    Ok(openings)
+}
+
+/// A match of the run (the test, or one side of the gauntlet against an opponent): the
+/// openings shuffled by `seed` (the generation's), its games in `record_file`, resumed from
+/// it. Its result, and as `yolah match --json` prints it.
+fn play(
+    players: [String; 2],
+    games: u32,
+    sprt: Option<yolah_ai::arena::sprt::Sprt>,
+    openings: PathBuf,
+    seed: u64,
+    record_file: PathBuf,
+    threads: usize,
+) -> Result<(Tested, String)> {
+    let [first, second] = players;
     let options = super::versus::Options {
-        first: learn::test_spec(&config.budget, &candidate),
-        second: learn::test_spec(&config.budget, &best),
-        games: Some(config.test_games),
-        sprt: Some(config.sprt().map_err(anyhow::Error::msg)?),
+        first,
+        second,
+        games: Some(games),
+        sprt,
         pairing: super::Pairing {
             openings: Some(openings),
             shuffle_openings: true,
             random_plies: None,
-            seed: Some(config.generation_seed(generation)),
+            seed: Some(seed),
             threads: Some(threads),
             ..super::Pairing::default()
         },
@@ -457,31 +538,127 @@ fn test(
     };
     let mut json = Vec::new();
     super::versus::run(&mut json, &options)?;
-    let tested: Tested = serde_json::from_slice(&json).context("reading the test's result")?;
-    write_atomic(&folder.join("test.json"), &String::from_utf8_lossy(&json))?;
-    let promoted = tested.verdict.as_deref() == Some("H1 accepted");
-    let said = format!(
-        "generation {generation}: candidate against the best network: {} games, score {:.1} %, Elo {:+.1} [{:+.1}, {:+.1}], {}{}",
-        tested.games,
-        100.0 * tested.score,
-        tested.elo,
-        tested.elo_low,
-        tested.elo_high,
-        tested.verdict.as_deref().unwrap_or(learn::INCONCLUSIVE),
-        if promoted {
-            ": promoted"
-        } else {
-            ": not promoted"
-        }
+    let tested = serde_json::from_slice(&json).context("reading a match's result")?;
+    Ok((tested, String::from_utf8_lossy(&json).into_owned()))
+}
+
+/// The generation's test, its result also written to `test.json`.
+fn test(
+    dir: &Path,
+    config: &Config,
+    state: &State,
+    folder: &Path,
+    threads: usize,
+) -> Result<Tested> {
+    let candidate = path_text(&folder.join("network.yolahnet"))?;
+    let best = config.network_option(best_file(dir, state)?.as_deref());
+    let (tested, json) = play(
+        [
+            learn::test_spec(&config.budget, &candidate),
+            learn::test_spec(&config.budget, &best),
+        ],
+        config.test_games,
+        Some(config.sprt().map_err(anyhow::Error::msg)?),
+        openings_file(dir, config)?,
+        config.generation_seed(state.generation),
+        folder.join("test.csv"),
+        threads,
+    )?;
+    write_atomic(&folder.join("test.json"), &json)?;
+    Ok(tested)
+}
+
+/// The best network's spec in the test: the parent of the generation in progress.
+fn parent_spec(dir: &Path, config: &Config, state: &State) -> Result<String> {
+    Ok(learn::test_spec(
+        &config.budget,
+        &config.network_option(best_file(dir, state)?.as_deref()),
+    ))
+}
+
+/// The gauntlet's opponents for the generation in progress, as played.
+fn opponents(dir: &Path, config: &Config, state: &State) -> Result<Vec<String>> {
+    let previous = state
+        .previous(best_network)
+        .iter()
+        .map(|p| p.as_ref().map(|p| path_text(&dir.join(p))).transpose())
+        .collect::<Result<Vec<_>>>()?;
+    config
+        .gauntlet_specs(&previous, &parent_spec(dir, config, state)?)
+        .map_err(anyhow::Error::msg)
+}
+
+/// The gauntlet: the candidate, then its parent, against each opponent, each match in its
+/// own file under `gauntlet/` (resumed from it after a kill, as the test is).
+fn gauntlet(
+    dir: &Path,
+    config: &Config,
+    state: &State,
+    folder: &Path,
+    threads: usize,
+) -> Result<Vec<Faced>> {
+    let candidate = learn::test_spec(
+        &config.budget,
+        &path_text(&folder.join("network.yolahnet"))?,
     );
+    let parent = parent_spec(dir, config, state)?;
+    let opponents = opponents(dir, config, state)?;
+    let games = folder.join("gauntlet");
+    std::fs::create_dir_all(&games)
+        .with_context(|| format!("cannot create {}", games.display()))?;
+    let mut faced = Vec::new();
+    for (k, opponent) in opponents.iter().enumerate() {
+        let mut results = Vec::new();
+        for (who, side) in [("candidate", &candidate), ("parent", &parent)] {
+            eprintln!(
+                "learn: gauntlet, opponent {} of {}: the {who} against {opponent}",
+                k + 1,
+                opponents.len()
+            );
+            let (tested, _) = play(
+                [side.clone(), opponent.clone()],
+                config.gauntlet_games,
+                None,
+                openings_file(dir, config)?,
+                config.generation_seed(state.generation),
+                games.join(format!("{:02}-{who}.csv", k + 1)),
+                threads,
+            )?;
+            results.push(tested.results());
+        }
+        faced.push(Faced::new(
+            state.generation,
+            opponent,
+            results[0],
+            results[1],
+        ));
+    }
+    Ok(faced)
+}
+
+/// Ends a generation: its record (the candidate promoted only as `learn::decide` says), the
+/// promotion (the candidate copied to `best.yolahnet` first), the tables and the plot, then
+/// the state that moves on. The lines that say the generation's outcome.
+fn finish(
+    dir: &Path,
+    config: &Config,
+    state: &mut State,
+    tested: &Tested,
+    faced: Vec<Faced>,
+    phase_started: Instant,
+) -> Result<String> {
+    let generation = state.generation;
+    let folder = dir.join(generation_folder(generation));
+    let decision = learn::decide(tested.word(), &faced);
+    let promoted = decision.is_ok();
     // The counts the training run took of its data (the window, this generation's last).
     let (counts, validation_loss) = super::train::outcome(&folder.join("network.yolahnet"))?;
-    let positions = counts.last().map_or(0, |&n| n as u64);
-    let trained_on = counts.iter().map(|&n| n as u64).sum();
+    let elapsed = phase_started.elapsed().as_secs_f64();
+    let in_gauntlet = state.phase == Phase::Gauntlet;
     let record = Record {
         generation,
-        positions,
-        trained_on,
+        positions: counts.last().map_or(0, |&n| n as u64),
+        trained_on: counts.iter().map(|&n| n as u64).sum(),
         validation_loss,
         games: tested.games,
         score: tested.score,
@@ -489,36 +666,43 @@ fn test(
         elo_low: tested.elo_low,
         elo_high: tested.elo_high,
         llr: tested.llr.unwrap_or(0.0),
-        verdict: match tested.verdict.as_deref() {
-            Some("H1 accepted") => "H1",
-            Some("H0 accepted") => "H0",
-            _ => learn::INCONCLUSIVE,
-        }
-        .to_string(),
+        verdict: tested.word().to_string(),
         promoted,
         best_elo: state.best_elo() + if promoted { tested.elo } else { 0.0 },
         selfplay_seconds: state.seconds[0],
         train_seconds: state.seconds[1],
-        test_seconds: 0.0,
+        test_seconds: state.seconds[2] + if in_gauntlet { 0.0 } else { elapsed },
+        gauntlet: match (&decision, faced.is_empty()) {
+            (_, true) => String::new(),
+            (Ok(()), false) => learn::HELD.to_string(),
+            (Err(reason), false) => reason.clone(),
+        },
+        gauntlet_seconds: if in_gauntlet { elapsed } else { 0.0 },
     };
-    Ok((record, said))
-}
-
-/// Ends a generation: the promotion (the candidate copied to `best.yolahnet` first), the
-/// table and the plot, then the state that moves on.
-fn finish(
-    dir: &Path,
-    config: &Config,
-    state: &mut State,
-    mut record: Record,
-    test_started: Instant,
-) -> Result<()> {
-    record.test_seconds = state.seconds[2] + test_started.elapsed().as_secs_f64();
-    let generation = record.generation;
-    if record.promoted {
-        let candidate = dir
-            .join(generation_folder(generation))
-            .join("network.yolahnet");
+    let mut said = format!(
+        "generation {generation}: candidate against the best network: {} games, score {:.1} %, Elo {:+.1} [{:+.1}, {:+.1}], {}: {}",
+        tested.games,
+        100.0 * tested.score,
+        tested.elo,
+        tested.elo_low,
+        tested.elo_high,
+        tested.verdict.as_deref().unwrap_or(learn::INCONCLUSIVE),
+        match &decision {
+            Ok(()) => "promoted".to_string(),
+            Err(_) if faced.is_empty() => "not promoted".to_string(),
+            Err(reason) => format!("not promoted: {reason}"),
+        }
+    );
+    for f in &faced {
+        let _ = write!(
+            said,
+            "\n  gauntlet {}: {}",
+            f.line(),
+            if f.held { "held" } else { "lost ground" }
+        );
+    }
+    if promoted {
+        let candidate = folder.join("network.yolahnet");
         let bytes = std::fs::read(&candidate)
             .with_context(|| format!("cannot read {}", candidate.display()))?;
         let tmp = dir.join("best.tmp");
@@ -528,18 +712,29 @@ fn finish(
         state.best = Some(best_network(generation));
     }
     state.records.push(record);
+    state.gauntlet.extend(faced);
     state.generation += 1;
     state.phase = Phase::SelfPlay;
     state.seconds = [0.0; 3];
-    write_table(&dir.join(TABLE), &state.records)?;
+    write_tables(dir, state)?;
     write_state(dir, state)?;
-    draw(&dir.join(PLOT), &state.records, config)
+    draw(&dir.join(PLOT), &state.records, config)?;
+    Ok(said)
 }
 
-fn write_table(path: &Path, records: &[Record]) -> Result<()> {
+/// `generations.csv`, and `gauntlet.csv` once a gauntlet was played.
+fn write_tables(dir: &Path, state: &State) -> Result<()> {
+    write_table(&dir.join(TABLE), &state.records)?;
+    if !state.gauntlet.is_empty() {
+        write_table(&dir.join(GAUNTLET_TABLE), &state.gauntlet)?;
+    }
+    Ok(())
+}
+
+fn write_table<T: serde::Serialize>(path: &Path, rows: &[T]) -> Result<()> {
     let mut writer = csv::Writer::from_writer(Vec::new());
-    for record in records {
-        writer.serialize(record)?;
+    for row in rows {
+        writer.serialize(row)?;
     }
     let bytes = writer.into_inner().context("writing the table")?;
     write_atomic(
