@@ -1,11 +1,15 @@
 //! The integer network the search runs, of any [`Shape`]: the first layer as `i16` sums at
 //! scale [`QA`] kept up to date by each move and its undo (the clipped `ReLU` is a clamp to
-//! `0..=QA`), the second layer's weights on it `i16` at scale [`QW`] with `i32` sums; the
-//! dense inputs and the small layers behind are float. Tested against
+//! `0..=QA`); the second layer reads it halved as `u8` and weighs it with `i8` weights, each
+//! unit's scaled to ±[`QW`] with a float scale of its own, summed exactly in `i32`
+//! ([`SecondLayer`]); the dense inputs and the small layers behind are float. Quantized
+//! when loaded, from the float [`Parameters`] (the file holds floats); tested against
 //! [`Parameters::forward`].
 
 use super::inputs::{BOARD_INPUTS, active_inputs, dense_inputs, free_squares, input};
-use super::kernels::{self, Level, QA, QW};
+#[cfg(doc)]
+use super::kernels::QW;
+use super::kernels::{self, Level, QA, SecondLayer};
 use super::parameters::{NetworkError, Parameters, crelu};
 use super::shape::MAX_LAYER;
 use super::shape::Shape;
@@ -19,8 +23,8 @@ pub const SHIPPED: &[u8] = include_bytes!("../../../data/network.yolahnet");
 /// The layers behind the first for one bucket, as the search runs them.
 #[derive(Clone, Debug, PartialEq)]
 struct Stack {
-    /// Weights on the first layer at scale [`QW`], unit-major.
-    hidden: Vec<i16>,
+    /// Weights on the first layer, `i8`.
+    hidden: SecondLayer,
     /// Weights on the dense inputs, input-major: the units' sums are then independent, and
     /// vectorise (a float dot product of 22 would be a chain of dependent additions).
     dense: Vec<f32>,
@@ -62,7 +66,7 @@ impl Network {
             .stacks
             .iter()
             .map(|s| Stack {
-                hidden: s.hidden.iter().map(|&w| q(w, QW)).collect(),
+                hidden: SecondLayer::new(shape.hidden, shape.second, &s.hidden),
                 dense: (0..d)
                     .flat_map(|k| (0..shape.second).map(move |j| (j, k)))
                     .map(|(j, k)| s.dense[j * d + k])
