@@ -15,8 +15,11 @@ use yolah_core::{Bitboard, Color, Position};
 
 /// The first 8 bytes of a data file.
 pub const MAGIC: &[u8; 8] = b"YOLAHPOS";
-/// The format version this code reads and writes.
-pub const VERSION: u16 = 1;
+/// The format version this code writes; it reads [`OLDEST_VERSION`] to this.
+pub const VERSION: u16 = 2;
+/// The oldest version this code reads: version 1 had no label flags (its byte 27, the high
+/// byte of a ply below 256, is always 0).
+pub const OLDEST_VERSION: u16 = 1;
 /// Bytes per record.
 pub const RECORD_SIZE: usize = 32;
 /// Bytes of the file header.
@@ -31,13 +34,17 @@ pub const BLOCK_RECORDS: usize = 4096;
 pub struct Sample {
     /// The position.
     pub position: Position,
-    /// The game's result: 1 won, 0 drawn, −1 lost.
+    /// The game's result: 1 won, 0 drawn, −1 lost (with `exact`, best play's).
     pub result: i8,
-    /// The game's final margin in points.
+    /// The game's final margin in points (with `exact`, best play's).
     pub margin: i8,
     /// The search's value of the position, in hundredths of a point (proved results clamped
-    /// to ±10000).
+    /// to ±10000; with `exact`, 100 × the margin).
     pub score: i16,
+    /// Whether the labels are the position's exact value, proved by the solver: the margin
+    /// both sides reach with best play (not the game's), the result its sign, the score 100
+    /// times it.
+    pub exact: bool,
 }
 
 impl Sample {
@@ -50,7 +57,8 @@ impl Sample {
         bytes[16..24].copy_from_slice(&p.holes().0.to_le_bytes());
         bytes[24] = p.score(Color::Black);
         bytes[25] = p.score(Color::White);
-        bytes[26..28].copy_from_slice(&p.ply().to_le_bytes());
+        bytes[26] = u8::try_from(p.ply()).expect("a game lasts fewer than 256 plies");
+        bytes[27] = u8::from(self.exact);
         bytes[28] = self.result as u8;
         bytes[29] = self.margin as u8;
         bytes[30..32].copy_from_slice(&self.score.to_le_bytes());
@@ -64,7 +72,7 @@ impl Sample {
                 bytes[i..i + 8].try_into().expect("8 bytes"),
             ))
         };
-        let ply = u16::from_le_bytes([bytes[26], bytes[27]]);
+        let ply = u16::from(bytes[26]);
         let position =
             Position::from_parts_checked([word(0), word(8)], word(16), [bytes[24], bytes[25]], ply)
                 .map_err(|e| format!("bad position: {e}"))?;
@@ -80,11 +88,22 @@ impl Sample {
         if !(-10_000..=10_000).contains(&score) {
             return Err(format!("bad search score {score}"));
         }
+        let exact = match bytes[27] {
+            0 => false,
+            1 => true,
+            flags => return Err(format!("unknown label flags {flags:#04x}")),
+        };
+        if exact && i32::from(score) != 100 * i32::from(margin) {
+            return Err(format!(
+                "an exact label's score {score} is not 100 × its margin {margin}"
+            ));
+        }
         Ok(Sample {
             position,
             result,
             margin,
             score,
+            exact,
         })
     }
 }
@@ -127,9 +146,9 @@ impl Header {
             return Err(bad("not a Yolah data file (no YOLAHPOS magic)".to_string()));
         }
         let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-        if version != VERSION {
+        if !(OLDEST_VERSION..=VERSION).contains(&version) {
             return Err(bad(format!(
-                "format version {version}; this yolah reads version {VERSION}"
+                "format version {version}; this yolah reads versions {OLDEST_VERSION} to {VERSION}"
             )));
         }
         let size = u16::from_le_bytes([bytes[10], bytes[11]]);
@@ -363,6 +382,7 @@ mod tests {
                     result: margin.signum(),
                     margin,
                     score: (out.len() as i16 % 900) - 450,
+                    exact: false,
                 });
                 position.play(position.random_move(&mut rng));
             }
@@ -393,6 +413,40 @@ mod tests {
         assert_eq!(read.valid_len, bytes.len() as u64);
         assert_eq!(read.blocks, [BLOCK_RECORDS, 5000 - BLOCK_RECORDS]);
         assert!(read.damaged.is_none());
+    }
+
+    /// Exact labels keep their flag; a version 1 file (no flags) is read; unknown flags and
+    /// an exact score that is not its margin are refused.
+    #[test]
+    fn exact_labels_and_version_one() {
+        let mut samples = samples(300);
+        for sample in samples.iter_mut().step_by(3) {
+            sample.exact = true;
+            sample.score = 100 * i16::from(sample.margin);
+        }
+        let bytes = file(&samples);
+        assert_eq!(read(&bytes).unwrap().samples, samples);
+        let plain: Vec<Sample> = samples
+            .iter()
+            .map(|s| Sample { exact: false, ..*s })
+            .collect();
+        let mut old = file(&plain);
+        old[8..10].copy_from_slice(&1u16.to_le_bytes());
+        assert_eq!(read(&old).unwrap().samples, plain, "version 1");
+        let mut flags = samples[1].to_bytes();
+        flags[27] = 2;
+        assert!(
+            Sample::from_bytes(&flags)
+                .unwrap_err()
+                .contains("label flags 0x02")
+        );
+        let mut wrong = samples[0].to_bytes();
+        wrong[30..32].copy_from_slice(&(100 * i16::from(samples[0].margin) + 1).to_le_bytes());
+        assert!(
+            Sample::from_bytes(&wrong)
+                .unwrap_err()
+                .contains("not 100 × its margin")
+        );
     }
 
     #[test]

@@ -154,6 +154,24 @@ pub enum DataCommand {
         #[arg(value_name = "PATH")]
         path: PathBuf,
     },
+    /// How right networks and labels are, on the positions whose exact value the solver
+    /// proved (`selfplay --exact-free`).
+    ///
+    /// For the shipped network, each --net and each --labels file (the same games without
+    /// exact labels: its search scores and its game margins): the share of positions whose
+    /// predicted outcome is the exact one, and the mean distance to the exact final margin,
+    /// in all and by phase.
+    Quality {
+        /// A data file or self-play directory with exact labels.
+        #[arg(value_name = "EXACT")]
+        exact: PathBuf,
+        /// A network to measure (besides the shipped one); repeatable.
+        #[arg(long, value_name = "FILE")]
+        net: Vec<PathBuf>,
+        /// Data with labels to measure on the same positions (matched by position); repeatable.
+        #[arg(long, value_name = "DATA")]
+        labels: Vec<PathBuf>,
+    },
     /// Join the shards of a self-play run (`selfplay --shard K/N`) into one directory.
     Merge {
         /// The directory to write (selfplay.json and data.bin).

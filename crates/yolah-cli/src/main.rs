@@ -82,6 +82,9 @@ fn run(out: &mut impl Write, command: Command) -> anyhow::Result<()> {
         Command::Data {
             command: DataCommand::Merge { out: dir, parts },
         } => cmd::selfplay::merge(out, &dir, &parts),
+        Command::Data {
+            command: DataCommand::Quality { exact, net, labels },
+        } => cmd::quality::run(out, &exact, &net, &labels),
         Command::Serve(options) => cmd::serve::run(out, &options),
         Command::Match(options) => cmd::versus::run(out, &options),
         Command::Tournament(options) => cmd::tournament::run(out, &options),

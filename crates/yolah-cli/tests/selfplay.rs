@@ -159,6 +159,18 @@ fn foreign_damaged_and_unbounded_runs_are_refused() {
             vec!["mcts:depth=2", "--games", "2"],
             "mcts has no option 'depth'",
         ),
+        (
+            vec!["--games", "2", "--exact-free", "33"],
+            "--exact-free must be from 1 to 32, not 33",
+        ),
+        (
+            vec!["--games", "2", "--exact-free", "20", "--exact-nodes", "0"],
+            "--exact-nodes must be from 1 to 100000000, not 0",
+        ),
+        (
+            vec!["--games", "2", "--exact-nodes", "1000"],
+            "missing --exact-free",
+        ),
     ] {
         let mut full = vec!["selfplay", "--out", out];
         full.extend_from_slice(&args);
@@ -178,6 +190,47 @@ fn foreign_damaged_and_unbounded_runs_are_refused() {
         "",
     );
     assert_clean_error(&output, "--resume takes its settings");
+    let output = yolah(
+        &[
+            "selfplay",
+            "--out",
+            a.to_str().unwrap(),
+            "--resume",
+            "--exact-free",
+            "20",
+        ],
+        "",
+    );
+    assert_clean_error(&output, "--resume takes its settings");
+    // Quality needs exact labels.
+    let output = yolah(&["data", "quality", a.to_str().unwrap()], "");
+    assert_clean_error(&output, "no exact labels");
+    let e = root.path().join("e");
+    let output = yolah(
+        &[
+            "selfplay",
+            SPEC,
+            "--out",
+            e.to_str().unwrap(),
+            "--games",
+            "2",
+            "--exact-free",
+            "12",
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let output = yolah(
+        &[
+            "data",
+            "quality",
+            e.to_str().unwrap(),
+            "--net",
+            "Cargo.toml",
+        ],
+        "",
+    );
+    assert_clean_error(&output, "network Cargo.toml");
     assert!(
         !c.join("data.bin").exists(),
         "nothing written for a refused run"

@@ -65,6 +65,7 @@ pub fn selfplay<'py>(
         random_plies,
         seed,
         shard: None,
+        exact: None,
     };
     let spec = config.check().map_err(PyValueError::new_err)?;
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);

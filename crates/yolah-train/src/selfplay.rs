@@ -1,16 +1,21 @@
 //! Self-play: games of one player against itself from random openings, every searched
 //! position kept with its labels (the result and margin the game ended with, and the search's
-//! own score), as training data for the network.
+//! own score), as training data for the network. With [`Exact`], the positions of a game's
+//! end that the solver proves within a node budget are labelled with their exact value
+//! instead ([`Sample::exact`]).
 
 use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
+use yolah_ai::Limits;
 use yolah_ai::arena::game::play_game;
 use yolah_ai::arena::opening::random_opening;
 pub use yolah_ai::arena::shard::Shard;
 use yolah_ai::data::Sample;
 use yolah_ai::player::Report;
+use yolah_ai::players::minimax::{Minimax, proven_margin};
 use yolah_ai::spec::Spec;
 use yolah_core::zobrist::{fnv1a, splitmix64};
 use yolah_core::{Color, Position};
@@ -19,6 +24,41 @@ use yolah_core::{Color, Position};
 pub const MAX_GAMES: u64 = 10_000_000;
 /// The most random opening plies.
 pub const MAX_RANDOM_PLIES: u32 = 40;
+/// The most free squares of a position the solver is asked to prove.
+pub const MAX_EXACT_FREE: u32 = 32;
+/// The most nodes the solver may search for one position.
+pub const MAX_EXACT_NODES: u64 = 100_000_000;
+/// The solver's transposition table, per thread.
+const SOLVER_TABLE_MB: usize = 32;
+
+/// Exact labels: the positions of a game with at most `free` free squares, from its last
+/// back, solved within `nodes` nodes each (the solver keeps its table through one game's
+/// positions, so each helps the one before; going back stops at the first it cannot prove).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Exact {
+    /// Positions with at most this many free squares are solved.
+    pub free: u32,
+    /// The solver's node budget per position.
+    pub nodes: u64,
+}
+
+impl Exact {
+    fn check(self) -> Result<(), String> {
+        if !(1..=MAX_EXACT_FREE).contains(&self.free) {
+            return Err(format!(
+                "--exact-free must be from 1 to {MAX_EXACT_FREE}, not {}",
+                self.free
+            ));
+        }
+        if !(1..=MAX_EXACT_NODES).contains(&self.nodes) {
+            return Err(format!(
+                "--exact-nodes must be from 1 to {MAX_EXACT_NODES}, not {}",
+                self.nodes
+            ));
+        }
+        Ok(())
+    }
+}
 
 /// What decides a self-play run's games: with a node- or iteration-limited spec, the same
 /// config gives the same data.
@@ -35,6 +75,9 @@ pub struct Config {
     /// The part of the games this run plays, when the work is split (`--shard K/N`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// Exact labels for the positions the solver proves, if asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact: Option<Exact>,
 }
 
 impl Config {
@@ -52,17 +95,26 @@ impl Config {
                 self.random_plies
             ));
         }
+        if let Some(exact) = self.exact {
+            exact.check()?;
+        }
         self.spec
             .parse::<Spec>()
             .map_err(|e| format!("player {}: {e}", yolah_core::text::quote(&self.spec)))
     }
 
-    /// A fingerprint of what decides each game (spec, random plies, seed; not the number of
-    /// games, which a resumed run may raise), FNV-1a, stored in the data file's header so that
-    /// a file is never resumed by another run.
+    /// A fingerprint of what decides each game (spec, random plies, seed, exact labels; not
+    /// the number of games, which a resumed run may raise), FNV-1a, stored in the data file's
+    /// header so that a file is never resumed by another run. (A run without exact labels
+    /// keeps the fingerprint it had before they existed.)
     pub fn fingerprint(&self) -> u64 {
-        let json = serde_json::to_string(&(&self.spec, self.random_plies, self.seed))
-            .expect("a config serialises");
+        let json = match self.exact {
+            None => serde_json::to_string(&(&self.spec, self.random_plies, self.seed)),
+            Some(exact) => {
+                serde_json::to_string(&(&self.spec, self.random_plies, self.seed, exact))
+            }
+        }
+        .expect("a config serialises");
         fnv1a(json.as_bytes())
     }
 }
@@ -92,7 +144,7 @@ pub fn play(config: &Config, spec: &Spec, number: u64) -> Vec<Sample> {
         }
     });
     let final_margin = i16::from(game.scores[0]) - i16::from(game.scores[1]);
-    searched
+    let mut samples: Vec<Sample> = searched
         .into_iter()
         .map(|(position, score)| {
             let margin = match position.side_to_move() {
@@ -104,9 +156,49 @@ pub fn play(config: &Config, spec: &Spec, number: u64) -> Vec<Sample> {
                 result: margin.signum(),
                 margin,
                 score,
+                exact: false,
             }
         })
-        .collect()
+        .collect();
+    if let Some(exact) = config.exact {
+        label_exactly(&mut samples, exact);
+    }
+    samples
+}
+
+thread_local! {
+    /// Each thread's solver, its table kept between games (and cleared for each).
+    static SOLVER: RefCell<Option<Minimax>> = const { RefCell::new(None) };
+}
+
+/// Labels the positions of one game that the solver proves (from the last back, while it
+/// proves them) with their exact values. The same game gives the same labels: the solver
+/// starts each game with an empty table and searches by nodes.
+pub fn label_exactly(samples: &mut [Sample], exact: Exact) {
+    SOLVER.with_borrow_mut(|solver| {
+        let solver = solver.get_or_insert_with(|| Minimax::solver(SOLVER_TABLE_MB, 1));
+        solver.clear();
+        let limits = Limits {
+            nodes: Some(exact.nodes),
+            ..Limits::default()
+        };
+        for sample in samples.iter_mut().rev() {
+            let free = 64 - sample.position.occupied().count();
+            if free > exact.free {
+                continue;
+            }
+            let outcome = solver.search(&sample.position, limits);
+            if !outcome.proven {
+                break;
+            }
+            // A proved value is a game's end: a margin, or 0 for a draw.
+            let margin = proven_margin(outcome.value).unwrap_or(0).clamp(-64, 64) as i8;
+            sample.margin = margin;
+            sample.result = margin.signum();
+            sample.score = 100 * i16::from(margin);
+            sample.exact = true;
+        }
+    });
 }
 
 impl Config {
@@ -178,6 +270,7 @@ mod tests {
             random_plies: 4,
             seed: 5,
             shard: None,
+            exact: None,
         };
         let spec = config.check().unwrap();
         let samples = play(&config, &spec, 0);
@@ -224,5 +317,68 @@ mod tests {
             ..config.clone()
         };
         assert!(bad.check().unwrap_err().contains("--games"));
+    }
+
+    /// Exact labels: the game's last positions are proved, from the end back; each is the
+    /// solver's value found again from scratch; the rest keep the game's labels; the same
+    /// game gives the same labels; and a run without them keeps its fingerprint.
+    #[test]
+    fn exact_labels_are_the_solvers_values() {
+        let plain = Config {
+            spec: "minimax:nodes=300".to_string(),
+            games: 1,
+            random_plies: 4,
+            seed: 9,
+            shard: None,
+            exact: None,
+        };
+        let config = Config {
+            exact: Some(Exact {
+                free: 14,
+                nodes: 200_000,
+            }),
+            ..plain.clone()
+        };
+        let spec = config.check().unwrap();
+        let samples = play(&config, &spec, 0);
+        let game = play(&plain, &spec, 0);
+        assert_eq!(samples.len(), game.len(), "the same game");
+        assert_eq!(samples, play(&config, &spec, 0), "reproducible");
+        let exact: Vec<&Sample> = samples.iter().filter(|s| s.exact).collect();
+        assert!(exact.len() >= 3, "{} exact labels", exact.len());
+        // The exact ones are the game's last positions, all within the free squares asked.
+        let first = samples.iter().position(|s| s.exact).unwrap();
+        assert!(samples[first..].iter().all(|s| s.exact));
+        let mut solver = Minimax::solver(16, 1);
+        for (sample, played) in samples.iter().zip(&game) {
+            assert_eq!(sample.position, played.position);
+            if !sample.exact {
+                assert_eq!(sample, played, "the game's labels where none is exact");
+                continue;
+            }
+            assert!(64 - sample.position.occupied().count() <= 14);
+            let outcome = solver.search(&sample.position, Limits::default());
+            assert!(outcome.proven);
+            let margin = proven_margin(outcome.value).unwrap_or(0);
+            assert_eq!(i32::from(sample.margin), margin, "{}", sample.position);
+            assert_eq!(sample.result, sample.margin.signum());
+            assert_eq!(i32::from(sample.score), 100 * margin);
+            assert!(Sample::from_bytes(&sample.to_bytes()).is_ok());
+        }
+        assert_ne!(config.fingerprint(), plain.fingerprint());
+        let before_exact_labels =
+            serde_json::to_string(&(&plain.spec, plain.random_plies, plain.seed)).unwrap();
+        assert_eq!(plain.fingerprint(), fnv1a(before_exact_labels.as_bytes()));
+        for (free, nodes, name) in [
+            (0, 10, "--exact-free"),
+            (33, 10, "--exact-free"),
+            (10, 0, "--exact-nodes"),
+        ] {
+            let bad = Config {
+                exact: Some(Exact { free, nodes }),
+                ..plain.clone()
+            };
+            assert!(bad.check().unwrap_err().contains(name), "{free} {nodes}");
+        }
     }
 }

@@ -564,6 +564,7 @@ mod tests {
             result,
             margin: result,
             score,
+            exact: false,
         }
     }
 

@@ -45,20 +45,29 @@ pub fn stats(out: &mut impl Write, path: &Path) -> Result<()> {
         .sum::<f64>()
         / n.max(1) as f64;
     writeln!(out, "mean |final margin|: {mean_margin:.2} points")?;
-    writeln!(out, "free squares   positions")?;
-    let mut phases = [0usize; 8];
+    let exact = samples.iter().filter(|s| s.exact).count();
+    writeln!(
+        out,
+        "exact labels: {exact} ({:.1} %, proved by the solver)",
+        percent(exact)
+    )?;
+    writeln!(out, "free squares   positions           exact")?;
+    let mut phases = [(0usize, 0usize); 8];
     for sample in samples {
         let free = 64 - sample.position.occupied().count() as usize;
-        phases[(free / 8).min(7)] += 1;
+        let phase = &mut phases[(free / 8).min(7)];
+        phase.0 += 1;
+        phase.1 += usize::from(sample.exact);
     }
-    for (bucket, &k) in phases.iter().enumerate().rev() {
+    for (bucket, &(k, exact)) in phases.iter().enumerate().rev() {
         if k > 0 {
             writeln!(
                 out,
-                "  {:>2}–{:<2}       {k:>9}  {:5.1} %",
+                "  {:>2}–{:<2}       {k:>9}  {:5.1} %  {exact:>9}  {:5.1} %",
                 bucket * 8,
                 bucket * 8 + 7,
-                percent(k)
+                percent(k),
+                100.0 * exact as f64 / k as f64
             )?;
         }
     }

@@ -39,6 +39,14 @@ pub struct Options {
     /// over machines; `yolah data merge` joins the parts.
     #[arg(long, value_name = "K/N", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<yolah_train::selfplay::Shard>()))]
     pub shard: Option<yolah_train::selfplay::Shard>,
+    /// Label exactly the positions of a game's end with at most N free squares, 1 to 32,
+    /// that the solver proves (from the last back; docs/data-format.md) [default: off].
+    #[arg(long, value_name = "N")]
+    pub exact_free: Option<u32>,
+    /// The solver's budget per position for --exact-free, 1 to 100000000 nodes [default:
+    /// 1000000].
+    #[arg(long, value_name = "NODES", requires = "exact_free")]
+    pub exact_nodes: Option<u64>,
     /// Go on with the run in --out after its last whole game.
     #[arg(long)]
     pub resume: bool,
@@ -48,6 +56,8 @@ const CONFIG: &str = "selfplay.json";
 const DATA: &str = "data.bin";
 /// The player of a run that names none: the tuned minimax, node-limited (reproducible).
 pub const DEFAULT_SPEC: &str = "minimax:nodes=20000";
+/// The solver's budget per position for exact labels.
+pub const DEFAULT_EXACT_NODES: u64 = 1_000_000;
 
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     let threads = super::threads(options.threads)?;
@@ -115,6 +125,10 @@ fn start(options: &Options) -> Result<(Config, DirLock, u64)> {
         random_plies: options.random_plies.unwrap_or(super::DEFAULT_RANDOM_PLIES),
         seed: options.seed.unwrap_or(super::DEFAULT_SEED),
         shard: options.shard,
+        exact: options.exact_free.map(|free| selfplay::Exact {
+            free,
+            nodes: options.exact_nodes.unwrap_or(DEFAULT_EXACT_NODES),
+        }),
     };
     config.check().map_err(UsageError)?;
     let dir = &options.out;
@@ -144,7 +158,9 @@ fn resume(options: &Options) -> Result<(Config, DirLock, u64)> {
         options.spec.is_none()
             && options.random_plies.is_none()
             && options.seed.is_none()
-            && options.shard.is_none(),
+            && options.shard.is_none()
+            && options.exact_free.is_none()
+            && options.exact_nodes.is_none(),
         "--resume takes its settings from {CONFIG}: only --games and --threads may be given"
     );
     let dir = &options.out;
