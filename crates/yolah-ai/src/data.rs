@@ -13,11 +13,15 @@ use std::io::{self, Read, Write};
 use std::path::Path;
 use yolah_core::{Bitboard, Color, Position};
 
+/// A record's byte 27 is 0 when no exact value is known, else the exact margin plus this
+/// (1 to 129): version 1's byte 27, the high byte of a ply below 256, reads as none.
+const EXACT_OFFSET: i16 = 65;
+
 /// The first 8 bytes of a data file.
 pub const MAGIC: &[u8; 8] = b"YOLAHPOS";
 /// The format version this code writes; it reads [`OLDEST_VERSION`] to this.
 pub const VERSION: u16 = 2;
-/// The oldest version this code reads: version 1 had no label flags (its byte 27, the high
+/// The oldest version this code reads: version 1 had no exact values (its byte 27, the high
 /// byte of a ply below 256, is always 0).
 pub const OLDEST_VERSION: u16 = 1;
 /// Bytes per record.
@@ -34,17 +38,16 @@ pub const BLOCK_RECORDS: usize = 4096;
 pub struct Sample {
     /// The position.
     pub position: Position,
-    /// The game's result: 1 won, 0 drawn, −1 lost (with `exact`, best play's).
+    /// The game's result: 1 won, 0 drawn, −1 lost.
     pub result: i8,
-    /// The game's final margin in points (with `exact`, best play's).
+    /// The game's final margin in points.
     pub margin: i8,
     /// The search's value of the position, in hundredths of a point (proved results clamped
-    /// to ±10000; with `exact`, 100 × the margin).
+    /// to ±10000).
     pub score: i16,
-    /// Whether the labels are the position's exact value, proved by the solver: the margin
-    /// both sides reach with best play (not the game's), the result its sign, the score 100
-    /// times it.
-    pub exact: bool,
+    /// The position's exact value when the solver proved it (`selfplay --exact-free`): the
+    /// final margin both sides reach with best play, −64 to 64.
+    pub exact: Option<i8>,
 }
 
 impl Sample {
@@ -58,7 +61,9 @@ impl Sample {
         bytes[24] = p.score(Color::Black);
         bytes[25] = p.score(Color::White);
         bytes[26] = u8::try_from(p.ply()).expect("a game lasts fewer than 256 plies");
-        bytes[27] = u8::from(self.exact);
+        bytes[27] = self
+            .exact
+            .map_or(0, |m| (i16::from(m) + EXACT_OFFSET) as u8);
         bytes[28] = self.result as u8;
         bytes[29] = self.margin as u8;
         bytes[30..32].copy_from_slice(&self.score.to_le_bytes());
@@ -88,16 +93,11 @@ impl Sample {
         if !(-10_000..=10_000).contains(&score) {
             return Err(format!("bad search score {score}"));
         }
-        let exact = match bytes[27] {
-            0 => false,
-            1 => true,
-            flags => return Err(format!("unknown label flags {flags:#04x}")),
+        let exact = match i16::from(bytes[27]) {
+            0 => None,
+            byte if byte - EXACT_OFFSET <= 64 => Some((byte - EXACT_OFFSET) as i8),
+            byte => return Err(format!("bad exact value byte {byte:#04x}")),
         };
-        if exact && i32::from(score) != 100 * i32::from(margin) {
-            return Err(format!(
-                "an exact label's score {score} is not 100 × its margin {margin}"
-            ));
-        }
         Ok(Sample {
             position,
             result,
@@ -382,7 +382,7 @@ mod tests {
                     result: margin.signum(),
                     margin,
                     score: (out.len() as i16 % 900) - 450,
-                    exact: false,
+                    exact: None,
                 });
                 position.play(position.random_move(&mut rng));
             }
@@ -415,37 +415,31 @@ mod tests {
         assert!(read.damaged.is_none());
     }
 
-    /// Exact labels keep their flag; a version 1 file (no flags) is read; unknown flags and
-    /// an exact score that is not its margin are refused.
+    /// Exact values round-trip, every one from −64 to 64; a version 1 file (none) is read;
+    /// a byte past the range is refused.
     #[test]
-    fn exact_labels_and_version_one() {
+    fn exact_values_and_version_one() {
         let mut samples = samples(300);
-        for sample in samples.iter_mut().step_by(3) {
-            sample.exact = true;
-            sample.score = 100 * i16::from(sample.margin);
+        for (i, sample) in samples.iter_mut().enumerate().step_by(2) {
+            sample.exact = Some((i % 129) as i8 - 64);
         }
+        assert!(samples.iter().any(|s| s.exact == Some(-64)));
+        assert!(samples.iter().any(|s| s.exact == Some(64)));
         let bytes = file(&samples);
         assert_eq!(read(&bytes).unwrap().samples, samples);
         let plain: Vec<Sample> = samples
             .iter()
-            .map(|s| Sample { exact: false, ..*s })
+            .map(|s| Sample { exact: None, ..*s })
             .collect();
         let mut old = file(&plain);
         old[8..10].copy_from_slice(&1u16.to_le_bytes());
         assert_eq!(read(&old).unwrap().samples, plain, "version 1");
-        let mut flags = samples[1].to_bytes();
-        flags[27] = 2;
+        let mut past = samples[1].to_bytes();
+        past[27] = 130;
         assert!(
-            Sample::from_bytes(&flags)
+            Sample::from_bytes(&past)
                 .unwrap_err()
-                .contains("label flags 0x02")
-        );
-        let mut wrong = samples[0].to_bytes();
-        wrong[30..32].copy_from_slice(&(100 * i16::from(samples[0].margin) + 1).to_le_bytes());
-        assert!(
-            Sample::from_bytes(&wrong)
-                .unwrap_err()
-                .contains("not 100 × its margin")
+                .contains("bad exact value byte 0x82")
         );
     }
 

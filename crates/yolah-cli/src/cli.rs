@@ -154,23 +154,19 @@ pub enum DataCommand {
         #[arg(value_name = "PATH")]
         path: PathBuf,
     },
-    /// How right networks and labels are, on the positions whose exact value the solver
-    /// proved (`selfplay --exact-free`).
+    /// How right networks and the data's own labels are, on the positions whose exact value
+    /// the solver proved (`selfplay --exact-free`).
     ///
-    /// For the shipped network, each --net and each --labels file (the same games without
-    /// exact labels: its search scores and its game margins): the share of positions whose
-    /// predicted outcome is the exact one, and the mean distance to the exact final margin,
-    /// in all and by phase.
+    /// For the shipped network, each --net, and the data's search scores and game margins:
+    /// the share of positions whose predicted outcome is the exact one, and the mean distance
+    /// to the exact final margin, in all and by phase.
     Quality {
-        /// A data file or self-play directory with exact labels.
-        #[arg(value_name = "EXACT")]
-        exact: PathBuf,
-        /// A network to measure (besides the shipped one); repeatable.
+        /// A data file, or a self-play directory (its data.bin), with exact values.
+        #[arg(value_name = "PATH")]
+        path: PathBuf,
+        /// A network to measure (besides the shipped one), at most 16; repeatable.
         #[arg(long, value_name = "FILE")]
         net: Vec<PathBuf>,
-        /// Data with labels to measure on the same positions (matched by position); repeatable.
-        #[arg(long, value_name = "DATA")]
-        labels: Vec<PathBuf>,
     },
     /// Join the shards of a self-play run (`selfplay --shard K/N`) into one directory.
     Merge {

@@ -83,8 +83,8 @@ fn run(out: &mut impl Write, command: Command) -> anyhow::Result<()> {
             command: DataCommand::Merge { out: dir, parts },
         } => cmd::selfplay::merge(out, &dir, &parts),
         Command::Data {
-            command: DataCommand::Quality { exact, net, labels },
-        } => cmd::quality::run(out, &exact, &net, &labels),
+            command: DataCommand::Quality { path, net },
+        } => cmd::quality::run(out, &path, &net),
         Command::Serve(options) => cmd::serve::run(out, &options),
         Command::Match(options) => cmd::versus::run(out, &options),
         Command::Tournament(options) => cmd::tournament::run(out, &options),

@@ -159,18 +159,6 @@ fn foreign_damaged_and_unbounded_runs_are_refused() {
             vec!["mcts:depth=2", "--games", "2"],
             "mcts has no option 'depth'",
         ),
-        (
-            vec!["--games", "2", "--exact-free", "33"],
-            "--exact-free must be from 1 to 32, not 33",
-        ),
-        (
-            vec!["--games", "2", "--exact-free", "20", "--exact-nodes", "0"],
-            "--exact-nodes must be from 1 to 100000000, not 0",
-        ),
-        (
-            vec!["--games", "2", "--exact-nodes", "1000"],
-            "missing --exact-free",
-        ),
     ] {
         let mut full = vec!["selfplay", "--out", out];
         full.extend_from_slice(&args);
@@ -190,6 +178,39 @@ fn foreign_damaged_and_unbounded_runs_are_refused() {
         "",
     );
     assert_clean_error(&output, "--resume takes its settings");
+
+    assert!(
+        !c.join("data.bin").exists(),
+        "nothing written for a refused run"
+    );
+}
+
+/// Exact values: their options checked (and refused on --resume), a run with them measured
+/// by `data quality`, which refuses data without them and a bad network.
+#[test]
+fn exact_values_are_checked_and_measured() {
+    let root = tempfile::tempdir().unwrap();
+    let a = root.path().join("a");
+    assert!(selfplay(&a, &["--games", "2"]).status.success());
+    let c = root.path().join("c");
+    for (args, expected) in [
+        (
+            vec!["--exact-free", "33"],
+            "--exact-free must be from 1 to 32, not 33",
+        ),
+        (
+            vec!["--exact-free", "20", "--exact-nodes", "0"],
+            "--exact-nodes must be from 1 to 100000000, not 0",
+        ),
+        (vec!["--exact-nodes", "1000"], "missing --exact-free"),
+    ] {
+        let mut full = vec!["selfplay", "--out", c.to_str().unwrap(), "--games", "2"];
+        full.extend_from_slice(&args);
+        let output = yolah(&full, "");
+        assert_clean_error(&output, expected);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+    }
+    assert!(!c.exists(), "nothing written for a refused run");
     let output = yolah(
         &[
             "selfplay",
@@ -204,7 +225,7 @@ fn foreign_damaged_and_unbounded_runs_are_refused() {
     assert_clean_error(&output, "--resume takes its settings");
     // Quality needs exact labels.
     let output = yolah(&["data", "quality", a.to_str().unwrap()], "");
-    assert_clean_error(&output, "no exact labels");
+    assert_clean_error(&output, "no exact values");
     let e = root.path().join("e");
     let output = yolah(
         &[
@@ -231,10 +252,11 @@ fn foreign_damaged_and_unbounded_runs_are_refused() {
         "",
     );
     assert_clean_error(&output, "network Cargo.toml");
-    assert!(
-        !c.join("data.bin").exists(),
-        "nothing written for a refused run"
-    );
+    let output = yolah(&["data", "quality", e.to_str().unwrap()], "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("exact values of"), "{text}");
+    assert!(text.contains("the data's game margins"), "{text}");
 }
 
 #[test]

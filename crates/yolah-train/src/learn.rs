@@ -81,6 +81,10 @@ pub struct Config {
     pub start: Option<String>,
     /// The run's seed.
     pub seed: u64,
+    /// Exact values for self-play's positions the solver proves (none in runs made before
+    /// them); the candidates learn them where there are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact: Option<crate::selfplay::Exact>,
     /// The opponents a candidate that passed the test meets, and its parent too: player
     /// specs, each played at the test's budget (the budget's options it takes and does not
     /// set), and [`PREVIOUS`] for the networks promoted before the parent. Empty (and so in
@@ -144,6 +148,9 @@ impl Config {
             ));
         }
         self.shape()?;
+        if let Some(exact) = self.exact {
+            exact.check()?;
+        }
         self.sprt()?;
         yolah_ai::arena::opening::parse_suite(&self.openings.join("\n"))
             .map_err(|e| format!("--openings: {e}"))?;
@@ -693,6 +700,7 @@ mod tests {
             openings: vec!["startpos".to_string()],
             start: None,
             seed: 1,
+            exact: None,
             gauntlet: DEFAULT_GAUNTLET.map(String::from).to_vec(),
             gauntlet_games: 10,
         }

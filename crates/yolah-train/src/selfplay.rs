@@ -1,8 +1,8 @@
 //! Self-play: games of one player against itself from random openings, every searched
 //! position kept with its labels (the result and margin the game ended with, and the search's
 //! own score), as training data for the network. With [`Exact`], the positions of a game's
-//! end that the solver proves within a node budget are labelled with their exact value
-//! instead ([`Sample::exact`]).
+//! end that the solver proves within a node budget also get their exact value
+//! ([`Sample::exact`]), beside the game's labels.
 
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -43,7 +43,8 @@ pub struct Exact {
 }
 
 impl Exact {
-    fn check(self) -> Result<(), String> {
+    /// Checks the settings; the error names the option.
+    pub fn check(self) -> Result<(), String> {
         if !(1..=MAX_EXACT_FREE).contains(&self.free) {
             return Err(format!(
                 "--exact-free must be from 1 to {MAX_EXACT_FREE}, not {}",
@@ -156,7 +157,7 @@ pub fn play(config: &Config, spec: &Spec, number: u64) -> Vec<Sample> {
                 result: margin.signum(),
                 margin,
                 score,
-                exact: false,
+                exact: None,
             }
         })
         .collect();
@@ -171,8 +172,8 @@ thread_local! {
     static SOLVER: RefCell<Option<Minimax>> = const { RefCell::new(None) };
 }
 
-/// Labels the positions of one game that the solver proves (from the last back, while it
-/// proves them) with their exact values. The same game gives the same labels: the solver
+/// Gives the positions of one game that the solver proves (from the last back, while it
+/// proves them) their exact values. The same game gives the same labels: the solver
 /// starts each game with an empty table and searches by nodes.
 pub fn label_exactly(samples: &mut [Sample], exact: Exact) {
     SOLVER.with_borrow_mut(|solver| {
@@ -193,10 +194,7 @@ pub fn label_exactly(samples: &mut [Sample], exact: Exact) {
             }
             // A proved value is a game's end: a margin, or 0 for a draw.
             let margin = proven_margin(outcome.value).unwrap_or(0).clamp(-64, 64) as i8;
-            sample.margin = margin;
-            sample.result = margin.signum();
-            sample.score = 100 * i16::from(margin);
-            sample.exact = true;
+            sample.exact = Some(margin);
         }
     });
 }
@@ -344,26 +342,30 @@ mod tests {
         let game = play(&plain, &spec, 0);
         assert_eq!(samples.len(), game.len(), "the same game");
         assert_eq!(samples, play(&config, &spec, 0), "reproducible");
-        let exact: Vec<&Sample> = samples.iter().filter(|s| s.exact).collect();
-        assert!(exact.len() >= 3, "{} exact labels", exact.len());
+        let exact = samples.iter().filter(|s| s.exact.is_some()).count();
+        assert!(exact >= 3, "{exact} exact values");
         // The exact ones are the game's last positions, all within the free squares asked.
-        let first = samples.iter().position(|s| s.exact).unwrap();
-        assert!(samples[first..].iter().all(|s| s.exact));
+        let first = samples.iter().position(|s| s.exact.is_some()).unwrap();
+        assert!(samples[first..].iter().all(|s| s.exact.is_some()));
         let mut solver = Minimax::solver(16, 1);
         for (sample, played) in samples.iter().zip(&game) {
-            assert_eq!(sample.position, played.position);
-            if !sample.exact {
-                assert_eq!(sample, played, "the game's labels where none is exact");
+            // The game's labels are kept beside the exact value.
+            assert_eq!(
+                Sample {
+                    exact: None,
+                    ..*sample
+                },
+                *played
+            );
+            let Some(exact) = sample.exact else {
                 continue;
-            }
+            };
             assert!(64 - sample.position.occupied().count() <= 14);
             let outcome = solver.search(&sample.position, Limits::default());
             assert!(outcome.proven);
             let margin = proven_margin(outcome.value).unwrap_or(0);
-            assert_eq!(i32::from(sample.margin), margin, "{}", sample.position);
-            assert_eq!(sample.result, sample.margin.signum());
-            assert_eq!(i32::from(sample.score), 100 * margin);
-            assert!(Sample::from_bytes(&sample.to_bytes()).is_ok());
+            assert_eq!(i32::from(exact), margin, "{}", sample.position);
+            assert_eq!(Sample::from_bytes(&sample.to_bytes()).unwrap(), *sample);
         }
         assert_ne!(config.fingerprint(), plain.fingerprint());
         let before_exact_labels =

@@ -96,8 +96,10 @@ pub struct Item {
 }
 
 impl Item {
-    /// The item of a sample for a target.
-    pub fn new(sample: &Sample, target: Target) -> Item {
+    /// The item of a sample for a target; with `exact`, a position whose exact value the
+    /// solver proved learns that value whatever the target (its score, margin and result are
+    /// best play's), while its validation result stays the game's.
+    pub fn new(sample: &Sample, target: Target, exact: bool) -> Item {
         let p = &sample.position;
         let sign = if p.side_to_move() == Color::Black {
             1.0
@@ -105,12 +107,17 @@ impl Item {
             -1.0
         };
         let result = f32::midpoint(sign * f32::from(sample.result), 1.0);
-        let score = sigmoid(sign * f32::from(sample.score) / 100.0 / SCALE);
+        let (score, margin, learnt_result) = match sample.exact {
+            Some(m) if exact => (100 * i16::from(m), m, m.signum()),
+            _ => (sample.score, sample.margin, sample.result),
+        };
+        let score = sigmoid(sign * f32::from(score) / 100.0 / SCALE);
+        let learnt_result = f32::midpoint(sign * f32::from(learnt_result), 1.0);
         let target = match target {
             Target::Score => score,
-            Target::Margin => sigmoid(sign * f32::from(sample.margin) / SCALE),
-            Target::Result => result,
-            Target::Blend(l) => l * score + (1.0 - l) * result,
+            Target::Margin => sigmoid(sign * f32::from(margin) / SCALE),
+            Target::Result => learnt_result,
+            Target::Blend(l) => l * score + (1.0 - l) * learnt_result,
         };
         Item {
             scored: f32::from(p.score(Color::Black)) - f32::from(p.score(Color::White)),
@@ -161,6 +168,7 @@ impl Dataset {
     pub fn new<'a>(
         games: impl IntoIterator<Item = &'a [Sample]>,
         target: Target,
+        exact: bool,
         validation: f64,
         seed: u64,
     ) -> Dataset {
@@ -172,7 +180,7 @@ impl Dataset {
             } else {
                 &mut data.train
             };
-            part.extend(game.iter().map(|s| Item::new(s, target)));
+            part.extend(game.iter().map(|s| Item::new(s, target, exact)));
         }
         data.merge_duplicates();
         data
@@ -564,7 +572,7 @@ mod tests {
             result,
             margin: result,
             score,
-            exact: false,
+            exact: None,
         }
     }
 
@@ -583,17 +591,52 @@ mod tests {
             vec![sample(p, 400, 1), sample(q, 0, 0)],
             vec![sample(mirrored, -400, -1)],
         ];
-        let data = Dataset::new(games.iter().map(Vec::as_slice), Target::Score, 0.0, 1);
+        let data = Dataset::new(games.iter().map(Vec::as_slice), Target::Score, true, 0.0, 1);
         assert_eq!(data.merged, 1);
         assert_eq!(data.train.len(), 2);
         let merged = &data.train[0];
         // The mean of sigmoid(±1) is one half; the results, won and lost, average to a draw.
         assert!((merged.target - 0.5).abs() < 1e-6, "{}", merged.target);
         assert!((merged.result - 0.5).abs() < 1e-6, "{}", merged.result);
-        let alone = Item::new(&games[0][1], Target::Score);
+        let alone = Item::new(&games[0][1], Target::Score, true);
         assert!(
             (data.train[1].target - alone.target).abs() < 1e-9,
             "left alone"
         );
+    }
+
+    /// A position with an exact value learns it, for every target, unless told not to; its
+    /// validation result stays the game's.
+    #[test]
+    fn exact_values_replace_the_labels_they_prove() {
+        let mut p = Position::start();
+        p.play(p.moves()[0]); // white to move: black's view is the opposite sign
+        let game = Sample {
+            exact: Some(-3),
+            ..sample(p, 250, 1)
+        };
+        for target in [
+            Target::Score,
+            Target::Margin,
+            Target::Result,
+            Target::Blend(0.5),
+        ] {
+            let exact = Item::new(&game, target, true);
+            let proved = Item::new(
+                &Sample {
+                    margin: -3,
+                    ..sample(p, -300, -1)
+                },
+                target,
+                false,
+            );
+            assert!((exact.target - proved.target).abs() < 1e-6, "{target}");
+            let ignored = Item::new(&game, target, false);
+            let plain = Item::new(&sample(p, 250, 1), target, false);
+            assert!((ignored.target - plain.target).abs() < 1e-9, "{target}");
+            // Black's view: white loses by 3, so black's expected result is above a half.
+            assert!(exact.target > 0.5, "{target}: {}", exact.target);
+            assert!((exact.result - plain.result).abs() < 1e-9, "{target}");
+        }
     }
 }

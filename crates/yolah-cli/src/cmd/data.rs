@@ -45,10 +45,10 @@ pub fn stats(out: &mut impl Write, path: &Path) -> Result<()> {
         .sum::<f64>()
         / n.max(1) as f64;
     writeln!(out, "mean |final margin|: {mean_margin:.2} points")?;
-    let exact = samples.iter().filter(|s| s.exact).count();
+    let exact = samples.iter().filter(|s| s.exact.is_some()).count();
     writeln!(
         out,
-        "exact labels: {exact} ({:.1} %, proved by the solver)",
+        "exact values: {exact} ({:.1} %, proved by the solver)",
         percent(exact)
     )?;
     writeln!(out, "free squares   positions           exact")?;
@@ -57,7 +57,7 @@ pub fn stats(out: &mut impl Write, path: &Path) -> Result<()> {
         let free = 64 - sample.position.occupied().count() as usize;
         let phase = &mut phases[(free / 8).min(7)];
         phase.0 += 1;
-        phase.1 += usize::from(sample.exact);
+        phase.1 += usize::from(sample.exact.is_some());
     }
     for (bucket, &(k, exact)) in phases.iter().enumerate().rev() {
         if k > 0 {

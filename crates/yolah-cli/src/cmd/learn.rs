@@ -45,6 +45,14 @@ pub struct Options {
     /// Random plies before self-play's player takes over, 0 to 40 [default: 8].
     #[arg(long, short, value_name = "K")]
     pub random_plies: Option<u32>,
+    /// Self-play's positions with at most N free squares that the solver proves get their
+    /// exact value, which the candidates learn (`yolah selfplay --exact-free`); 0 to 32, 0
+    /// for none [default: 20].
+    #[arg(long, value_name = "N")]
+    pub exact_free: Option<u32>,
+    /// The solver's budget per position, 1 to 100000000 nodes [default: 200000].
+    #[arg(long, value_name = "NODES")]
+    pub exact_nodes: Option<u64>,
     /// The candidates' layers, like 256,32 or 1024,64,32 (see `yolah train --hidden`)
     /// [default: 256,32].
     #[arg(long, value_name = "H[,L2[,L3]]")]
@@ -105,6 +113,10 @@ pub struct Options {
     pub resume: bool,
 }
 
+/// Self-play's exact values by default: positions with at most this many free squares...
+const DEFAULT_EXACT_FREE: u32 = 20;
+/// ...proved within this many nodes each.
+const DEFAULT_EXACT_NODES: u64 = 200_000;
 const CONFIG: &str = "learn.json";
 const STATE: &str = "state.json";
 const OPENINGS: &str = "openings.txt";
@@ -280,6 +292,13 @@ fn start(options: &Options) -> Result<(Config, State, DirLock)> {
             .collect(),
         start,
         seed: options.seed.unwrap_or(1),
+        exact: match options.exact_free.unwrap_or(DEFAULT_EXACT_FREE) {
+            0 => None,
+            free => Some(yolah_train::selfplay::Exact {
+                free,
+                nodes: options.exact_nodes.unwrap_or(DEFAULT_EXACT_NODES),
+            }),
+        },
         gauntlet,
         gauntlet_games: options
             .gauntlet_games
@@ -312,6 +331,8 @@ fn resume(options: &Options) -> Result<(Config, State, DirLock)> {
             && options.openings.is_none()
             && options.start.is_none()
             && options.seed.is_none()
+            && options.exact_free.is_none()
+            && options.exact_nodes.is_none()
             && options.gauntlet.is_empty()
             && options.gauntlet_games.is_none(),
         "--resume takes its settings from {CONFIG}: only --generations and --threads may be given"
@@ -390,21 +411,31 @@ fn self_play(
         // The same run by hand or as shards under a scheduler: run its parts with
         // `--shard K/N`, `yolah data merge` them into this folder, and --resume goes on.
         let spec = config.selfplay_spec(player.as_deref());
-        let command = [
-            "yolah",
-            "selfplay",
-            &spec,
-            "--games",
-            &config.games.to_string(),
-            "--random-plies",
-            &config.random_plies.to_string(),
-            "--seed",
-            &config.generation_seed(state.generation).to_string(),
-            "--out",
-            &path_text(&target)?,
-        ]
-        .map(shell_word)
-        .join(" ");
+        let mut words = vec![
+            "yolah".to_string(),
+            "selfplay".to_string(),
+            spec,
+            "--games".to_string(),
+            config.games.to_string(),
+            "--random-plies".to_string(),
+            config.random_plies.to_string(),
+            "--seed".to_string(),
+            config.generation_seed(state.generation).to_string(),
+        ];
+        if let Some(exact) = config.exact {
+            words.extend([
+                "--exact-free".to_string(),
+                exact.free.to_string(),
+                "--exact-nodes".to_string(),
+                exact.nodes.to_string(),
+            ]);
+        }
+        words.extend(["--out".to_string(), path_text(&target)?]);
+        let command = words
+            .iter()
+            .map(|w| shell_word(w))
+            .collect::<Vec<_>>()
+            .join(" ");
         eprintln!("learn: this generation's self-play is: {command}");
     }
     let options = super::selfplay::Options {
@@ -415,8 +446,8 @@ fn self_play(
         seed: (!resume).then(|| config.generation_seed(state.generation)),
         threads: Some(threads),
         shard: None,
-        exact_free: None,
-        exact_nodes: None,
+        exact_free: config.exact.filter(|_| !resume).map(|e| e.free),
+        exact_nodes: config.exact.filter(|_| !resume).map(|e| e.nodes),
         resume,
     };
     super::selfplay::run(out, &options)
@@ -454,6 +485,7 @@ fn train(
         hidden: (!resume).then_some(shape),
         buckets: (!resume).then_some(shape.buckets),
         features: (!resume).then(|| if shape.features { "on" } else { "off" }.to_string()),
+        exact: None,
         resume,
     };
     super::train::run(out, &options)

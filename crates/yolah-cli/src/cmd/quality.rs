@@ -1,27 +1,25 @@
-//! `yolah data quality EXACT [--net FILE…] [--labels DATA…]`: how right a network's values
-//! and other data's labels are, measured on the positions whose exact value the solver proved
-//! (`selfplay --exact-free`). For each: how often the outcome it predicts (win, draw or loss
-//! for the side to move: a value above half a point wins) is the exact one, and its mean
-//! distance to the exact final margin, by phase.
+//! `yolah data quality DATA [--net FILE…]`: how right networks' values and the data's own
+//! labels (its search scores, its game margins) are, measured on the positions whose exact
+//! value the solver proved (`selfplay --exact-free`). For each: how often the outcome it
+//! predicts (win, draw or loss for the side to move: a value above half a point wins) is the
+//! exact one, and its mean distance to the exact final margin, by phase.
 
 use super::usage;
 use anyhow::{Context, Result};
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use yolah_ai::data::{self, DataFile, Sample};
 use yolah_ai::eval::network::Network;
-use yolah_core::Position;
 
-/// The most networks and label files one run compares.
-pub const MAX_SOURCES: usize = 16;
+/// The most networks one run measures.
+pub const MAX_NETWORKS: usize = 16;
 /// The phases reported: free squares up to each bound.
 const PHASES: [u32; 4] = [8, 16, 24, 32];
 
-/// One source of values: a predicted final margin for the side to move, in points.
+/// One source of values: a sample's predicted final margin for the side to move, in points.
 struct Source {
     name: String,
-    predict: Box<dyn Fn(&Position) -> Option<f64>>,
+    predict: Box<dyn Fn(&Sample) -> f64>,
 }
 
 /// Agreement with the exact values, overall and by phase.
@@ -61,21 +59,6 @@ impl Tally {
     }
 }
 
-/// A position as a map's key: its stones, holes, points and ply.
-type Key = [u64; 4];
-
-fn key(p: &Position) -> Key {
-    use yolah_core::Color;
-    [
-        p.pieces(Color::Black).0,
-        p.pieces(Color::White).0,
-        p.holes().0,
-        u64::from(p.score(Color::Black))
-            | u64::from(p.score(Color::White)) << 8
-            | u64::from(p.ply()) << 16,
-    ]
-}
-
 fn read(path: &Path) -> Result<DataFile> {
     let path = if path.is_dir() {
         path.join("data.bin")
@@ -92,54 +75,49 @@ fn read(path: &Path) -> Result<DataFile> {
     Ok(file)
 }
 
-pub fn run(out: &mut impl Write, exact: &Path, nets: &[PathBuf], labels: &[PathBuf]) -> Result<()> {
+pub fn run(out: &mut impl Write, path: &Path, nets: &[PathBuf]) -> Result<()> {
     usage!(
-        nets.len() + labels.len() <= MAX_SOURCES,
-        "at most {MAX_SOURCES} networks and label files, not {}",
-        nets.len() + labels.len()
+        nets.len() <= MAX_NETWORKS,
+        "at most {MAX_NETWORKS} networks, not {}",
+        nets.len()
     );
-    let file = read(exact)?;
-    let proved: Vec<&Sample> = file.samples.iter().filter(|s| s.exact).collect();
+    let file = read(path)?;
+    let proved: Vec<(&Sample, i8)> = file
+        .samples
+        .iter()
+        .filter_map(|s| s.exact.map(|exact| (s, exact)))
+        .collect();
     usage!(
         !proved.is_empty(),
-        "{}: no exact labels (write some with `yolah selfplay --exact-free N`)",
-        exact.display()
+        "{}: no exact values (write some with `yolah selfplay --exact-free N`)",
+        path.display()
     );
     let mut sources = vec![network_source(
         "shipped network".to_string(),
         Network::shipped(),
     )];
-    for path in nets {
-        let network = Network::load(path)
+    for net in nets {
+        let network = Network::load(net)
             .map_err(|e| anyhow::anyhow!("{e}"))
-            .with_context(|| format!("network {}", path.display()))?;
-        sources.push(network_source(path.display().to_string(), network.into()));
+            .with_context(|| format!("network {}", net.display()))?;
+        sources.push(network_source(net.display().to_string(), network.into()));
     }
-    for path in labels {
-        let other = read(path)?;
-        let by_position: HashMap<Key, Sample> = other
-            .samples
-            .iter()
-            .map(|s| (key(&s.position), *s))
-            .collect();
-        let scores = by_position.clone();
-        sources.push(Source {
-            name: format!("{}: search scores", path.display()),
-            predict: Box::new(move |p| scores.get(&key(p)).map(|s| f64::from(s.score) / 100.0)),
-        });
-        sources.push(Source {
-            name: format!("{}: game margins", path.display()),
-            predict: Box::new(move |p| by_position.get(&key(p)).map(|s| f64::from(s.margin))),
-        });
-    }
+    sources.push(Source {
+        name: "the data's search scores".to_string(),
+        predict: Box::new(|s| f64::from(s.score) / 100.0),
+    });
+    sources.push(Source {
+        name: "the data's game margins".to_string(),
+        predict: Box::new(|s| f64::from(s.margin)),
+    });
     writeln!(
         out,
-        "{} exact labels of {} positions in {}",
+        "{} exact values of {} positions in {}",
         proved.len(),
         file.samples.len(),
-        exact.display()
+        path.display()
     )?;
-    write!(out, "{:<40} {:>16}", "values", "all")?;
+    write!(out, "{:<32} {:>16}", "values", "all")?;
     for (low, high) in phase_bounds() {
         write!(out, " {:>16}", format!("{low}–{high} free"))?;
     }
@@ -147,21 +125,19 @@ pub fn run(out: &mut impl Write, exact: &Path, nets: &[PathBuf], labels: &[PathB
     for source in &sources {
         let mut all = Tally::default();
         let mut phases = [Tally::default(); PHASES.len()];
-        for sample in &proved {
-            let Some(predicted) = (source.predict)(&sample.position) else {
-                continue;
-            };
-            all.add(predicted, sample.margin);
+        for &(sample, exact) in &proved {
+            let predicted = (source.predict)(sample);
+            all.add(predicted, exact);
             let free = 64 - sample.position.occupied().count();
             if let Some(i) = PHASES.iter().position(|&high| free < high) {
-                phases[i].add(predicted, sample.margin);
+                phases[i].add(predicted, exact);
             }
         }
-        write!(out, "{:<40} {}", source.name, all.text())?;
+        write!(out, "{:<32} {}", source.name, all.text())?;
         for phase in &phases {
             write!(out, " {}", phase.text())?;
         }
-        writeln!(out, "  ({} positions)", all.positions)?;
+        writeln!(out)?;
     }
     writeln!(
         out,
@@ -182,9 +158,9 @@ fn phase_bounds() -> impl Iterator<Item = (u32, u32)> {
 fn network_source(name: String, network: std::sync::Arc<Network>) -> Source {
     Source {
         name,
-        predict: Box::new(move |p| {
-            let value = network.evaluate(&network.accumulator(p), p);
-            Some(f64::from(value) / 100.0)
+        predict: Box::new(move |s| {
+            let value = network.evaluate(&network.accumulator(&s.position), &s.position);
+            f64::from(value) / 100.0
         }),
     }
 }

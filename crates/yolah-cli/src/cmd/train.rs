@@ -50,6 +50,10 @@ pub struct Options {
     /// Whether the heuristic's 22 features feed the network, on or off [default: on].
     #[arg(long, value_name = "ON|OFF", value_parser = ["on", "off"])]
     pub features: Option<String>,
+    /// Whether positions with an exact value (`selfplay --exact-free`) learn it instead of
+    /// their search's score and game's result, on or off [default: on].
+    #[arg(long, value_name = "ON|OFF", value_parser = ["on", "off"])]
+    pub exact: Option<String>,
     /// Go on after the last epoch the network file holds.
     #[arg(long)]
     pub resume: bool,
@@ -93,6 +97,10 @@ struct Run {
     /// Each data file's fingerprint and position count.
     fingerprints: Vec<(u64, usize)>,
     target: Target,
+    /// Whether exact values replace the labels they prove (absent in runs from before
+    /// them, whose data had none).
+    #[serde(default)]
+    exact: bool,
     validation: f64,
     settings: Settings,
     /// The network's shape (absent in runs from before shapes: the version-1 shape).
@@ -200,7 +208,8 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
                 && options.seed.is_none()
                 && options.hidden.is_none()
                 && options.buckets.is_none()
-                && options.features.is_none()),
+                && options.features.is_none()
+                && options.exact.is_none()),
         "--resume takes its settings from {}: only --epochs may be given",
         json_path.display()
     );
@@ -230,6 +239,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     let dataset = Dataset::new(
         files.iter().flat_map(data::games),
         run.target,
+        run.exact,
         run.validation,
         run.settings.seed,
     );
@@ -416,6 +426,7 @@ fn start(
         data: absolute(&options.data)?,
         fingerprints,
         target: options.target.unwrap_or(Target::Score),
+        exact: options.exact.as_deref() != Some("off"),
         validation: VALIDATION,
         settings: Settings {
             batch: BATCH,
