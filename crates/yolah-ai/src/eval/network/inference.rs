@@ -29,6 +29,9 @@ struct Stack {
     /// vectorise (a float dot product of 22 would be a chain of dependent additions).
     dense: Vec<f32>,
     bias2: Vec<f32>,
+    /// Third layer's weights, input-major (as `dense`: a unit-major dot product of 32 is a
+    /// chain of 32 dependent additions, and made a third layer of 32 cost a quarter of the
+    /// search's time).
     third: Vec<f32>,
     bias3: Vec<f32>,
     output: Vec<f32>,
@@ -72,7 +75,10 @@ impl Network {
                     .map(|(j, k)| s.dense[j * d + k])
                     .collect(),
                 bias2: s.bias2.clone(),
-                third: s.third.clone(),
+                third: (0..shape.second)
+                    .flat_map(|j| (0..shape.third).map(move |k| (j, k)))
+                    .map(|(j, k)| s.third[k * shape.second + j])
+                    .collect(),
                 bias3: s.bias3.clone(),
                 output: s.output.clone(),
                 skip: s.skip.clone(),
@@ -222,8 +228,17 @@ impl Network {
             for z in z.iter_mut() {
                 *z = crelu(*z);
             }
-            for (k, row) in stack.third.chunks_exact(self.shape.second).enumerate() {
-                out += stack.output[k] * crelu(stack.bias3[k] + dot(row, z));
+            let third = self.shape.third;
+            let mut sums = [0.0f32; MAX_LAYER];
+            let sums = &mut sums[..third];
+            sums.copy_from_slice(&stack.bias3);
+            for (&z, weights) in z.iter().zip(stack.third.chunks_exact(third)) {
+                for (sum, &w) in sums.iter_mut().zip(weights) {
+                    *sum += w * z;
+                }
+            }
+            for (&w, &sum) in stack.output.iter().zip(sums.iter()) {
+                out += w * crelu(sum);
             }
         } else {
             for (&w, &z) in stack.output.iter().zip(z.iter()) {
