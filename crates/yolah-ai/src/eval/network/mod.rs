@@ -19,7 +19,9 @@
 //! - [`shape`]: the sizes a file states;
 //! - [`parameters`]: the float parameters, their forward pass (the reference) and the file;
 //! - [`inference`]: the integer network the search runs;
-//! - [`kernels`]: its hot loops, compiled for AVX-512, AVX2 and any CPU, chosen at run time.
+//! - [`kernels`]: its hot loops (the accumulator's update; the second layer, `u8` inputs times
+//!   `i8` weights), compiled for AVX-512 (with VNNI or without), AVX2 and any CPU, chosen at
+//!   run time.
 
 pub mod inference;
 pub mod inputs;
