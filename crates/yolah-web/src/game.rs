@@ -443,6 +443,11 @@ impl Table {
             .sum()
     }
 
+    /// Whether this is an analysis board.
+    pub fn is_analysis(&self) -> bool {
+        self.analysis
+    }
+
     /// Whether a person plays a side (a game that is not only watched).
     pub fn has_human(&self) -> bool {
         self.sides.iter().any(|side| matches!(side, Side::Human))
@@ -545,6 +550,21 @@ impl Table {
         };
         let Some(k) = earlier else {
             return Err("nothing to undo".to_string());
+        };
+        self.truncate(k);
+        Ok(())
+    }
+
+    /// Takes back `side`'s last move and whatever was played after it (a takeback between two
+    /// people, as on lichess: the asker's own move, and the reply if there is one): back to
+    /// the last earlier position where `side` was to move with a choice.
+    pub fn undo_side(&mut self, side: Color) -> Result<(), String> {
+        let current = self.positions.len() - 1;
+        let Some(k) = self.positions[..current]
+            .iter()
+            .rposition(|p| p.side_to_move() == side && p.moves().as_slice() != [Move::PASS])
+        else {
+            return Err(format!("{side} has no move to take back"));
         };
         self.truncate(k);
         Ok(())

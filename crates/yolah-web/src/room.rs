@@ -182,7 +182,8 @@ impl Room {
         self.change(&mut inner, |table| table.resign_side(side))
     }
 
-    /// `seat` asks to take the last move back; when the other side has asked too, it is.
+    /// `seat` asks to take its own last move back (and the reply after it, if any); when the
+    /// other side agrees (asks too), the asker's move is taken back.
     pub fn takeback(&self, seat: Seat) -> Result<(), String> {
         let Seat::Side(side) = seat else {
             return Err("spectators do not take moves back".to_string());
@@ -190,11 +191,14 @@ impl Room {
         let mut inner = self.lock();
         match inner.takeback {
             Some(asker) if asker != side => {
-                self.change(&mut inner, Table::undo)?;
+                self.change(&mut inner, |table| table.undo_side(asker))?;
                 inner.takeback = None;
             }
-            _ if inner.table.moves() == 0 => return Err("nothing to undo".to_string()),
-            _ => inner.takeback = Some(side),
+            _ => {
+                // Checked on a copy: asking for a move one has not played is refused at once.
+                inner.table.clone().undo_side(side)?;
+                inner.takeback = Some(side);
+            }
         }
         Ok(())
     }
@@ -212,6 +216,11 @@ impl Room {
             }
             _ => Err("there is no takeback to decline".to_string()),
         }
+    }
+
+    /// Whether the game is over.
+    pub fn over(&self) -> bool {
+        self.lock().table.over()
     }
 
     /// When the side to move runs out of time.
@@ -417,5 +426,52 @@ impl Rooms {
         let room = self.room(pin, kept, table);
         rooms.insert(room.id.clone(), Arc::clone(&room));
         Ok(room)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(room: &Room) -> Vec<String> {
+        room.lock().table.state(false).moves
+    }
+
+    /// Issue 43, item 3: a takeback takes back the asker's own last move (and the reply
+    /// after it), never the other side's.
+    #[test]
+    fn a_takeback_undoes_the_askers_move_not_the_opponents() {
+        let rooms = Rooms::new(Arc::new(Store::memory()));
+        let room = rooms
+            .create(None, None, 10, Duration::from_mins(1))
+            .unwrap();
+        let black = Seat::Side(Color::Black);
+        let white = Seat::Side(Color::White);
+        room.play(black, "a1:c3").unwrap();
+        room.play(white, "h1:f3").unwrap();
+        // Black asks on its own turn: black's move and white's reply go.
+        room.takeback(black).unwrap();
+        room.takeback(white).unwrap();
+        assert!(moves(&room).is_empty(), "{:?}", moves(&room));
+        // White asks on black's turn, right after its move: only white's move goes.
+        room.play(black, "a1:c3").unwrap();
+        room.play(white, "h1:f3").unwrap();
+        room.play(black, "c3:c2").unwrap();
+        room.takeback(white).unwrap();
+        room.takeback(black).unwrap();
+        assert_eq!(moves(&room), ["a1:c3"]);
+        // Black asks right after its move: only its move goes.
+        room.play(white, "h1:f3").unwrap();
+        room.play(black, "c3:c2").unwrap();
+        room.takeback(black).unwrap();
+        room.takeback(white).unwrap();
+        assert_eq!(moves(&room), ["a1:c3", "h1:f3"]);
+        // A side that has not moved has nothing to take back.
+        let fresh = rooms
+            .create(None, None, 10, Duration::from_mins(1))
+            .unwrap();
+        fresh.play(black, "a1:c3").unwrap();
+        let refused = fresh.takeback(white).unwrap_err();
+        assert!(refused.contains("white has no move"), "{refused}");
     }
 }

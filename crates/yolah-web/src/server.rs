@@ -631,6 +631,38 @@ impl Connection {
         }
     }
 
+    /// Whether this connection plays a game that is not over: a seat in a room, or its own
+    /// game with a person's side. As on lichess, it is given no analysis, evaluation or engine
+    /// line of it until it ends.
+    fn playing_live(&self) -> bool {
+        match &self.member {
+            Some(member) => member.seat != Seat::Spectator && !member.room.over(),
+            None => {
+                !self.shown_only()
+                    && self
+                        .table
+                        .as_ref()
+                        .is_some_and(|t| t.has_human() && !t.is_analysis() && !t.over())
+            }
+        }
+    }
+
+    /// Refuses an analysis to a connection that plays a game not over (see
+    /// [`Connection::playing_live`]); a seat in a room is checked before the message takes
+    /// the connection out of it.
+    fn may_analyse(&self, message: &ClientMessage) -> Result<(), String> {
+        if matches!(message, ClientMessage::New(NewGame { analysis: true, .. }))
+            && self.playing_live()
+        {
+            return Err(
+                "no analysis while you play a game, as on lichess: Analyse opens when \
+                        it ends (resign or start a new game to leave it)"
+                    .to_string(),
+            );
+        }
+        Ok(())
+    }
+
     /// Whether the game shown is only shown (opened from the archive without its token).
     fn shown_only(&self) -> bool {
         self.kept.as_ref().is_some_and(|kept| kept.token.is_none())
@@ -974,6 +1006,7 @@ impl Connection {
         }
         let message: ClientMessage =
             serde_json::from_str(text).map_err(|e| format!("bad message: {e}"))?;
+        self.may_analyse(&message)?;
         if let Some(done) = self.handle_in_room(&message) {
             return done;
         }
@@ -1011,7 +1044,10 @@ impl Connection {
                 if !analysis {
                     self.shared.creations.take(self.peer)?;
                 }
-                // The old game's players and memory go before the new game's are reserved.
+                // The old game is kept as it stands, its clocks too (Back brings it back);
+                // its players and memory go before the new game's are reserved.
+                self.unsaved = true;
+                let _ = self.persist();
                 self.drop_game();
                 let memory = if analysis {
                     analysis_spec().memory_mb()
@@ -1151,7 +1187,13 @@ impl Connection {
                 ply,
                 report,
             } if generation == self.generation => {
-                vec![report_message(side, ply, &report, false)]
+                vec![report_message(
+                    side,
+                    ply,
+                    &report,
+                    false,
+                    !self.playing_live(),
+                )]
             }
             Event::Progress { .. } => Vec::new(),
             Event::Done {
@@ -1182,7 +1224,8 @@ impl Connection {
                     self.unsaved = true;
                 }
                 self.generation += 1;
-                let mut messages = vec![report_message(side, ply, &report, true)];
+                let evaluation = !self.playing_live();
+                let mut messages = vec![report_message(side, ply, &report, true, evaluation)];
                 if before.is_some() {
                     match self.keep_or_undo(before) {
                         Ok(news) => messages.extend(news),
@@ -1220,22 +1263,50 @@ impl Drop for Connection {
     }
 }
 
-/// What the page is told of `side`'s search on the position after `ply` moves.
-fn report_message(side: Color, ply: usize, report: &Report, done: bool) -> ServerMessage {
-    ServerMessage::Report(Box::new(ReportMessage {
-        side: side.to_string(),
-        ply,
-        text: report.to_string(),
-        mv: report.mv.to_string(),
-        value: report.value,
-        points: report.margin.map(|m| m.points),
-        proved: report.margin.is_some_and(|m| m.proved),
-        depth: report.depth,
-        pv: report.pv.iter().map(ToString::to_string).collect(),
-        done,
-        time_ms: (report.time.as_secs_f64() * 1e4).round() / 10.0,
-        nodes: report.nodes,
-        iterations: report.iterations,
+/// What the page is told of `side`'s search on the position after `ply` moves: with its
+/// `evaluation` (values, depth, line, counts), or only the move and the time (a game a person
+/// plays, while it is played).
+fn report_message(
+    side: Color,
+    ply: usize,
+    report: &Report,
+    done: bool,
+    evaluation: bool,
+) -> ServerMessage {
+    let mv = report.mv.to_string();
+    let time_ms = (report.time.as_secs_f64() * 1e4).round() / 10.0;
+    ServerMessage::Report(Box::new(if evaluation {
+        ReportMessage {
+            side: side.to_string(),
+            ply,
+            text: report.to_string(),
+            mv,
+            value: report.value,
+            points: report.margin.map(|m| m.points),
+            proved: report.margin.is_some_and(|m| m.proved),
+            depth: report.depth,
+            pv: report.pv.iter().map(ToString::to_string).collect(),
+            done,
+            time_ms,
+            nodes: report.nodes,
+            iterations: report.iterations,
+        }
+    } else {
+        ReportMessage {
+            side: side.to_string(),
+            ply,
+            text: mv.clone(),
+            mv,
+            value: None,
+            points: None,
+            proved: false,
+            depth: None,
+            pv: Vec::new(),
+            done,
+            time_ms,
+            nodes: None,
+            iterations: 0,
+        }
     }))
 }
 

@@ -491,7 +491,6 @@ async fn landing(client: &Client, name: &str) {
     assert_eq!(page(client).await["ply"], "", "no game before a choice");
     // No clock in a game without one: its empty frames are not drawn either.
     assert_unseen(client, "clocks").await;
-    assert_unseen(client, "eval-switch").await;
     screenshot(client, &format!("{name}-landing.png")).await;
     click(client, "landing-level").await;
     let game = wait_for(client, "the first game", |p| p["ply"] == "0").await;
@@ -786,15 +785,10 @@ async fn assert_unseen(client: &Client, id: &str) {
     assert!(!on_screen(&seen), "{id} is on screen: {seen}");
 }
 
-/// Issue 31, item 3: in a game against the machine the evaluation is hidden (the bar, the
-/// line, the report's values) until "Show evaluation" is switched on; the report keeps the
-/// move and its time. In analysis it is always on, and the switch is not shown.
+/// Issue 43, item 2 (issue 31, item 3 had a switch to show it): in a game against the machine
+/// the evaluation is hidden (the bar, the line, the report's values) while it is played; the
+/// report keeps the move and its time. Once the game is over, its analysis shows it.
 async fn evaluation_where_it_belongs(client: &Client) {
-    run(
-        client,
-        "if (document.getElementById('show-eval').checked) document.getElementById('show-eval').click();",
-    )
-    .await;
     custom_game(client, "human", "minimax:depth=3").await;
     let now = wait_for(client, "our turn", |p| {
         p["human"] == "yes" && p["ply"] == "0"
@@ -827,16 +821,6 @@ async fn evaluation_where_it_belongs(client: &Client) {
     for id in ["evalbar", "pv", "graph"] {
         assert_unseen(client, id).await;
     }
-    assert_seen(client, "eval-switch").await;
-    click(client, "show-eval").await;
-    assert_seen(client, "evalbar").await;
-    let shown = text(client).await;
-    assert!(
-        shown.contains("depth 3") && shown.contains("black "),
-        "{shown}"
-    );
-    click(client, "show-eval").await;
-    assert_unseen(client, "evalbar").await;
     // A move slides its piece (issue 31): slowed down here, so that the test sees it moving.
     run(client, "moveMs = 3000;").await;
     let now = wait_for(client, "our turn again", |p| p["human"] == "yes").await;
@@ -849,14 +833,23 @@ async fn evaluation_where_it_belongs(client: &Client) {
     .await;
     assert!(moving.as_u64().unwrap() >= 1, "a piece in motion: {moving}");
     run(client, "moveMs = 160;").await;
-    // Analysis: always on, no switch.
+    // Over: its analysis shows everything.
+    wait_for(client, "our turn", |p| p["human"] == "yes").await;
+    click(client, "resign").await;
+    wait_for(client, "resigned", |p| p["result"] != "").await;
+    click(client, "banner-close").await;
     click(client, "analyse").await;
     wait_for(client, "analysis", |p| {
         p["analysis"] == "yes" && p["reports"].as_u64().unwrap() >= 1
     })
     .await;
     wait_for(client, "a report in analysis", |p| p["thinking"] == "yes").await;
-    assert_unseen(client, "eval-switch").await;
+    assert_seen(client, "evalbar").await;
+    let shown = text(client).await;
+    assert!(
+        shown.contains("depth") && shown.contains("black "),
+        "{shown}"
+    );
     click(client, "analyse").await;
     wait_for(client, "a game again", |p| p["analysis"] == "no").await;
 }
@@ -1344,5 +1337,298 @@ async fn wait_for_row(client: &Client) -> Value {
         }
         assert!(start.elapsed() < Duration::from_secs(20), "no game listed");
         tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A server on loopback for one test, with an in-memory store.
+async fn memory_server() -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(yolah_web::serve(
+        listener,
+        yolah_web::Config::default(),
+        yolah_web::Store::memory(),
+    ));
+    address
+}
+
+/// The page's address after the host: its path and query.
+async fn address_shown(client: &Client) -> String {
+    run(client, "return location.pathname + location.search;")
+        .await
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// In a game between two browsers: `mover` clicks its first legal move; waits until `other`
+/// sees it.
+async fn friend_moves(mover: &Client, other: &Client) -> Value {
+    let here = wait_for(mover, "the mover's turn", |p| p["human"] == "yes").await;
+    let legal = here["legal"].as_str().unwrap().to_string();
+    let (from, to) = legal.split(' ').next().unwrap().split_once(':').unwrap();
+    square(mover, from).await.click().await.unwrap();
+    square(mover, to).await.click().await.unwrap();
+    wait_for(other, "the move seen by the other", |p| {
+        p["ply"] != here["ply"]
+    })
+    .await
+}
+
+/// Issue 43, item 1: Analyse after a game and "Back to playing" return to that game (its id,
+/// moves and clocks), not a new one; each view is an entry of the browser's history, so
+/// Back and Forward move between the game, its analysis and the landing (never `data:,`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromedriver: cargo test -p yolah-web --test browser -- --ignored"]
+async fn back_to_playing_returns_to_the_game_and_history_moves_between_views() {
+    let address = memory_server().await;
+    for (width, height, name) in [(1280, 800, "desktop"), (390, 844, "phone")] {
+        let (_driver, client, port) = browser(width, height).await;
+        client.goto(&format!("http://{address}/")).await.unwrap();
+        wait_for(&client, "connected", |p| p["connected"] == "yes").await;
+        let tc = client.find(Locator::Id("tc")).await.unwrap();
+        tc.send_keys("5min+3s").await.unwrap();
+        level_game(&client, 1, "black").await;
+        let mut now = wait_for(&client, "a game against level 1", |p| {
+            p["players"] == "human|random" && p["human"] == "yes"
+        })
+        .await;
+        for _ in 0..5 {
+            now = play_first(&client, &now).await;
+        }
+        assert_eq!(now["ply"], "10", "{name}");
+        click(&client, "resign").await;
+        let game = wait_for(&client, "resigned", |p| p["result"] != "").await;
+        let game_address = address_shown(&client).await;
+        assert!(
+            game_address.starts_with("/?game="),
+            "{name}: {game_address}"
+        );
+        let clocks = clocks_shown(&client).await;
+        click(&client, "banner-close").await;
+        assert_seen(&client, "analyse").await;
+        click(&client, "analyse").await;
+        wait_for(&client, "the analysis of the game", |p| {
+            p["analysis"] == "yes" && p["moves"] == game["moves"]
+        })
+        .await;
+        let back_to_the_game = |client: &Client, what: &'static str| {
+            let client = client.clone();
+            let (game, game_address) = (game.clone(), game_address.clone());
+            async move {
+                let shown = wait_for(&client, what, |p| {
+                    p["analysis"] == "no" && p["moves"] == game["moves"]
+                })
+                .await;
+                assert_eq!(shown["result"], game["result"], "{name}: {what}");
+                assert_eq!(address_shown(&client).await, game_address, "{name}: {what}");
+                assert_eq!(clocks_shown(&client).await, clocks, "{name}: {what}");
+            }
+        };
+        click(&client, "analyse").await;
+        back_to_the_game(&client, "Back to playing").await;
+        // Forward: the analysis again; Back: the game.
+        client.forward().await.unwrap();
+        wait_for(&client, "Forward to the analysis", |p| {
+            p["analysis"] == "yes" && p["moves"] == game["moves"]
+        })
+        .await;
+        assert!(address_shown(&client).await.contains("moves="), "{name}");
+        client.back().await.unwrap();
+        back_to_the_game(&client, "Back to the game").await;
+        // Back from the game: the landing it was chosen on, not the browser's blank page.
+        client.back().await.unwrap();
+        wait_for(&client, "the landing", |p| p["connected"] == "yes").await;
+        assert_eq!(address_shown(&client).await, "/", "{name}");
+        assert_seen(&client, "landing").await;
+        assert_no_console_errors(&client, port, name).await;
+        client.close().await.unwrap();
+    }
+}
+
+/// Issue 43, item 2: no analysis, evaluation or engine line of a game one plays while it is
+/// played (as on lichess), against a level or a friend; the server refuses a seated
+/// player's analysis of it too. Once the game is over, Analyse is there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromedriver: cargo test -p yolah-web --test browser -- --ignored"]
+async fn no_analysis_of_a_game_while_one_plays_it() {
+    // What the page would send to analyse the game it shows (as its Analyse button did).
+    const ANALYSE: &str = "send({ type: 'new', black: 'human', white: 'human', analysis: true,
+                                 position: state.start, moves: state.moves });";
+    let address = memory_server().await;
+    for (width, height, name) in [(1280, 800, "desktop"), (390, 844, "phone")] {
+        let (_driver, client, port) = browser(width, height).await;
+        client.goto(&format!("http://{address}/")).await.unwrap();
+        wait_for(&client, "connected", |p| p["connected"] == "yes").await;
+        custom_game(&client, "human", "minimax:depth=3").await;
+        let now = wait_for(&client, "our turn", |p| {
+            p["human"] == "yes" && p["ply"] == "0"
+        })
+        .await;
+        play_first(&client, &now).await;
+        wait_for(&client, "the machine's report", |p| {
+            p["reports"].as_u64().unwrap() >= 1 && p["ply"] == "2"
+        })
+        .await;
+        for id in ["analyse", "evalbar", "pv", "graph", "copy-link"] {
+            assert_unseen(&client, id).await;
+        }
+        let report = run(
+            &client,
+            "return document.getElementById('report').textContent;",
+        )
+        .await;
+        assert!(
+            !report.as_str().unwrap().contains("depth"),
+            "{name}: {report}"
+        );
+        let evaluations = run(&client, "return Object.keys(evals).length;").await;
+        assert_eq!(evaluations, 0, "{name}: the server sent evaluations");
+        run(&client, ANALYSE).await;
+        let refused = wait_for(&client, "refused", |p| p["error"] != "").await;
+        assert!(
+            refused["error"]
+                .as_str()
+                .unwrap()
+                .contains("no analysis while you play"),
+            "{name}: {refused}"
+        );
+        assert_eq!(refused["analysis"], "no", "{name}");
+        click(&client, "resign").await;
+        wait_for(&client, "over", |p| p["result"] != "").await;
+        click(&client, "banner-close").await;
+        assert_seen(&client, "analyse").await;
+        click(&client, "analyse").await;
+        wait_for(&client, "analysis after the end", |p| {
+            p["analysis"] == "yes" && p["ply"] == "2"
+        })
+        .await;
+        assert_no_console_errors(&client, port, name).await;
+
+        // A friend's game: white, on its move, has no Analyse, and is refused one.
+        let (_guest_driver, guest, _) = browser(width, height).await;
+        client.goto(&format!("http://{address}/")).await.unwrap();
+        wait_for(&client, "connected", |p| p["connected"] == "yes").await;
+        click(&client, "landing-friend").await;
+        wait_for(&client, "a hosted game", |p| p["seat"] == "black").await;
+        let link = run(
+            &client,
+            "return document.getElementById('invite-link').value;",
+        )
+        .await;
+        guest.goto(link.as_str().unwrap()).await.unwrap();
+        wait_for(&guest, "the guest seated", |p| p["seat"] == "white").await;
+        friend_moves(&client, &guest).await;
+        wait_for(&guest, "white's turn", |p| p["human"] == "yes").await;
+        assert_unseen(&guest, "analyse").await;
+        run(&guest, ANALYSE).await;
+        let refused = wait_for(&guest, "refused", |p| p["error"] != "").await;
+        assert!(
+            refused["error"]
+                .as_str()
+                .unwrap()
+                .contains("no analysis while you play"),
+            "{name}: {refused}"
+        );
+        assert_eq!(refused["seat"], "white", "{name}: still seated");
+        assert_eq!(
+            page(&client).await["reports"],
+            0,
+            "{name}: the opponent is told nothing"
+        );
+        guest.close().await.unwrap();
+        client.close().await.unwrap();
+    }
+}
+
+/// Issue 43, item 3: in a friends' game a takeback takes back the asker's own last move and
+/// the reply after it (black asks on its turn, white agrees: both moves go), not the
+/// opponent's move alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromedriver: cargo test -p yolah-web --test browser -- --ignored"]
+async fn a_takeback_takes_back_the_askers_own_move() {
+    let address = memory_server().await;
+    for (width, height, name) in [(1280, 800, "desktop"), (390, 844, "phone")] {
+        let (_host_driver, host, _) = browser(width, height).await;
+        let (_guest_driver, guest, _) = browser(width, height).await;
+        host.goto(&format!("http://{address}/")).await.unwrap();
+        wait_for(&host, "connected", |p| p["connected"] == "yes").await;
+        click(&host, "landing-friend").await;
+        wait_for(&host, "a hosted game", |p| p["seat"] == "black").await;
+        let link = run(
+            &host,
+            "return document.getElementById('invite-link').value;",
+        )
+        .await;
+        guest.goto(link.as_str().unwrap()).await.unwrap();
+        wait_for(&guest, "the guest seated", |p| p["seat"] == "white").await;
+        friend_moves(&host, &guest).await;
+        friend_moves(&guest, &host).await;
+        let asked = wait_for(&host, "black's turn again", |p| {
+            p["human"] == "yes" && p["ply"] == "2"
+        })
+        .await;
+        click(&host, "undo").await;
+        wait_for(&guest, "the offer", |p| p["takeback"] == "black").await;
+        assert_seen(&guest, "accept-takeback").await;
+        let offer = run(
+            &guest,
+            "return document.getElementById('presence').textContent;",
+        )
+        .await;
+        assert!(
+            offer
+                .as_str()
+                .unwrap()
+                .contains("black asks to take back their last move"),
+            "{name}: {offer}"
+        );
+        click(&guest, "accept-takeback").await;
+        let taken = wait_for(&host, "taken back", |p| p["ply"] != asked["ply"]).await;
+        assert_eq!(
+            taken["ply"], "0",
+            "{name}: black's move and white's reply go: {taken}"
+        );
+        assert_eq!(taken["human"], "yes", "{name}: black to move again");
+        assert_eq!(page(&guest).await["takeback"], "", "{name}");
+        host.close().await.unwrap();
+        guest.close().await.unwrap();
+    }
+}
+
+/// Issue 43, item 4: a bad analysis link (a wrong move, a position that is not one) shows
+/// the landing with the one-line error and a clean address, as an unknown game does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromedriver: cargo test -p yolah-web --test browser -- --ignored"]
+async fn a_bad_analysis_link_shows_the_landing_with_the_error() {
+    let address = memory_server().await;
+    for (width, height, name) in [(1280, 800, "desktop"), (390, 844, "phone")] {
+        let (_driver, client, port) = browser(width, height).await;
+        for link in ["/?moves=a1:c3,h1:f3,zz:zz", "/?position=garbage"] {
+            client
+                .goto(&format!("http://{address}{link}"))
+                .await
+                .unwrap();
+            let shown = wait_for(&client, "the error", |p| p["error"] != "").await;
+            assert_seen(&client, "landing").await;
+            assert_seen(&client, "error").await;
+            let error = shown["error"].as_str().unwrap();
+            assert!(!error.contains('\n'), "{name} {link}: one line: {error}");
+            // The landing's board: the start, not an empty board.
+            let pieces = run(
+                &client,
+                "return document.querySelectorAll('#board .piece').length;",
+            )
+            .await;
+            assert_eq!(pieces, 8, "{name} {link}");
+            assert_eq!(address_shown(&client).await, "/", "{name} {link}");
+            assert_eq!(shown["ply"], "", "{name} {link}: no board of nothing");
+        }
+        // The landing's way out works.
+        click(&client, "landing-level").await;
+        wait_for(&client, "a game", |p| p["ply"] == "0").await;
+        assert_unseen(&client, "landing").await;
+        assert_no_console_errors(&client, port, name).await;
+        client.close().await.unwrap();
     }
 }

@@ -515,8 +515,38 @@ async fn report(socket: &mut Socket) -> Value {
     next(socket, "report").await
 }
 
+/// A watched game's reports carry the numbers the page draws (a game a person plays gets
+/// none while it is played: see the next test).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reports_carry_the_numbers_a_page_draws() {
+    let address = server(yolah_web::Config::default()).await;
+    let mut socket = connect(address).await;
+    send(
+        &mut socket,
+        &json!({"type": "new", "black": "minimax:depth=3", "white": "minimax:depth=3"}),
+    )
+    .await;
+    let last = loop {
+        let report = report(&mut socket).await;
+        assert_eq!(report["side"], "black", "{report}");
+        assert_eq!(report["ply"], 0, "{report}");
+        if report["done"] == true {
+            break report;
+        }
+    };
+    assert_eq!(last["depth"], 3, "{last}");
+    assert!(last["points"].is_f64() && last["value"].is_f64(), "{last}");
+    assert_eq!(last["pv"][0], last["move"], "{last}");
+    let state = state_after(&mut socket, 1).await;
+    assert_eq!(state["moves"][0], last["move"], "{state}");
+}
+
+/// Issue 43, item 2: as on lichess, a game a person plays gives them no analysis,
+/// evaluation or engine line while it is played: the machine's reports carry its move and
+/// time only, and a seated player's analysis is refused (against a machine, and in a
+/// friends' game); once the game is over, analysis opens.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_analysis_or_evaluation_of_a_game_while_a_person_plays_it() {
     let address = server(yolah_web::Config::default()).await;
     let mut socket = connect(address).await;
     send(
@@ -526,19 +556,67 @@ async fn reports_carry_the_numbers_a_page_draws() {
     .await;
     settled(&mut socket).await;
     send(&mut socket, &json!({"type": "play", "move": "a1:c3"})).await;
-    let last = loop {
+    loop {
         let report = report(&mut socket).await;
-        assert_eq!(report["side"], "white", "{report}");
-        assert_eq!(report["ply"], 1, "{report}");
-        if report["done"] == true {
-            break report;
+        for field in ["points", "value", "depth", "nodes"] {
+            assert!(report[field].is_null(), "{field}: {report}");
         }
-    };
-    assert_eq!(last["depth"], 3, "{last}");
-    assert!(last["points"].is_f64() && last["value"].is_f64(), "{last}");
-    assert_eq!(last["pv"][0], last["move"], "{last}");
-    let state = settled(&mut socket).await;
-    assert_eq!(state["moves"][1], last["move"], "{state}");
+        assert_eq!(report["pv"], json!([]), "{report}");
+        assert_eq!(report["text"], report["move"], "{report}");
+        if report["done"] == true {
+            break;
+        }
+    }
+    let playing = settled(&mut socket).await;
+    let analyse = json!({"type": "new", "black": "human", "white": "human", "analysis": true,
+                         "moves": playing["moves"]});
+    send(&mut socket, &analyse).await;
+    let refused = next(&mut socket, "error").await;
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("no analysis while you play"),
+        "{refused}"
+    );
+    send(&mut socket, &json!({"type": "resign"})).await;
+    assert!(next(&mut socket, "state").await["result"].is_string());
+    send(&mut socket, &analyse).await;
+    let analysis = next(&mut socket, "state").await;
+    assert_eq!(analysis["analysis"], true, "{analysis}");
+
+    // A friends' game: neither seat may analyse it; a spectator may.
+    let mut host = connect(address).await;
+    send(&mut host, &json!({"type": "host", "colour": "white"})).await;
+    let hosted = room(&mut host).await;
+    let mut guest = connect(address).await;
+    send(
+        &mut guest,
+        &json!({"type": "join", "room": hosted["id"], "key": hosted["key"]}),
+    )
+    .await;
+    assert_eq!(room(&mut guest).await["seat"], "black");
+    send(&mut guest, &json!({"type": "play", "move": "a1:c3"})).await;
+    state_after(&mut host, 1).await;
+    for seated in [&mut host, &mut guest] {
+        send(seated, &analyse).await;
+        let refused = next(seated, "error").await;
+        assert!(
+            refused["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("no analysis while you play"),
+            "{refused}"
+        );
+    }
+    send(&mut host, &json!({"type": "play", "move": "h1:f3"})).await;
+    state_after(&mut guest, 2).await;
+    let mut watcher = connect(address).await;
+    send(&mut watcher, &json!({"type": "join", "room": hosted["id"]})).await;
+    assert_eq!(room(&mut watcher).await["seat"], "spectator");
+    send(&mut watcher, &analyse).await;
+    // The room's state may come first.
+    while next(&mut watcher, "state").await["analysis"] != true {}
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
