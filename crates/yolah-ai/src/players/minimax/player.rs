@@ -1,0 +1,215 @@
+//! The minimax player: its settings, its table and threads, and [`Minimax::search_with`], which
+//! plans a search's time and limits and runs it on every thread.
+
+use super::outcome::{Outcome, book_report, report};
+use super::pruning::Pruning;
+use super::searcher::{Iteration, Searcher, Shared, outcome};
+use super::time::{DEFAULT_SOFT_PERCENT, TimePlan};
+use super::values::MAX_PLY;
+use crate::book;
+use crate::eval::Evaluation;
+use crate::limits::{Budget, Limits};
+use crate::player::{Forfeit, Player, Report};
+use crate::search::parallel::Threads;
+use crate::search::regions::{AreaLimits, PLAY_LIMITS, SOLVE_LIMITS};
+use crate::search::tt::Table;
+use crossbeam_utils::CachePadded;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::time::Instant;
+use yolah_core::Position;
+
+/// The minimax player: its table, weights and one search state per thread.
+pub struct Minimax {
+    /// Which moves are searched shallower or not at all ([`Pruning::PLAY`] by default).
+    pub pruning: Pruning,
+    /// Whether positions whose sides can no longer meet are valued exactly, by regions
+    /// ([`crate::search::regions`]); off by default (a match in play found no gain), on in
+    /// `solve`.
+    pub regions: bool,
+    /// How much a position's one-player runs may cost: [`PLAY_LIMITS`] for play,
+    /// [`crate::search::regions::SOLVE_LIMITS`] for `solve`.
+    pub region_limits: AreaLimits,
+    /// The share of a move's time, in percent, past which no new iteration starts.
+    pub soft_percent: u32,
+    /// Under a clock, more time for a move whose best move changed or value dropped, less
+    /// for one whose best move holds (`TimePlan`). Off by default: +16.3 [-1.4, +34.2] at
+    /// 1s+10ms, 1,000 games, undecided (`benches/results/time-stretch`).
+    pub stretch: bool,
+    /// Whether positions in the opening book ([`crate::book`]) are played from it, without
+    /// search; off in [`Minimax::new`], on in specs of the shipped network player.
+    pub book: bool,
+    table: Arc<Table>,
+    evaluation: Arc<Evaluation>,
+    searchers: Threads<CachePadded<Searcher>>,
+}
+
+impl Minimax {
+    /// A player with this evaluation (heuristic weights or a network), a table of
+    /// `tt_megabytes` MiB and `threads` threads.
+    pub fn new(evaluation: impl Into<Evaluation>, tt_megabytes: usize, threads: usize) -> Minimax {
+        Minimax {
+            pruning: Pruning::PLAY,
+            regions: false,
+            region_limits: PLAY_LIMITS,
+            soft_percent: DEFAULT_SOFT_PERCENT,
+            stretch: false,
+            book: false,
+            table: Arc::new(Table::new(tt_megabytes)),
+            evaluation: Arc::new(evaluation.into()),
+            searchers: Threads::new(
+                (0..threads.max(1)).map(|i| CachePadded::new(Searcher::new(i == 0))),
+            ),
+        }
+    }
+
+    /// The endgame solver (`yolah solve`): the tuned heuristic orders the search, separated
+    /// regions are valued exactly with [`SOLVE_LIMITS`]. Null moves stay on under its time
+    /// limit (their cuts are never counted as proved, and none is made where the search sees
+    /// the end of the game, so a deep enough iteration proves): turned off, the bench's median
+    /// at 24 free squares went from 88 to 156 ms (`docs/notebook.md`, "Exact endgames where the
+    /// sides still meet").
+    pub fn solver(tt_megabytes: usize, threads: usize) -> Minimax {
+        Minimax {
+            regions: true,
+            region_limits: SOLVE_LIMITS,
+            ..Minimax::new(crate::eval::Weights::tuned(), tt_megabytes, threads)
+        }
+    }
+
+    /// Forgets what earlier searches learnt (the table, killers and history).
+    pub fn clear(&mut self) {
+        self.searchers.for_each(|searcher| searcher.clear());
+        self.table.clear();
+    }
+
+    /// Searches `position` (not over) within `limits`: depth, nodes (counted by the first
+    /// thread), time; with none, until the value is proven.
+    pub fn search(&mut self, position: &Position, limits: Limits) -> Outcome {
+        self.search_with(position, limits, |_| {})
+    }
+
+    /// [`Minimax::search`], telling `on_iteration` what each finished iteration found (the
+    /// nodes and table hits of the first thread only).
+    pub fn search_with(
+        &mut self,
+        position: &Position,
+        limits: Limits,
+        on_iteration: impl FnMut(&Outcome) + Send,
+    ) -> Outcome {
+        // The move's time is the plan; under a clock a stretched search may take up to twice
+        // it, within half the time left.
+        let planned = Budget::start(limits);
+        let stretch = self.stretch && limits.clock.is_some();
+        let hard_time = match (limits.time, limits.clock) {
+            (Some(time), Some(clock)) if stretch => Some((time * 2).min(clock.left / 2).max(time)),
+            (time, _) => time,
+        };
+        let budget = Budget::start(Limits {
+            time: hard_time,
+            ..limits
+        });
+        let start = budget.started();
+        let plan = planned
+            .deadline()
+            .zip(budget.deadline())
+            .map(|(optimum, hard)| TimePlan {
+                start,
+                optimum: optimum.saturating_duration_since(start),
+                hard,
+                stretch,
+                soft_percent: self.soft_percent.clamp(1, 100),
+            });
+        self.table.new_search();
+        // A search without limits solves: no cut may make its values inexact.
+        let limited =
+            limits.depth.is_some() || limits.nodes.is_some() || budget.deadline().is_some();
+        let shared = Shared {
+            table: Arc::clone(&self.table),
+            evaluation: Arc::clone(&self.evaluation),
+            stop: Arc::new(AtomicBool::new(false)),
+            main_depth: Arc::new(AtomicU32::new(0)),
+            external_stop: limits.stop,
+            node_limit: limits.nodes,
+            pruning: Pruning {
+                null_move: self.pruning.null_move && limited,
+                futility: self.pruning.futility && limited,
+                ..self.pruning
+            },
+            regions: self.regions,
+            region_limits: self.region_limits,
+        };
+        let max_depth = limits
+            .depth
+            .map_or(MAX_PLY as u32 - 1, |d| d.min(MAX_PLY as u32 - 1));
+        let position = *position;
+        let helpers = shared.clone();
+        let mut on_iteration = on_iteration;
+        // The first thread's answer is the search's unless a helper finished a deeper
+        // iteration (and the first did not prove its value); a helper the system has
+        // descheduled is not waited for past the deadline.
+        let (mut result, helped) = self.searchers.run(
+            |searcher| {
+                searcher.prepare();
+                let mut tell = |iteration: &Iteration, searcher: &Searcher| {
+                    on_iteration(&outcome(&position, Some(iteration), searcher, start));
+                };
+                let found = searcher.iterate(&shared, &position, max_depth, 0, plan, &mut tell);
+                shared.stop.store(true, Ordering::Relaxed);
+                outcome(&position, found.as_ref(), searcher, start)
+            },
+            move |i, searcher| {
+                searcher.prepare();
+                // One or two plies ahead of the first thread, in turn.
+                let ahead = 1 + (i as u32 - 1) % 2;
+                let found =
+                    searcher.iterate(&helpers, &position, max_depth, ahead, None, &mut |_, _| {});
+                outcome(&position, found.as_ref(), searcher, start)
+            },
+            budget.answer_by(),
+        );
+        for helper in helped.into_iter().flatten() {
+            let deeper = helper.depth > result.depth || helper.proven;
+            if !result.proven && deeper {
+                result.mv = helper.mv;
+                result.value = helper.value;
+                result.depth = helper.depth;
+                result.proven = helper.proven;
+                result.pv = helper.pv;
+            }
+            result.seldepth = result.seldepth.max(helper.seldepth);
+            result.nodes += helper.nodes;
+            result.tt_hits += helper.tt_hits;
+        }
+        result
+    }
+}
+
+impl Player for Minimax {
+    fn think(
+        &mut self,
+        position: &Position,
+        limits: Limits,
+        progress: &mut (dyn FnMut(&Report) + Send),
+    ) -> Result<Report, Forfeit> {
+        let start = Instant::now();
+        let moves = position.moves();
+        if moves.len() == 1 {
+            return Ok(Report::only_move(moves[0], start.elapsed()));
+        }
+        // The book answers timed moves only: a depth, a node count, or no limit at all (an
+        // analysis, `go infinite`) asks for a search.
+        let timed = limits.time.is_some() && limits.depth.is_none() && limits.nodes.is_none();
+        if self.book
+            && timed
+            && let Some(found) = book::probe(position)
+        {
+            return Ok(book_report(position, found, start.elapsed()));
+        }
+        let outcome = self.search_with(position, limits, |outcome| progress(&report(outcome)));
+        Ok(Report {
+            time: start.elapsed(),
+            ..report(&outcome)
+        })
+    }
+}

@@ -1,0 +1,561 @@
+//! One thread's search: iterative deepening over negamax alpha-beta with principal variation
+//! search, the table, the cuts of [`super::pruning`] and the order of [`super::ordering`].
+
+use super::ordering::MoveOrder;
+use super::outcome::Outcome;
+use super::pruning::{
+    FUTILITY_DEPTH, FUTILITY_MARGIN, NULL_MIN_DEPTH, PRUNE_MIN_FREE, Pruning, plies_left,
+};
+use super::time::TimePlan;
+use super::values::{MAX_PLY, WIN, terminal_value};
+use crate::eval::Evaluation;
+use crate::eval::network::Accumulator;
+use crate::limits::StopFlag;
+use crate::search::regions::{AreaLimits, Regions};
+use crate::search::tt::{Bound, PROVEN, Table};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::time::Instant;
+use yolah_core::{Move, Position};
+
+/// Beyond every value.
+const INFINITY: i32 = 32_000;
+/// Positions with at most this many free squares are checked for separated regions; with
+/// more, the sides almost never are apart and the check would only cost time.
+const REGIONS_FREE: u32 = 36;
+
+/// What every thread of one search shares.
+#[derive(Clone)]
+pub(super) struct Shared {
+    pub(super) table: Arc<Table>,
+    pub(super) evaluation: Arc<Evaluation>,
+    /// Raised by the first thread when it has its answer: the helpers stop.
+    pub(super) stop: Arc<AtomicBool>,
+    /// The depth the first thread is searching: helpers keep ahead of it.
+    pub(super) main_depth: Arc<AtomicU32>,
+    /// Raised by another thread to end the search (the protocol's `stop`).
+    pub(super) external_stop: Option<StopFlag>,
+    pub(super) node_limit: Option<u64>,
+    /// The player's pruning, without the cuts a search without limits may not make.
+    pub(super) pruning: Pruning,
+    /// Whether separated regions are valued exactly ([`super::Minimax::regions`]).
+    pub(super) regions: bool,
+    /// How much a position's one-player runs may cost ([`super::Minimax::region_limits`]).
+    pub(super) region_limits: AreaLimits,
+}
+
+/// One thread's search state.
+pub(super) struct Searcher {
+    /// Killers and history.
+    ordering: MoveOrder,
+    pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+    nodes: u64,
+    /// The node count at which [`Searcher::should_stop`] next reads the clock and the stop
+    /// flag (leaves count nodes without asking, so a multiple of 256 can be skipped).
+    next_check: u64,
+    /// Heuristic leaves and table cuts on heuristic values: while it stays put, a subtree is
+    /// proven.
+    unproven: u64,
+    tt_hits: u64,
+    seldepth: usize,
+    /// Whether this thread decides when to stop (the first).
+    main: bool,
+    /// Whether the search may stop on a limit (not before depth 1 is done).
+    may_stop: bool,
+    /// When the first thread stops: its move's time, stretched or shrunk by
+    /// [`TimePlan`] as the iterations go.
+    deadline: Option<Instant>,
+    stopped: bool,
+    /// The value of the best root move so far in this iteration.
+    root_value: i32,
+    /// The network's first layer for the position being searched, kept up to date by each
+    /// move and its undo (with the network evaluation only).
+    accumulator: Option<Accumulator>,
+    /// Exact values of positions whose sides can no longer meet.
+    regions: Regions,
+}
+
+impl Searcher {
+    /// A search state with nothing learnt; `main` for the first thread.
+    pub(super) fn new(main: bool) -> Searcher {
+        Searcher {
+            ordering: MoveOrder::new(),
+            pv: vec![[Move::PASS; MAX_PLY]; MAX_PLY]
+                .into_boxed_slice()
+                .try_into()
+                .expect("MAX_PLY plies"),
+            pv_len: [0; MAX_PLY],
+            nodes: 0,
+            next_check: 0,
+            unproven: 0,
+            tt_hits: 0,
+            seldepth: 0,
+            main,
+            may_stop: false,
+            deadline: None,
+            stopped: false,
+            root_value: 0,
+            accumulator: None,
+            regions: Regions::new(),
+        }
+    }
+
+    /// Forgets what earlier searches learnt (killers and history).
+    pub(super) fn clear(&mut self) {
+        *self = Searcher::new(self.main);
+    }
+
+    /// Before a search: the counts reset, the move order aged.
+    pub(super) fn prepare(&mut self) {
+        self.ordering.age();
+        self.nodes = 0;
+        self.next_check = 0;
+        self.unproven = 0;
+        self.tt_hits = 0;
+        self.seldepth = 0;
+        self.may_stop = false;
+        self.stopped = false;
+    }
+
+    /// Whether to abandon the search: another thread said so, or (first thread) a limit is
+    /// reached. The clock and the stop flag are read every 256 nodes.
+    #[inline]
+    fn should_stop(&mut self, shared: &Shared) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.main && self.may_stop && shared.node_limit.is_some_and(|n| self.nodes >= n) {
+            shared.stop.store(true, Ordering::Relaxed);
+            self.stopped = true;
+            return true;
+        }
+        if self.nodes < self.next_check {
+            return false;
+        }
+        self.next_check = self.nodes + 256;
+        if self.main
+            && self.may_stop
+            && (shared.external_stop.is_some_and(StopFlag::is_raised)
+                || self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+        self.stopped = shared.stop.load(Ordering::Relaxed);
+        self.stopped
+    }
+
+    /// The evaluation of a position where the search stops, for its side to move.
+    #[inline]
+    fn evaluate(&self, shared: &Shared, position: &Position) -> i32 {
+        match (&*shared.evaluation, &self.accumulator) {
+            (Evaluation::Heuristic(weights), _) => weights.evaluate(position),
+            (Evaluation::Network(network), Some(acc)) => network.evaluate(acc, position),
+            (Evaluation::Network(network), None) => {
+                network.evaluate(&network.accumulator(position), position)
+            }
+        }
+    }
+
+    /// Sets the accumulator to `position`'s, before a search from it.
+    fn set_root(&mut self, shared: &Shared, position: &Position) {
+        if let Evaluation::Network(network) = &*shared.evaluation {
+            self.accumulator = Some(network.accumulator(position));
+        }
+    }
+
+    /// Plays `m` on `position` and on the accumulator.
+    #[inline]
+    fn play(&mut self, shared: &Shared, position: &mut Position, m: Move) {
+        if let (Evaluation::Network(network), Some(acc)) =
+            (&*shared.evaluation, self.accumulator.as_mut())
+        {
+            network.play(acc, position.side_to_move(), m);
+        }
+        position.play(m);
+    }
+
+    /// Undoes `m` on `position` and on the accumulator.
+    #[inline]
+    fn undo(&mut self, shared: &Shared, position: &mut Position, m: Move) {
+        position.undo(m);
+        if let (Evaluation::Network(network), Some(acc)) =
+            (&*shared.evaluation, self.accumulator.as_mut())
+        {
+            network.undo(acc, position.side_to_move(), m);
+        }
+    }
+
+    /// Negamax alpha-beta: the value of `position` for its side to move, searched `depth`
+    /// plies deep, exact when strictly between `alpha` and `beta`; `after_null` when the move
+    /// into it was a null move (no second one follows).
+    #[allow(clippy::too_many_lines, clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        shared: &Shared,
+        position: &mut Position,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        after_null: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if position.game_over() {
+            return terminal_value(position);
+        }
+        // What the areas say (not at the root, which must choose among all its moves): the
+        // least and most margin the side can end with, exact when the sides can no longer
+        // meet; a bound outside the window cuts (a proved bound, like the game's end); and in
+        // the side's own areas one move kept (`Study::own`).
+        let mut own = None;
+        if shared.regions && ply > 0 && 64 - position.occupied().count() <= REGIONS_FREE {
+            let study = self.regions.study(position, shared.region_limits);
+            let (low, high) = study.margins(position);
+            let value = |margin: i32| margin + WIN * margin.signum();
+            if low == high || value(high) <= alpha {
+                return value(high);
+            }
+            if value(low) >= beta {
+                return value(low);
+            }
+            own = study.own;
+        }
+        if depth <= 0 || ply + 1 >= MAX_PLY {
+            self.unproven += 1;
+            return self.evaluate(shared, position).clamp(-(WIN - 1), WIN - 1);
+        }
+        if self.should_stop(shared) {
+            return 0;
+        }
+
+        // Step 1: the table. A deep enough bound cuts at once (on the principal variation
+        // only a proven one, to keep the line whole).
+        let pv_node = beta - alpha > 1;
+        let key = position.hash();
+        let entry = shared.table.probe(key);
+        let mut table_move = None;
+        if let Some(entry) = entry {
+            self.tt_hits += 1;
+            table_move = entry.mv;
+            let value = i32::from(entry.value);
+            let deep_enough = i32::from(entry.depth) >= depth;
+            let proven = entry.depth == PROVEN;
+            if deep_enough && (proven || !pv_node) {
+                let cuts = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => value >= beta,
+                    Bound::Upper => value <= alpha,
+                };
+                if cuts {
+                    if !proven {
+                        self.unproven += 1;
+                    }
+                    return value;
+                }
+            }
+        }
+
+        let mut moves = position.moves();
+        if let Some((own, keep)) = own {
+            moves.retain(|m| m == keep || own & (1 << m.from().index()) == 0);
+        }
+
+        // Step 2: cuts by the static value, away from the principal variation, from endgames
+        // of few free squares (where a move can cost more than it brings) and from a search
+        // deep enough to see the game's end, which proves its value unless a cut spoils it
+        // (a drawn position, whose window stays inside the heuristic values, would otherwise
+        // never be proved); a node cut so is never proven.
+        let free = 64 - position.occupied().count() as i32;
+        let prunable = !pv_node
+            && ply > 0
+            && beta.abs() < WIN
+            && !moves[0].is_pass()
+            && free > PRUNE_MIN_FREE as i32
+            && depth < plies_left(free);
+        let futile = shared.pruning.futility && depth <= FUTILITY_DEPTH;
+        let null = shared.pruning.null_move && !after_null && depth >= NULL_MIN_DEPTH;
+        if prunable && (futile || null) {
+            let eval = self.evaluate(shared, position).clamp(-(WIN - 1), WIN - 1);
+            // Step 2a: reverse futility: a side this far above beta near the leaves keeps it.
+            if futile && eval - FUTILITY_MARGIN * depth >= beta {
+                self.unproven += 1;
+                return eval;
+            }
+            // Step 2b: the null move. The opponent moves twice (a pass) in a shallower search:
+            // if the side still holds beta, so would a real move, and the node is cut.
+            if null && eval >= beta {
+                let reduced = depth - 1 - (2 + depth / 4);
+                self.play(shared, position, Move::PASS);
+                let value =
+                    -self.search(shared, position, reduced, ply + 1, -beta, -beta + 1, true);
+                self.undo(shared, position, Move::PASS);
+                if self.stopped {
+                    return 0;
+                }
+                if value >= beta {
+                    self.unproven += 1;
+                    return value.min(WIN - 1);
+                }
+            }
+        }
+
+        // Step 3: the moves, ordered: table move, killers, then by history.
+        let side = position.side_to_move();
+        let mut order = self.ordering.keys(&moves, table_move, ply, side);
+
+        // Step 4: principal variation search over the moves.
+        let unproven_before = self.unproven;
+        let alpha_before = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let moves = moves.as_mut_slice();
+        for i in 0..moves.len() {
+            let next = (i..moves.len()).max_by_key(|&j| order[j]).unwrap_or(i);
+            moves.swap(i, next);
+            order.swap(i, next);
+            let m = moves[i];
+            self.play(shared, position, m);
+            let value = if i == 0 {
+                -self.search(shared, position, depth - 1, ply + 1, -beta, -alpha, false)
+            } else {
+                // Step 4a: late moves first shallower (late-move reduction).
+                let by_history = MoveOrder::by_history(order[i]);
+                let reduction = shared
+                    .pruning
+                    .late_move_reduction(depth, i, by_history, free, m);
+                let mut value = -self.search(
+                    shared,
+                    position,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    false,
+                );
+                if value > alpha && reduction > 0 {
+                    value = -self.search(
+                        shared,
+                        position,
+                        depth - 1,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        false,
+                    );
+                }
+                if value > alpha && value < beta {
+                    value =
+                        -self.search(shared, position, depth - 1, ply + 1, -beta, -alpha, false);
+                }
+                value
+            };
+            self.undo(shared, position, m);
+            if self.stopped {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                best_move = Some(m);
+                if value > alpha {
+                    alpha = value;
+                    if ply == 0 {
+                        self.root_value = value;
+                    }
+                    self.pv[ply][ply] = m;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    let end = self.pv_len[ply + 1];
+                    head[ply][ply + 1..end].copy_from_slice(&tail[0][ply + 1..end]);
+                    self.pv_len[ply] = end.max(ply + 1);
+                    if value >= beta {
+                        // Step 4b: a refutation: remember it as a killer and in the history.
+                        self.ordering.refuted(ply, depth, side, m, &moves[..i]);
+                        break;
+                    }
+                }
+            }
+        }
+
+        // Step 5: what was learnt goes to the table.
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_before {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_depth = if self.unproven == unproven_before {
+            PROVEN
+        } else {
+            depth.clamp(0, i32::from(PROVEN) - 1) as u8
+        };
+        shared
+            .table
+            .store(key, best_move, best, stored_depth, bound);
+        best
+    }
+
+    /// A proved line stops where the search took a proved value from the table. This goes on
+    /// to the end of the game: at each position it plays the first move whose proved value is
+    /// the position's own (`value`, for the side to move at `root`), found by a search with a
+    /// narrow window that the warm table makes cheap.
+    fn complete_line(
+        &mut self,
+        shared: &Shared,
+        root: &Position,
+        value: i32,
+        mut line: Vec<Move>,
+    ) -> Vec<Move> {
+        let mut position = *root;
+        let mut value = value;
+        for &m in &line {
+            position.play(m);
+            value = -value;
+        }
+        while !position.game_over() && line.len() < MAX_PLY / 2 {
+            let mut found = None;
+            for &m in &position.moves() {
+                position.play(m);
+                self.set_root(shared, &position);
+                let child = -self.search(
+                    shared,
+                    &mut position,
+                    MAX_PLY as i32,
+                    0,
+                    -value - 1,
+                    -value + 1,
+                    true,
+                );
+                position.undo(m);
+                if self.stopped {
+                    return line;
+                }
+                if child == value {
+                    found = Some(m);
+                    break;
+                }
+            }
+            let Some(m) = found else { break };
+            position.play(m);
+            line.push(m);
+            value = -value;
+        }
+        line
+    }
+
+    /// Iterative deepening from `root` up to `max_depth`, telling `on_iteration` of each
+    /// finished one. The first thread (`ahead` 0) goes one ply at a time; a helper searches
+    /// `ahead` plies deeper than the first thread is searching, skipping the depths it has
+    /// fallen behind on, so that the threads spread over depths and a helper's finished
+    /// iteration can be deeper than the first thread's.
+    pub(super) fn iterate(
+        &mut self,
+        shared: &Shared,
+        root: &Position,
+        max_depth: u32,
+        ahead: u32,
+        plan: Option<TimePlan>,
+        on_iteration: &mut dyn FnMut(&Iteration, &Searcher),
+    ) -> Option<Iteration> {
+        let mut best: Option<Iteration> = None;
+        let mut position = *root;
+        let mut depth = 1 + ahead;
+        // Finished iterations in a row that chose the same move.
+        let mut held = 0;
+        let mut factor = 1.0;
+        self.deadline = plan.map(|plan| plan.stop_at(factor));
+        while depth <= max_depth {
+            if self.main {
+                shared.main_depth.store(depth, Ordering::Relaxed);
+            }
+            self.may_stop = depth > 1;
+            let unproven_before = self.unproven;
+            self.set_root(shared, &position);
+            let value = self.search(
+                shared,
+                &mut position,
+                depth as i32,
+                0,
+                -INFINITY,
+                INFINITY,
+                false,
+            );
+            let pv = self.pv[0][..self.pv_len[0]].to_vec();
+            if self.stopped {
+                // A partial iteration changes the root move only for one proved better.
+                if let (Some(best), Some(&first)) = (best.as_mut(), pv.first())
+                    && first != best.pv[0]
+                {
+                    best.value = self.root_value;
+                    best.proven = false;
+                    best.pv = pv;
+                }
+                break;
+            }
+            let proven = self.unproven == unproven_before;
+            let pv = if proven {
+                self.complete_line(shared, root, value, pv)
+            } else {
+                pv
+            };
+            let iteration = Iteration {
+                depth,
+                value,
+                proven,
+                pv,
+            };
+            on_iteration(&iteration, self);
+            if let Some(plan) = plan {
+                let changed = best.as_ref().is_some_and(|b| b.pv[0] != iteration.pv[0]);
+                let dropped = best
+                    .as_ref()
+                    .is_some_and(|b| iteration.value < b.value - TimePlan::DROP);
+                held = if changed { 0 } else { held + 1 };
+                factor = plan.factor(changed || dropped, held);
+                self.deadline = Some(plan.stop_at(factor));
+            }
+            best = Some(iteration);
+            if proven || plan.is_some_and(|plan| Instant::now() >= plan.last_start(factor)) {
+                break;
+            }
+            depth = (depth + 1).max(shared.main_depth.load(Ordering::Relaxed) + ahead);
+        }
+        best
+    }
+}
+
+/// One finished iteration of the deepening.
+pub(super) struct Iteration {
+    depth: u32,
+    value: i32,
+    proven: bool,
+    pv: Vec<Move>,
+}
+
+/// The outcome of a search that found `iteration` (none: the first legal move).
+pub(super) fn outcome(
+    position: &Position,
+    iteration: Option<&Iteration>,
+    searcher: &Searcher,
+    start: Instant,
+) -> Outcome {
+    let (depth, value, proven, mut pv) = iteration.map_or((0, 0, false, Vec::new()), |it| {
+        (it.depth, it.value, it.proven, it.pv.clone())
+    });
+    if pv.is_empty() {
+        pv.push(position.moves()[0]);
+    }
+    Outcome {
+        mv: pv[0],
+        value,
+        depth,
+        seldepth: searcher.seldepth as u32,
+        proven,
+        nodes: searcher.nodes,
+        tt_hits: searcher.tt_hits,
+        pv,
+        time: start.elapsed(),
+    }
+}
