@@ -421,7 +421,7 @@ mod tests {
     fn exact_values_and_version_one() {
         let mut samples = samples(300);
         for (i, sample) in samples.iter_mut().enumerate().step_by(2) {
-            sample.exact = Some((i % 129) as i8 - 64);
+            sample.exact = Some(i8::try_from(i % 129).map_or(64, |v| v - 64));
         }
         assert!(samples.iter().any(|s| s.exact == Some(-64)));
         assert!(samples.iter().any(|s| s.exact == Some(64)));

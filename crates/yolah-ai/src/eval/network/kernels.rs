@@ -281,7 +281,7 @@ mod x86 {
     // SAFETY (every `unsafe` below): the loads and stores read and write inside slices
     // whose lengths were checked just before (`weights[at..at + 32 × R]`, `sums[u..u + 32]`).
 
-    use super::{SecondLayer, word};
+    use crate::eval::network::kernels::{SecondLayer, word};
     use std::arch::x86_64::{
         __m512i, _mm256_add_epi32, _mm256_loadu_si256, _mm256_madd_epi16, _mm256_maddubs_epi16,
         _mm256_set1_epi16, _mm256_set1_epi32, _mm256_setzero_si256, _mm256_storeu_si256,
