@@ -4,10 +4,12 @@
 use anyhow::Result;
 use std::collections::HashSet;
 use std::io::Write;
-use std::path::Path;
-use yolah_ai::data;
+use std::path::{Path, PathBuf};
+use yolah_ai::data::{self, DataFile};
 
-pub fn stats(out: &mut impl Write, path: &Path) -> Result<()> {
+/// A data file, or a self-play directory's `data.bin`, read and checked; a last block cut
+/// short is noted on stderr and left out. Returns the file's path with it.
+pub fn read(path: &Path) -> Result<(PathBuf, DataFile)> {
     let path = if path.is_dir() {
         path.join("data.bin")
     } else {
@@ -15,8 +17,16 @@ pub fn stats(out: &mut impl Write, path: &Path) -> Result<()> {
     };
     let file = data::read_file(&path).map_err(anyhow::Error::msg)?;
     if let Some(damage) = &file.damaged {
-        eprintln!("note: the last block is damaged ({damage}); it is left out");
+        eprintln!(
+            "note: the last block of {} is damaged ({damage}); it is left out",
+            path.display()
+        );
     }
+    Ok((path, file))
+}
+
+pub fn stats(out: &mut impl Write, path: &Path) -> Result<()> {
+    let (path, file) = read(path)?;
     let samples = &file.samples;
     let n = samples.len();
     let percent = |k: usize| 100.0 * k as f64 / n.max(1) as f64;

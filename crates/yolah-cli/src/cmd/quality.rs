@@ -8,7 +8,7 @@ use super::usage;
 use anyhow::{Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use yolah_ai::data::{self, DataFile, Sample};
+use yolah_ai::data::Sample;
 use yolah_ai::eval::network::Network;
 
 /// The most networks one run measures.
@@ -59,29 +59,13 @@ impl Tally {
     }
 }
 
-fn read(path: &Path) -> Result<DataFile> {
-    let path = if path.is_dir() {
-        path.join("data.bin")
-    } else {
-        path.to_path_buf()
-    };
-    let file = data::read_file(&path).map_err(anyhow::Error::msg)?;
-    if let Some(damage) = &file.damaged {
-        eprintln!(
-            "note: the last block of {} is damaged ({damage}); it is left out",
-            path.display()
-        );
-    }
-    Ok(file)
-}
-
 pub fn run(out: &mut impl Write, path: &Path, nets: &[PathBuf]) -> Result<()> {
     usage!(
         nets.len() <= MAX_NETWORKS,
         "at most {MAX_NETWORKS} networks, not {}",
         nets.len()
     );
-    let file = read(path)?;
+    let (_, file) = super::data::read(path)?;
     let proved: Vec<(&Sample, i8)> = file
         .samples
         .iter()
