@@ -576,6 +576,14 @@ fn bad_options_are_refused_before_anything_is_written() {
         ),
         // The default gauntlet's MCTS takes no node limit: it must be given one.
         (&["--budget", "nodes=300"], "--gauntlet 'mcts'"),
+        (
+            &["--warm", "on", "--hidden", "32,8"],
+            "--warm on starts each candidate from its parent, but the start network is a 193x256x32x1 network and --hidden/--buckets/--features ask for 193x32x8x1",
+        ),
+        (
+            &["--learning-rate", "0"],
+            "--learning-rate must be from 0.000001 to 1, not 0",
+        ),
     ] {
         let mut args = vec!["learn", "--out", out];
         args.extend_from_slice(extra);
@@ -590,6 +598,8 @@ fn bad_options_are_refused_before_anything_is_written() {
         ["--nodes", "5"],
         ["--gauntlet", "none"],
         ["--gauntlet-games", "4"],
+        ["--warm", "on"],
+        ["--learning-rate", "0.001"],
     ] {
         let mut args = vec!["learn", "--out", out, "--resume"];
         args.extend_from_slice(&extra);
@@ -721,4 +731,75 @@ fn a_second_writer_is_refused_with_one_line() {
     }
     first.kill().unwrap();
     first.wait().unwrap();
+}
+
+/// `--warm on`: each candidate starts from its parent's weights (the run's start, then the
+/// network last promoted) at the run's `--learning-rate`, as its training settings say.
+#[test]
+fn warm_candidates_start_from_their_parent() {
+    let root = tempfile::tempdir().unwrap();
+    let data = root.path().join("data");
+    let output = yolah(
+        &[
+            "selfplay",
+            "minimax:nodes=100",
+            "--games",
+            "20",
+            "--out",
+            data.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let start = root.path().join("start.yolahnet");
+    let output = yolah(
+        &[
+            "train",
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            start.to_str().unwrap(),
+            "--hidden",
+            "32,8",
+            "--epochs",
+            "1",
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let dir = root.path().join("run");
+    let mut args = run_args(&dir, 2);
+    args.extend(
+        [
+            "--warm",
+            "on",
+            "--learning-rate",
+            "0.0005",
+            "--start",
+            start.to_str().unwrap(),
+        ]
+        .map(String::from),
+    );
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let output = yolah(&args, "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let settings = |generation: &str| -> serde_json::Value {
+        let path = dir.join(generation).join("network.train.json");
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let first = settings("gen-001");
+    assert_eq!(first["settings"]["learning_rate"], 0.0005);
+    let absolute = std::path::absolute(&start).unwrap();
+    assert_eq!(first["init"]["network"], absolute.to_str().unwrap());
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("state.json")).unwrap()).unwrap();
+    let parent = match state["records"][0]["promoted"].as_bool() {
+        Some(true) => std::path::absolute(dir.join("gen-001/network.yolahnet")).unwrap(),
+        _ => absolute,
+    };
+    assert_eq!(
+        settings("gen-002")["init"]["network"],
+        parent.to_str().unwrap(),
+        "{state}"
+    );
 }

@@ -526,3 +526,119 @@ fn files_not_ours_are_refused_and_left_byte_for_byte() {
         }
     }
 }
+
+/// The parameters of a network file (format version 2: `f32`s from byte 64 to the CRC).
+fn parameters_of(network: &Path) -> Vec<f32> {
+    let bytes = std::fs::read(network).unwrap();
+    bytes[64..bytes.len() - 4]
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+fn largest_difference(a: &[f32], b: &[f32]) -> f32 {
+    assert_eq!(a.len(), b.len(), "the same shape");
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f32::max)
+}
+
+/// `--init FILE|shipped`: a run starts from a network's weights (its shape is the run's),
+/// keeps where it started, and a resume that must read the start again finds the same file;
+/// `--learning-rate` sets the first rate, checked before anything is written.
+#[test]
+fn starts_from_a_network_when_asked() {
+    let root = tempfile::tempdir().unwrap();
+    let data = root.path().join("data");
+    make_data(&data, "8");
+    let parent = root.path().join("parent.yolahnet");
+    let output = train(&data, &parent, &["--epochs", "1"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+
+    // A tiny learning rate leaves the start nearly as it was; fresh weights are far from it.
+    let child = root.path().join("child.yolahnet");
+    let init = ["--epochs", "1", "--learning-rate", "0.000001", "--init"];
+    let output = train(
+        &data,
+        &child,
+        &[&init[..], &[parent.to_str().unwrap()]].concat(),
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let near = largest_difference(&parameters_of(&parent), &parameters_of(&child));
+    let fresh = root.path().join("fresh.yolahnet");
+    let output = train(&data, &fresh, &["--epochs", "1", "--seed", "2"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let far = largest_difference(&parameters_of(&parent), &parameters_of(&fresh));
+    assert!(
+        near < 1e-3 && far > 0.05,
+        "from the start {near}, fresh {far}"
+    );
+    let settings = std::fs::read_to_string(root.path().join("child.train.json")).unwrap();
+    assert!(settings.contains("parent.yolahnet"), "{settings}");
+
+    // The shipped network, its own shape (256 units) with no --hidden.
+    let shipped = root.path().join("shipped.yolahnet");
+    let output = train(&data, &shipped, &["--epochs", "1", "--init", "shipped"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let bytes = std::fs::read(&shipped).unwrap();
+    assert_eq!(u16::from_le_bytes([bytes[12], bytes[13]]), 256);
+
+    // Refused before anything is written.
+    let refused = root.path().join("refused.yolahnet");
+    let junk = root.path().join("junk.yolahnet");
+    std::fs::write(&junk, b"YOLAHNET but not a network").unwrap();
+    let parent_text = parent.to_str().unwrap();
+    for (flags, why) in [
+        (
+            &["--init", parent_text, "--hidden", "256,32"][..],
+            "is a 193x128x16x1 network; --hidden/--buckets/--features ask for 193x256x32x1",
+        ),
+        (&["--init", junk.to_str().unwrap()][..], "junk.yolahnet"),
+        (
+            &["--init", "nowhere.yolahnet"][..],
+            "cannot read 'nowhere.yolahnet'",
+        ),
+        (
+            &["--learning-rate", "0"][..],
+            "--learning-rate must be from 0.000001 to 1, not 0",
+        ),
+        (
+            &["--learning-rate", "2"][..],
+            "--learning-rate must be from 0.000001 to 1, not 2",
+        ),
+    ] {
+        assert_clean_error(&train(&data, &refused, flags), why);
+        assert!(!refused.exists() && !refused.with_file_name("refused.train.json").exists());
+    }
+    assert_clean_error(
+        &train(&data, &child, &["--resume", "--init", "shipped"]),
+        "only --epochs may be given",
+    );
+
+    // A resume with neither state nor network reads the start again: the same file only.
+    let start = root.path().join("start.yolahnet");
+    std::fs::copy(&parent, &start).unwrap();
+    let again = root.path().join("again.yolahnet");
+    let output = train(
+        &data,
+        &again,
+        &["--epochs", "1", "--init", start.to_str().unwrap()],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let once = std::fs::read(&again).unwrap();
+    for file in ["again.yolahnet", "again.state"] {
+        std::fs::remove_file(root.path().join(file)).unwrap();
+    }
+    let output = train(&data, &again, &["--resume"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(std::fs::read(&again).unwrap(), once, "the same start again");
+    for file in ["again.yolahnet", "again.state"] {
+        std::fs::remove_file(root.path().join(file)).unwrap();
+    }
+    std::fs::copy(&fresh, &start).unwrap();
+    assert_clean_error(
+        &train(&data, &again, &["--resume"]),
+        "has changed since (its CRC-32 differs)",
+    );
+}

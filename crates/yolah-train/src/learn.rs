@@ -9,7 +9,7 @@
 //! before its parent), so that a gain against the parent alone, which can be a cycle, is not
 //! promoted. [`decide`] states the rule.
 
-use crate::train::Target;
+use crate::train::{MAX_LEARNING_RATE, MIN_LEARNING_RATE, Target};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use yolah_ai::arena::sprt::{Sprt, expected_score};
@@ -95,6 +95,14 @@ pub struct Config {
     /// pairs, from the test's openings).
     #[serde(default = "default_gauntlet_games")]
     pub gauntlet_games: u32,
+    /// Whether a candidate starts from its parent's weights (fine-tuned on the window's
+    /// data) rather than fresh ones; the parent must have the candidates' shape. False in
+    /// runs made before.
+    #[serde(default)]
+    pub warm: bool,
+    /// The candidates' first learning rate (none: the trainer's default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub learning_rate: Option<f64>,
 }
 
 fn default_gauntlet_games() -> u32 {
@@ -148,6 +156,13 @@ impl Config {
             ));
         }
         self.shape()?;
+        if let Some(rate) = self.learning_rate
+            && !(MIN_LEARNING_RATE..=MAX_LEARNING_RATE).contains(&rate)
+        {
+            return Err(format!(
+                "--learning-rate must be from {MIN_LEARNING_RATE} to {MAX_LEARNING_RATE}, not {rate}"
+            ));
+        }
         if let Some(exact) = self.exact {
             exact.check()?;
         }

@@ -228,6 +228,11 @@ impl Dataset {
     }
 }
 
+/// The smallest first learning rate a run may ask for.
+pub const MIN_LEARNING_RATE: f64 = 1e-6;
+/// The largest first learning rate a run may ask for.
+pub const MAX_LEARNING_RATE: f64 = 1.0;
+
 /// How a run trains.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Settings {

@@ -102,6 +102,15 @@ pub struct Options {
     /// to 100000 [default: 100].
     #[arg(long, value_name = "N")]
     pub gauntlet_games: Option<u32>,
+    /// Whether a candidate starts from its parent's weights, fine-tuned on the window's data,
+    /// rather than from fresh ones (see `yolah train --init`); with on, the start network
+    /// must have the candidates' shape [default: off].
+    #[arg(long, value_name = "ON|OFF", value_parser = ["on", "off"])]
+    pub warm: Option<String>,
+    /// The candidates' first learning rate (see `yolah train --learning-rate`)
+    /// [default: the trainer's, 0.002].
+    #[arg(long, value_name = "RATE")]
+    pub learning_rate: Option<f64>,
     /// The run's seed [default: 1].
     #[arg(long, short, value_name = "SEED")]
     pub seed: Option<u64>,
@@ -165,7 +174,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
                 state.phase = Phase::Train;
             }
             Phase::Train => {
-                train(out, dir, &config, generation, &folder)?;
+                train(out, dir, &config, &state, generation, &folder)?;
                 state.seconds[1] += phase_started.elapsed().as_secs_f64();
                 state.phase = Phase::Test;
             }
@@ -237,13 +246,23 @@ fn path_text(path: &Path) -> Result<String> {
 
 fn start(options: &Options) -> Result<(Config, State, DirLock)> {
     let start = options.start.as_deref().map(path_text).transpose()?;
-    if let Some(path) = &options.start {
-        let bytes =
-            yolah_ai::files::read_bounded(path, yolah_ai::eval::network::parameters::MAX_FILE_SIZE)
-                .with_context(|| format!("--start: cannot read {}", path.display()))?;
-        yolah_ai::eval::network::Parameters::from_bytes(&bytes)
-            .map_err(|e| anyhow::anyhow!("--start {}: {e}", path.display()))?;
-    }
+    let start_shape = match &options.start {
+        Some(path) => {
+            let bytes = yolah_ai::files::read_bounded(
+                path,
+                yolah_ai::eval::network::parameters::MAX_FILE_SIZE,
+            )
+            .with_context(|| format!("--start: cannot read {}", path.display()))?;
+            yolah_ai::eval::network::Parameters::from_bytes(&bytes)
+                .map_err(|e| anyhow::anyhow!("--start {}: {e}", path.display()))?
+                .shape
+        }
+        None => {
+            yolah_ai::eval::network::Parameters::from_bytes(yolah_ai::eval::network::SHIPPED)
+                .expect("the shipped network loads")
+                .shape
+        }
+    };
     let openings = match &options.openings {
         // The suite goes into the config, which is read back bounded.
         Some(path) => yolah_ai::files::read_text_bounded(path, MAX_SUITE)
@@ -303,8 +322,17 @@ fn start(options: &Options) -> Result<(Config, State, DirLock)> {
         gauntlet_games: options
             .gauntlet_games
             .unwrap_or(learn::DEFAULT_GAUNTLET_GAMES),
+        warm: options.warm.as_deref() == Some("on"),
+        learning_rate: options.learning_rate,
     };
     config.check().map_err(UsageError)?;
+    if config.warm {
+        let shape = config.shape().map_err(UsageError)?;
+        usage!(
+            shape == start_shape,
+            "--warm on starts each candidate from its parent, but the start network is a {start_shape} network and --hidden/--buckets/--features ask for {shape}"
+        );
+    }
     let dir = &options.out;
     path_text(dir)?;
     let lock = super::new_run_dir(dir, CONFIG, "a learning run")?;
@@ -334,7 +362,9 @@ fn resume(options: &Options) -> Result<(Config, State, DirLock)> {
             && options.exact_free.is_none()
             && options.exact_nodes.is_none()
             && options.gauntlet.is_empty()
-            && options.gauntlet_games.is_none(),
+            && options.gauntlet_games.is_none()
+            && options.warm.is_none()
+            && options.learning_rate.is_none(),
         "--resume takes its settings from {CONFIG}: only --generations and --threads may be given"
     );
     let dir = &options.out;
@@ -467,12 +497,25 @@ fn train(
     out: &mut impl Write,
     dir: &Path,
     config: &Config,
+    state: &State,
     generation: u32,
     folder: &Path,
 ) -> Result<()> {
     let network = folder.join("network.yolahnet");
     let resume = folder.join("network.train.json").is_file();
     let shape = config.shape().map_err(anyhow::Error::msg)?;
+    // A warm candidate starts from its parent: the best network, else the run's start.
+    let init = match (config.warm, best_file(dir, state)?) {
+        (false, _) => None,
+        (true, Some(best)) => Some(best),
+        (true, None) => Some(
+            config
+                .start
+                .clone()
+                .unwrap_or_else(|| "shipped".to_string()),
+        ),
+    };
+    let given_shape = !resume && init.is_none();
     let options = super::train::Options {
         data: config
             .window_of(generation)
@@ -482,10 +525,12 @@ fn train(
         epochs: Some(config.epochs),
         seed: (!resume).then(|| config.generation_seed(generation)),
         target: (!resume).then_some(config.target),
-        hidden: (!resume).then_some(shape),
-        buckets: (!resume).then_some(shape.buckets),
-        features: (!resume).then(|| if shape.features { "on" } else { "off" }.to_string()),
+        hidden: given_shape.then_some(shape),
+        buckets: given_shape.then_some(shape.buckets),
+        features: given_shape.then(|| if shape.features { "on" } else { "off" }.to_string()),
         exact: None,
+        init: init.filter(|_| !resume),
+        learning_rate: config.learning_rate.filter(|_| !resume),
         resume,
     };
     super::train::run(out, &options)

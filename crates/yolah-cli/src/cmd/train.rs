@@ -16,7 +16,9 @@ use std::time::Instant;
 use yolah_ai::arena::lock::DirLock;
 use yolah_ai::data;
 use yolah_ai::eval::network::{self, Parameters, Shape};
-use yolah_train::train::{Dataset, Settings, Target, Trainer, initial_parameters};
+use yolah_train::train::{
+    Dataset, MAX_LEARNING_RATE, MIN_LEARNING_RATE, Settings, Target, Trainer, initial_parameters,
+};
 
 /// The options of `yolah train`, as its command line gives them.
 #[derive(clap::Args)]
@@ -54,6 +56,15 @@ pub struct Options {
     /// their search's score and game's result, on or off [default: on].
     #[arg(long, value_name = "ON|OFF", value_parser = ["on", "off"])]
     pub exact: Option<String>,
+    /// The network to start from, a network file or `shipped` (the one in the program),
+    /// instead of fresh weights: its shape is the run's, so --hidden, --buckets and
+    /// --features, if given, must be its own [default: fresh weights].
+    #[arg(long, value_name = "FILE|shipped")]
+    pub init: Option<String>,
+    /// `AdamW`'s learning rate at the first epoch, falling geometrically to a tenth of it at
+    /// the last, from 0.000001 to 1 [default: 0.002].
+    #[arg(long, value_name = "RATE")]
+    pub learning_rate: Option<f64>,
     /// Go on after the last epoch the network file holds.
     #[arg(long)]
     pub resume: bool,
@@ -84,6 +95,7 @@ pub const MAX_STATE_SIZE: u64 = 3 * network::parameters::MAX_FILE_SIZE + 64;
 pub const BATCH: usize = 1024;
 /// `AdamW`'s first learning rate.
 pub const LEARNING_RATE: f64 = 2e-3;
+
 /// The most positions a run trains on: each takes about 100 bytes in memory.
 pub const MAX_POSITIONS: usize = 50_000_000;
 /// The part of the games set aside for validation.
@@ -106,6 +118,57 @@ struct Run {
     /// The network's shape (absent in runs from before shapes: the version-1 shape).
     #[serde(default)]
     network: NetworkShape,
+    /// The network the run started from (absent: fresh weights).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    init: Option<Init>,
+}
+
+/// The network a run started from: where (an absolute path, or `shipped`) and the CRC-32 its
+/// file ends with (of every byte before it), checked when a resume must read it again.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Init {
+    network: String,
+    crc: u32,
+}
+
+/// The word `--init` takes for the network in the program.
+const SHIPPED: &str = "shipped";
+
+impl Init {
+    /// The network `source` names (a file, or `shipped`), read and checked, and how the run
+    /// keeps it.
+    fn read(source: &str) -> Result<(Init, Parameters)> {
+        let (network, bytes) = if source == SHIPPED {
+            (SHIPPED.to_string(), network::SHIPPED.to_vec())
+        } else {
+            let path = std::path::absolute(source)
+                .with_context(|| format!("--init '{source}': no such path"))?;
+            let bytes = yolah_ai::files::read_bounded(&path, network::parameters::MAX_FILE_SIZE)
+                .with_context(|| format!("--init: cannot read '{source}'"))?;
+            (path.to_string_lossy().into_owned(), bytes)
+        };
+        let parameters = Parameters::from_bytes(&bytes)
+            .map_err(|e| anyhow::anyhow!("--init '{source}': {e}"))?;
+        // A network file ends with the CRC-32 of the rest (checked by `from_bytes`).
+        let tail: [u8; 4] = bytes[bytes.len() - 4..].try_into().expect("four bytes");
+        let init = Init {
+            network,
+            crc: u32::from_le_bytes(tail),
+        };
+        Ok((init, parameters))
+    }
+
+    /// The run's start again (for a resume with neither state nor network): the same file,
+    /// unchanged.
+    fn reread(&self) -> Result<Parameters> {
+        let (again, parameters) = Init::read(&self.network)?;
+        ensure!(
+            again.crc == self.crc,
+            "the network the run started from, {}, has changed since (its CRC-32 differs)",
+            self.network
+        );
+        Ok(parameters)
+    }
 }
 
 /// A [`Shape`] as the run's settings file keeps it.
@@ -209,7 +272,9 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
                 && options.hidden.is_none()
                 && options.buckets.is_none()
                 && options.features.is_none()
-                && options.exact.is_none()),
+                && options.exact.is_none()
+                && options.init.is_none()
+                && options.learning_rate.is_none()),
         "--resume takes its settings from {}: only --epochs may be given",
         json_path.display()
     );
@@ -327,13 +392,13 @@ fn resume(
                         network::epochs_of(&bytes),
                     )
                 }
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => (
-                    Trainer::new(
-                        &initial_parameters(run.network.shape()?, run.settings.seed),
-                        run.settings.clone(),
-                    ),
-                    0,
-                ),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    let parameters = match &run.init {
+                        Some(init) => init.reread()?,
+                        None => initial_parameters(run.network.shape()?, run.settings.seed),
+                    };
+                    (Trainer::new(&parameters, run.settings.clone()), 0)
+                }
                 Err(e) => bail!("cannot read {}: {e}", options.out.display()),
             }
         }
@@ -421,7 +486,32 @@ fn start(
         );
     }
     let seed = options.seed.unwrap_or(1);
-    let shape = options.shape()?;
+    let learning_rate = options.learning_rate.unwrap_or(LEARNING_RATE);
+    usage!(
+        (MIN_LEARNING_RATE..=MAX_LEARNING_RATE).contains(&learning_rate),
+        "--learning-rate must be from {MIN_LEARNING_RATE} to {MAX_LEARNING_RATE}, not {learning_rate}"
+    );
+    let (init, parameters) = match &options.init {
+        Some(source) => {
+            let (init, parameters) = Init::read(source)?;
+            let given =
+                options.hidden.is_some() || options.buckets.is_some() || options.features.is_some();
+            if given {
+                let asked = options.shape()?;
+                usage!(
+                    asked == parameters.shape,
+                    "--init '{source}' is a {} network; --hidden/--buckets/--features ask for {asked} (leave them out to train its shape)",
+                    parameters.shape
+                );
+            }
+            (Some(init), parameters)
+        }
+        None => {
+            let shape = options.shape()?;
+            (None, initial_parameters(shape, seed))
+        }
+    };
+    let shape = parameters.shape;
     let run = Run {
         data: absolute(&options.data)?,
         fingerprints,
@@ -430,14 +520,15 @@ fn start(
         validation: VALIDATION,
         settings: Settings {
             batch: BATCH,
-            learning_rate: LEARNING_RATE,
+            learning_rate,
             epochs,
             seed,
         },
         network: NetworkShape::from(shape),
+        init,
     };
     write_atomic(json_path, &serde_json::to_string_pretty(&run)?)?;
-    let trainer = Trainer::new(&initial_parameters(shape, seed), run.settings.clone());
+    let trainer = Trainer::new(&parameters, run.settings.clone());
     Ok((run, Vec::new(), trainer))
 }
 
