@@ -82,6 +82,13 @@ pub enum Command {
     /// Play a list of moves; print the board, the score and the position.
     #[command(allow_negative_numbers = true)]
     Replay(cmd::replay::Options),
+    /// Review a finished game: each move judged by the engine, and near the end by the solver.
+    ///
+    /// Each move's class (best, good, inaccuracy, mistake, blunder), the engine's line where
+    /// it was not best, each side's accuracy, and where a move changed a proved result, the
+    /// moves that kept it. The thresholds are in docs/guide.md.
+    #[command(allow_negative_numbers = true)]
+    Review(cmd::review::Options),
     /// Solve a position: the exact final margin with best play, and its line.
     #[command(allow_negative_numbers = true)]
     Solve(cmd::solve::Options),

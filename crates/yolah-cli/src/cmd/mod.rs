@@ -13,6 +13,7 @@ pub mod plot;
 pub mod quality;
 pub mod random_games;
 pub mod replay;
+pub mod review;
 pub mod selfplay;
 pub mod serve;
 pub mod show;

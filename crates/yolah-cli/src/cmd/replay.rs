@@ -10,7 +10,7 @@ use std::path::Path;
 use std::path::PathBuf;
 use yolah_ai::arena::pgn::PgnGame;
 use yolah_ai::arena::record::{RecordFile, Tail};
-use yolah_core::{Diagram, Move};
+use yolah_core::{Diagram, Move, Position};
 
 /// The options of `yolah replay`, as its command line gives them.
 #[derive(clap::Args)]
@@ -34,71 +34,38 @@ pub struct Options {
 }
 
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
-    let (file, game) = (options.file.as_deref(), options.game);
-    let pick = options.run.as_deref().map(Pick::parse).transpose()?;
+    let file = options.file.as_deref();
     let mut position = options.position.get()?;
-    let text = if let Some(number) = game {
-        {
-            let Some(path) = file.filter(|p| *p != Path::new("-")) else {
-                return Err(UsageError("--game needs a record file".into()).into());
-            };
-            if is_pgn(path)? {
-                return replay_pgn(out, path, number, pick.as_ref());
-            }
-            let read = RecordFile::read(path)?;
-            if let Tail::Damaged { line, reason, .. } = &read.tail {
-                eprintln!(
-                    "note: skipped the damaged last row of '{}' (line {line}: {reason})",
-                    path.display()
-                );
-            }
-            if pick.as_ref().is_some_and(|p| p.copy.is_some()) {
-                return Err(UsageError(
-                    "--run RUN:K picks among the copies of a run in a PGN file; a record file \
-                     holds each game once"
-                        .into(),
-                )
-                .into());
-            }
-            let record = read
-                .records
-                .into_iter()
-                .find(|r| r.game == number && pick.as_ref().is_none_or(|p| p.run == r.config))
-                .with_context(|| {
-                    format!(
-                        "'{}' has no game {number}{}",
-                        path.display(),
-                        of_run(pick.as_ref())
-                    )
-                })?;
-            writeln!(
-                out,
-                "game {number}: {} (black) vs {} (white), {} {}-{}",
-                record.black, record.white, record.result, record.black_score, record.white_score
-            )?;
-            // Checked when the file was read: a bad start is not kept.
-            position = record.start_position().map_err(anyhow::Error::msg)?;
-            record.moves
+    let text = if let Some(number) = options.game {
+        let Some(path) = file.filter(|p| *p != Path::new("-")) else {
+            return Err(UsageError("--game needs a record file".into()).into());
+        };
+        let game = pick_game(path, number, options.run.as_deref())?;
+        writeln!(out, "{}", game.title)?;
+        let mut end = game.start;
+        for &m in &game.moves {
+            end.play(m);
         }
+        writeln!(out, "{}", Diagram::new(&end))?;
+        writeln!(out, "{end}")?;
+        return Ok(());
     } else {
-        {
-            let text = read_input(file)?;
-            if text.trim_start().starts_with('[') {
-                return Err(UsageError(format!(
-                    "'{}' is a PGN file: add --game N to replay its game N",
-                    file.map_or("-".into(), |p| p.display().to_string())
-                ))
-                .into());
-            }
-            if text.starts_with("game,") {
-                return Err(UsageError(format!(
-                    "'{}' is a record file: add --game N to replay its game N",
-                    file.map_or("-".into(), |p| p.display().to_string())
-                ))
-                .into());
-            }
-            text
+        let text = read_input(file)?;
+        if text.trim_start().starts_with('[') {
+            return Err(UsageError(format!(
+                "'{}' is a PGN file: add --game N to replay its game N",
+                file.map_or("-".into(), |p| p.display().to_string())
+            ))
+            .into());
         }
+        if text.starts_with("game,") {
+            return Err(UsageError(format!(
+                "'{}' is a record file: add --game N to replay its game N",
+                file.map_or("-".into(), |p| p.display().to_string())
+            ))
+            .into());
+        }
+        text
     };
     let tokens = text
         .lines()
@@ -124,6 +91,87 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     writeln!(out, "{}", Diagram::new(&position))?;
     writeln!(out, "{position}")?;
     Ok(())
+}
+
+/// A game picked from a file by its number.
+pub(super) struct Picked {
+    /// `game N: BLACK (black) vs WHITE (white), RESULT…`, as replay prints it.
+    pub title: String,
+    /// The position it starts from.
+    pub start: Position,
+    /// Its moves, each legal.
+    pub moves: Vec<Move>,
+}
+
+/// Game `number` of a record file (`yolah match --out`, a tournament's games.csv) or a PGN
+/// file, of the run `run` names (`RUN[:K]`) when the file holds several.
+pub(super) fn pick_game(path: &Path, number: u64, run: Option<&str>) -> Result<Picked> {
+    let pick = run.map(Pick::parse).transpose()?;
+    if is_pgn(path)? {
+        let game = pgn_game(path, number, pick.as_ref())?;
+        let tag = |name: &str| game.tag(name).unwrap_or("?");
+        return Ok(Picked {
+            title: format!(
+                "game {number}: {} (black) vs {} (white), {}",
+                tag("Black"),
+                tag("White"),
+                game.result
+            ),
+            start: game.start,
+            moves: game.moves,
+        });
+    }
+    let read = RecordFile::read(path)?;
+    if let Tail::Damaged { line, reason, .. } = &read.tail {
+        eprintln!(
+            "note: skipped the damaged last row of '{}' (line {line}: {reason})",
+            path.display()
+        );
+    }
+    if pick.as_ref().is_some_and(|p| p.copy.is_some()) {
+        return Err(UsageError(
+            "--run RUN:K picks among the copies of a run in a PGN file; a record file holds \
+             each game once"
+                .into(),
+        )
+        .into());
+    }
+    let record = read
+        .records
+        .into_iter()
+        .find(|r| r.game == number && pick.as_ref().is_none_or(|p| p.run == r.config))
+        .with_context(|| {
+            format!(
+                "'{}' has no game {number}{}",
+                path.display(),
+                of_run(pick.as_ref())
+            )
+        })?;
+    // Checked when the file was read: a bad start or move is not kept.
+    let start = record.start_position().map_err(anyhow::Error::msg)?;
+    let mut position = start;
+    let mut moves = Vec::new();
+    for (k, token) in (1..).zip(record.moves.split_whitespace()) {
+        let m: Move = token
+            .parse()
+            .with_context(|| format!("game {number}, move {k}"))?;
+        if let Err(reason) = position.check_move(m) {
+            bail!(
+                "game {number}, move {k} {} is illegal: {reason}",
+                quote(token)
+            );
+        }
+        position.play(m);
+        moves.push(m);
+    }
+    Ok(Picked {
+        title: format!(
+            "game {number}: {} (black) vs {} (white), {} {}-{}",
+            record.black, record.white, record.result, record.black_score, record.white_score
+        ),
+        start,
+        moves,
+    })
 }
 
 /// The largest moves file read: a game has at most 121 moves; comments may add some.
@@ -305,13 +353,12 @@ impl Search<'_> {
     }
 }
 
-/// Replays game `number` of the PGN file at `path` (its `Game` tag; in a file without them,
-/// the `number`-th game from 0): its players and result, then its final position. The file
-/// is read through, game by game, each checked, holding one game at a time besides the one
-/// found. A number found in several runs is refused unless `pick` says which; copies of one
-/// run's game (the same command run twice into the file) are one game if they are the same
-/// game, else `pick` says which copy.
-fn replay_pgn(out: &mut impl Write, path: &Path, number: u64, pick: Option<&Pick>) -> Result<()> {
+/// Game `number` of the PGN file at `path` (its `Game` tag; in a file without them, the
+/// `number`-th game from 0). The file is read through, game by game, each checked, holding
+/// one game at a time besides the one found. A number found in several runs is refused
+/// unless `pick` says which; copies of one run's game (the same command run twice into the
+/// file) are one game if they are the same game, else `pick` says which copy.
+fn pgn_game(path: &Path, number: u64, pick: Option<&Pick>) -> Result<PgnGame> {
     let mut reader = yolah_ai::arena::pgn::PgnReader::open(path).map_err(anyhow::Error::msg)?;
     let mut search = Search {
         number,
@@ -338,16 +385,5 @@ fn replay_pgn(out: &mut impl Write, path: &Path, number: u64, pick: Option<&Pick
             path.display()
         );
     }
-    let tag = |name: &str| game.tag(name).unwrap_or("?");
-    writeln!(
-        out,
-        "game {number}: {} (black) vs {} (white), {}",
-        tag("Black"),
-        tag("White"),
-        game.result
-    )?;
-    let end = game.end();
-    writeln!(out, "{}", Diagram::new(&end))?;
-    writeln!(out, "{end}")?;
-    Ok(())
+    Ok(game)
 }

@@ -1,0 +1,189 @@
+//! Game review (`yolah_ai::review`): a game with a planted blunder near the end, whose
+//! verdict and the moves that kept the win an exhaustive search checks; the classes'
+//! thresholds and lichess's accuracy.
+
+mod common;
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use yolah_ai::Limits;
+use yolah_ai::eval::Weights;
+use yolah_ai::players::minimax::Minimax;
+use yolah_ai::review::{self, Class, Reviewer, Settings};
+use yolah_core::{Move, Position};
+
+/// A game from the start: `random` random plies, then the tuned heuristic at 2,000 nodes a
+/// move; at the first position with at most `free` free squares where the mover wins and
+/// some move does not, that move is played instead (the planted blunder). Returns the moves,
+/// the planted ply and the moves that won there.
+fn game_with_a_blunder(
+    seed: u64,
+    random: usize,
+    free: u32,
+) -> Option<(Vec<Move>, usize, Vec<Move>)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut player = Minimax::new(Weights::tuned(), 16, 1);
+    let limits = Limits {
+        nodes: Some(2000),
+        ..Limits::default()
+    };
+    let mut position = Position::start();
+    let mut moves = Vec::new();
+    let mut planted = None;
+    while !position.game_over() {
+        let legal = position.moves();
+        let m = if moves.len() < random {
+            legal[rng.random_range(0..legal.len())]
+        } else if planted.is_none() && 64 - position.occupied().count() <= free {
+            let values = common::move_values(&position);
+            let winning: Vec<Move> = values
+                .iter()
+                .filter(|(_, v)| *v == 1)
+                .map(|&(m, _)| m)
+                .collect();
+            match values.iter().find(|(_, v)| *v < 1) {
+                Some(&(losing, _)) if !winning.is_empty() => {
+                    planted = Some((moves.len(), winning));
+                    losing
+                }
+                _ => player.search(&position, limits).mv,
+            }
+        } else {
+            player.search(&position, limits).mv
+        };
+        position.play(m);
+        moves.push(m);
+    }
+    planted.map(|(ply, winning)| (moves, ply, winning))
+}
+
+#[test]
+fn a_planted_blunder_is_found_with_the_moves_that_kept_the_win() {
+    let settings = Settings {
+        nodes: 5000,
+        exact_free: 14,
+        exact_nodes: 2_000_000,
+    };
+    let mut reviewer = Reviewer::new(settings, None);
+    let mut checked = 0;
+    for seed in 0..40 {
+        if checked == 3 {
+            break;
+        }
+        let Some((moves, ply, winning)) = game_with_a_blunder(seed, 8, 10) else {
+            continue;
+        };
+        let mut calls = 0;
+        let review = reviewer.review(&Position::start(), &moves, |done, total| {
+            assert!(done <= total);
+            calls += 1;
+        });
+        assert!(calls > moves.len(), "progress after each search");
+        assert_eq!(review.moves.len(), moves.len());
+        let judged = &review.moves[ply];
+        assert_eq!(judged.played, moves[ply].to_string());
+        assert_eq!(judged.class, Class::Blunder, "seed {seed}: {judged:?}");
+        let verdict = judged.exact.as_ref().expect("both positions proved");
+        assert!(verdict.before > 0 && verdict.after <= 0, "{verdict:?}");
+        let mut kept = verdict.kept_by.clone().expect("every move proved");
+        let mut expected: Vec<String> = winning.iter().map(Move::to_string).collect();
+        kept.sort();
+        expected.sort();
+        assert_eq!(kept, expected, "seed {seed}");
+        let text = verdict.text();
+        assert!(
+            text.starts_with(&format!("won by {} → ", verdict.before)),
+            "{text}"
+        );
+        if let [only] = expected.as_slice() {
+            assert!(
+                text.ends_with(&format!("only {only} kept the win")),
+                "{text}"
+            );
+        }
+        // Every move with an exact verdict agrees with the exhaustive search on its result.
+        let mut position = Position::start();
+        for (m, judged) in moves.iter().zip(&review.moves) {
+            if let Some(verdict) = &judged.exact
+                && 64 - position.occupied().count() <= 10
+            {
+                assert_eq!(
+                    verdict.before.signum(),
+                    common::solve(&position, -1, 1),
+                    "ply {}",
+                    judged.ply
+                );
+            }
+            position.play(*m);
+        }
+        // The end is the game's.
+        let margin = i32::from(position.score(yolah_core::Color::Black))
+            - i32::from(position.score(yolah_core::Color::White));
+        assert!(review.end.proved && review.end.margin == f64::from(margin));
+        for accuracy in review.accuracy {
+            assert!(accuracy.is_some_and(|a| (0.0..=100.0).contains(&a)));
+        }
+        checked += 1;
+    }
+    assert!(checked >= 3, "only {checked} games had a blunder to plant");
+}
+
+#[test]
+fn forced_moves_are_not_judged_and_the_classes_cut_where_stated() {
+    assert_eq!(Class::of(0.0, false), Class::Best);
+    assert_eq!(Class::of(0.3, true), Class::Best, "the engine's own move");
+    assert_eq!(Class::of(review::BEST, false), Class::Good);
+    assert_eq!(Class::of(review::INACCURACY - 1e-9, false), Class::Good);
+    assert_eq!(Class::of(review::INACCURACY, false), Class::Inaccuracy);
+    assert_eq!(Class::of(review::MISTAKE, false), Class::Mistake);
+    assert_eq!(Class::of(review::BLUNDER, false), Class::Blunder);
+    assert_eq!(Class::of(1.0, false), Class::Blunder);
+    assert!((review::move_accuracy(0.0) - 100.0).abs() < 1e-3);
+    assert!(
+        (review::move_accuracy(0.10) - 63.583).abs() < 0.01,
+        "lichess's curve"
+    );
+    assert_eq!(review::move_accuracy(1.0), 0.0);
+
+    // Forced moves (a stuck side's passes) are "only"; with no free squares asked, the
+    // solver proves nothing.
+    let (moves, ..) = (0..)
+        .find_map(|seed| game_with_a_blunder(seed, 8, 10))
+        .expect("a game");
+    let mut reviewer = Reviewer::new(
+        Settings {
+            nodes: 500,
+            exact_free: 0,
+            exact_nodes: 1,
+        },
+        None,
+    );
+    let review = reviewer.review(&Position::start(), &moves, |_, _| {});
+    let mut position = Position::start();
+    let mut forced = 0;
+    for (m, judged) in moves.iter().zip(&review.moves) {
+        let only = position.moves().len() == 1;
+        assert_eq!(judged.class == Class::Only, only, "ply {}", judged.ply);
+        forced += usize::from(only);
+        assert!(judged.exact.is_none());
+        position.play(*m);
+    }
+    assert!(forced > 0, "the game's passes");
+    assert!(
+        Settings {
+            nodes: 0,
+            ..Settings::default()
+        }
+        .check()
+        .is_err()
+    );
+    assert!(
+        Settings {
+            exact_free: 33,
+            ..Settings::default()
+        }
+        .check()
+        .is_err()
+    );
+    assert!(Settings::default().check().is_ok());
+}

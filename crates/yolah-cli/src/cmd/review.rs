@@ -1,0 +1,200 @@
+//! `yolah review FILE [--game N]`: every move of a finished game judged by the engine, and
+//! near the end by the solver ([`yolah_ai::review`]): each move's class, the better move and
+//! its line, each side's accuracy, and where a move changed a proved result, which moves kept
+//! it. `--json` for scripts.
+
+use super::replay::{Picked, pick_game};
+use super::{UsageError, quote};
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use yolah_ai::eval::network::Network;
+use yolah_ai::review::{Class, Judged, Review, Reviewer, Settings, Value};
+use yolah_core::Color;
+
+/// The options of `yolah review`, as its command line gives them.
+#[derive(clap::Args)]
+pub struct Options {
+    /// A PGN file (`--pgn`, the board's export) or a record file (`match --out`, a
+    /// tournament's games.csv).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The game to review: its number, as `yolah replay --game` takes it [default: the
+    /// file's only game].
+    #[arg(long, value_name = "N")]
+    pub game: Option<u64>,
+    /// In a file holding several runs, the run of game N (`RUN[:K]`, as `replay --run`).
+    #[arg(long, value_name = "RUN", requires = "game")]
+    pub run: Option<String>,
+    /// The engine's nodes for each position, 1 to 100000000 [default: 100000].
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u64>,
+    /// Positions with at most this many free squares are proved by the solver, 0 to 32, 0
+    /// for none [default: 20].
+    #[arg(long, value_name = "N")]
+    pub exact_free: Option<u32>,
+    /// The solver's nodes for each position, 1 to 100000000 [default: 1000000].
+    #[arg(long, value_name = "N")]
+    pub exact_nodes: Option<u64>,
+    /// The network the engine searches with [default: the shipped network].
+    #[arg(long, value_name = "FILE")]
+    pub net: Option<PathBuf>,
+    /// Print the review as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
+    let defaults = Settings::default();
+    let settings = Settings {
+        nodes: options.nodes.unwrap_or(defaults.nodes),
+        exact_free: options.exact_free.unwrap_or(defaults.exact_free),
+        exact_nodes: options.exact_nodes.unwrap_or(defaults.exact_nodes),
+    };
+    settings.check().map_err(UsageError)?;
+    let network = options
+        .net
+        .as_deref()
+        .map(|path| {
+            Network::load(path)
+                .map(Arc::new)
+                .map_err(|e| anyhow::anyhow!("--net {}: {e}", quote(&path.display().to_string())))
+        })
+        .transpose()?;
+    let game = match options.game {
+        Some(number) => pick_game(&options.file, number, options.run.as_deref())?,
+        None => only_game(&options.file)?,
+    };
+    let bar = ProgressBar::new(1).with_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} searches, eta {eta}")
+            .expect("the template is valid"),
+    );
+    let review =
+        Reviewer::new(settings, network).review(&game.start, &game.moves, |done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        });
+    bar.finish_and_clear();
+    if options.json {
+        let json = serde_json::json!({
+            "game": game.title,
+            "start": game.start.to_string(),
+            "moves": game.moves.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            "review": review,
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
+        return Ok(());
+    }
+    print_review(out, &game, &review)
+}
+
+/// The file's game when it holds only one (a PGN file; a record file names its game).
+fn only_game(path: &Path) -> Result<Picked> {
+    let mut reader = yolah_ai::arena::pgn::PgnReader::open(path).map_err(anyhow::Error::msg)?;
+    let first = reader
+        .next()
+        .transpose()
+        .map_err(|e| anyhow::anyhow!("'{}' {e}", path.display()))?;
+    let Some(first) = first else {
+        return Err(UsageError(format!(
+            "'{}' holds no PGN game: give a PGN file, or a record file with --game N",
+            path.display()
+        ))
+        .into());
+    };
+    if reader.next().is_some() {
+        return Err(UsageError(format!(
+            "'{}' holds more than one game: add --game N to pick one",
+            path.display()
+        ))
+        .into());
+    }
+    let number = first.tag("Game").unwrap_or("0");
+    let tag = |name: &str| first.tag(name).unwrap_or("?").to_string();
+    Ok(Picked {
+        title: format!(
+            "game {number}: {} (black) vs {} (white), {}",
+            tag("Black"),
+            tag("White"),
+            first.result
+        ),
+        start: first.start,
+        moves: first.moves,
+    })
+}
+
+/// A value in the mover's words: `+1.25`, or `won by 3`, `drawn`, `lost by 2` when proved.
+fn value_text(value: &Value) -> String {
+    if !value.proved {
+        return format!("{:+.2}", value.margin);
+    }
+    match value.margin {
+        m if m > 0.0 => format!("won by {m}"),
+        m if m < 0.0 => format!("lost by {}", -m),
+        _ => "drawn".to_string(),
+    }
+}
+
+fn print_review(out: &mut impl Write, game: &Picked, review: &Review) -> Result<()> {
+    writeln!(out, "{}", game.title)?;
+    let exact = match review.exact_free {
+        0 => "no position proved".to_string(),
+        free => format!("positions of at most {free} free squares proved by the solver"),
+    };
+    writeln!(
+        out,
+        "the engine at {} nodes a position; {exact}",
+        review.nodes
+    )?;
+    writeln!(
+        out,
+        "{:>4}  {:<5}  {:<5}  {:<10}  {:>10}  {:>10}  the engine's move and line",
+        "ply", "side", "move", "class", "before", "after"
+    )
+    .context("writing the review")?;
+    for judged in &review.moves {
+        writeln!(out, "{}", move_line(judged))?;
+    }
+    for side in [Color::Black, Color::White] {
+        let accuracy = review.accuracy[side as usize].map_or_else(
+            || "no move judged".to_string(),
+            |a| format!("accuracy {a:.1} %"),
+        );
+        let count = |class| review.count(side, class);
+        writeln!(
+            out,
+            "{side}: {accuracy}, {} inaccuracies, {} mistakes, {} blunders",
+            count(Class::Inaccuracy),
+            count(Class::Mistake),
+            count(Class::Blunder)
+        )?;
+    }
+    writeln!(out, "end: {} for black", value_text(&review.end))?;
+    Ok(())
+}
+
+fn move_line(judged: &Judged) -> String {
+    let mut line = format!(
+        "{:>4}  {:<5}  {:<5}  {:<10}  {:>10}  {:>10}",
+        judged.ply + 1,
+        judged.side,
+        judged.played,
+        judged.class.name(),
+        value_text(&judged.before),
+        value_text(&judged.after)
+    );
+    if let Some(verdict) = judged
+        .exact
+        .as_ref()
+        .filter(|v| v.before.signum() != v.after.signum())
+    {
+        line.push_str("  ");
+        line.push_str(&verdict.text());
+    } else if judged.class != Class::Best && judged.class != Class::Only {
+        line.push_str("  ");
+        line.push_str(&judged.line.join(" "));
+    }
+    line
+}

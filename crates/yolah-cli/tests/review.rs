@@ -1,0 +1,153 @@
+//! `yolah review` as a user runs it: a game of a PGN or record file judged move by move, as
+//! text and as JSON; bad input refused in one line before any search.
+
+mod common;
+
+use common::{assert_clean_error, stderr, stdout, yolah};
+use std::path::Path;
+
+/// Two games between the heuristic and the network at a few nodes a move, into `dir`'s
+/// games.pgn and its record file.
+fn games(dir: &Path) {
+    let output = yolah(
+        &[
+            "match",
+            "minimax:nodes=300",
+            "minimax:eval=nn,nodes=300",
+            "--games",
+            "2",
+            "--out",
+            dir.join("record.csv").to_str().unwrap(),
+            "--pgn",
+            dir.join("games.pgn").to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+}
+
+const CLASSES: [&str; 6] = ["only", "best", "good", "inaccuracy", "mistake", "blunder"];
+
+#[test]
+fn a_game_is_reviewed_move_by_move() {
+    let root = tempfile::tempdir().unwrap();
+    games(root.path());
+    let pgn = root.path().join("games.pgn");
+    let pgn_text = pgn.to_str().unwrap();
+    let fast = [
+        "--nodes",
+        "2000",
+        "--exact-free",
+        "12",
+        "--exact-nodes",
+        "200000",
+    ];
+
+    let mut args = vec!["review", pgn_text, "--game", "1", "--json"];
+    args.extend_from_slice(&fast);
+    let output = yolah(&args, "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let moves = json["moves"].as_array().unwrap();
+    let judged = json["review"]["moves"].as_array().unwrap();
+    assert!(moves.len() > 20 && moves.len() == judged.len());
+    for (m, j) in moves.iter().zip(judged) {
+        assert_eq!(&j["played"], m);
+        assert!(CLASSES.contains(&j["class"].as_str().unwrap()), "{j}");
+        let loss = j["loss"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&loss), "{j}");
+    }
+    // The end of a finished game is proved, and positions near it too.
+    assert_eq!(json["review"]["end"]["proved"], true);
+    assert!(
+        judged
+            .iter()
+            .rev()
+            .take(4)
+            .all(|j| j["after"]["proved"] == true)
+    );
+    for accuracy in json["review"]["accuracy"].as_array().unwrap() {
+        assert!((0.0..=100.0).contains(&accuracy.as_f64().unwrap()));
+    }
+
+    // The text: a header, a line a move, each side's accuracy, the end.
+    let mut args = vec!["review", pgn_text, "--game", "1"];
+    args.extend_from_slice(&fast);
+    let output = yolah(&args, "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("game 1: "), "{text}");
+    assert_eq!(lines.len(), 3 + moves.len() + 3, "{text}");
+    for (line, m) in lines[3..].iter().zip(moves) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words[2], m.as_str().unwrap(), "{line}");
+        assert!(CLASSES.contains(&words[3]), "{line}");
+    }
+    assert!(
+        lines[lines.len() - 3].starts_with("black: accuracy "),
+        "{text}"
+    );
+    assert!(
+        lines[lines.len() - 2].starts_with("white: accuracy "),
+        "{text}"
+    );
+
+    // The record file's game 1 is the same game.
+    let record = root.path().join("record.csv");
+    let mut args = vec!["review", record.to_str().unwrap(), "--game", "1"];
+    args.extend_from_slice(&fast);
+    let output = yolah(&args, "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let from_record: Vec<String> = stdout(&output)
+        .lines()
+        .skip(3)
+        .take(moves.len())
+        .map(|l| l.split_whitespace().nth(2).unwrap().to_string())
+        .collect();
+    assert_eq!(
+        from_record,
+        moves
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn bad_input_is_refused_in_one_line() {
+    let root = tempfile::tempdir().unwrap();
+    games(root.path());
+    let pgn = root.path().join("games.pgn");
+    let pgn_text = pgn.to_str().unwrap();
+    let notes = root.path().join("notes.txt");
+    std::fs::write(&notes, "a1:c3 h1:f3\n").unwrap();
+    let junk = root.path().join("junk.yolahnet");
+    std::fs::write(&junk, "not a network").unwrap();
+    for (args, why) in [
+        (vec![pgn_text], "holds more than one game: add --game N"),
+        (vec![pgn_text, "--game", "99"], "has no game 99"),
+        (
+            vec![pgn_text, "--game", "1", "--nodes", "0"],
+            "--nodes must be from 1 to 100000000, not 0",
+        ),
+        (
+            vec![pgn_text, "--game", "1", "--exact-free", "33"],
+            "--exact-free must be from 0 to 32, not 33",
+        ),
+        (
+            vec![pgn_text, "--game", "1", "--exact-nodes", "0"],
+            "--exact-nodes must be from 1",
+        ),
+        (
+            vec![pgn_text, "--game", "1", "--net", junk.to_str().unwrap()],
+            "--net",
+        ),
+        (vec![notes.to_str().unwrap()], "expected a tag like [Event"),
+        (vec!["/nonexistent/games.pgn"], "/nonexistent/games.pgn"),
+    ] {
+        let mut all = vec!["review"];
+        all.extend_from_slice(&args);
+        assert_clean_error(&yolah(&all, ""), why);
+    }
+}
