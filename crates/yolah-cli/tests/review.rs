@@ -121,7 +121,9 @@ fn bad_input_is_refused_in_one_line() {
     let pgn = root.path().join("games.pgn");
     let pgn_text = pgn.to_str().unwrap();
     let notes = root.path().join("notes.txt");
-    std::fs::write(&notes, "a1:c3 h1:f3\n").unwrap();
+    std::fs::write(&notes, "a1:c3 hello\n").unwrap();
+    let empty = root.path().join("empty.txt");
+    std::fs::write(&empty, "# nothing\n").unwrap();
     let junk = root.path().join("junk.yolahnet");
     std::fs::write(&junk, "not a network").unwrap();
     for (args, why) in [
@@ -143,7 +145,12 @@ fn bad_input_is_refused_in_one_line() {
             vec![pgn_text, "--game", "1", "--net", junk.to_str().unwrap()],
             "--net",
         ),
-        (vec![notes.to_str().unwrap()], "expected a tag like [Event"),
+        (vec![notes.to_str().unwrap()], "move 2"),
+        (vec![empty.to_str().unwrap()], "holds no move to review"),
+        (
+            vec!["-", "--game", "1"],
+            "--game needs a record or PGN file",
+        ),
         (vec!["/nonexistent/games.pgn"], "/nonexistent/games.pgn"),
     ] {
         let mut all = vec!["review"];

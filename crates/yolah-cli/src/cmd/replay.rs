@@ -67,9 +67,19 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         }
         text
     };
+    play_moves(&text, &mut position)?;
+    writeln!(out, "{}", Diagram::new(&position))?;
+    writeln!(out, "{position}")?;
+    Ok(())
+}
+
+/// Plays the whitespace-separated moves of `text` (`#` starts a comment) from `position`,
+/// each checked; the moves played. The first bad one stops it with its number and reason.
+pub(super) fn play_moves(text: &str, position: &mut Position) -> Result<Vec<Move>> {
     let tokens = text
         .lines()
         .flat_map(|line| line.split('#').next().unwrap_or("").split_whitespace());
+    let mut moves = Vec::new();
     for (number, token) in (1..).zip(tokens) {
         let side = position.side_to_move();
         let m: Move = token.parse().with_context(|| format!("move {number}"))?;
@@ -87,10 +97,9 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
             );
         }
         position.play(m);
+        moves.push(m);
     }
-    writeln!(out, "{}", Diagram::new(&position))?;
-    writeln!(out, "{position}")?;
-    Ok(())
+    Ok(moves)
 }
 
 /// A game picked from a file by its number.
@@ -177,7 +186,7 @@ pub(super) fn pick_game(path: &Path, number: u64, run: Option<&str>) -> Result<P
 /// The largest moves file read: a game has at most 121 moves; comments may add some.
 const MAX_MOVES_FILE: u64 = 1 << 20;
 
-fn read_input(file: Option<&Path>) -> Result<String> {
+pub(super) fn read_input(file: Option<&Path>) -> Result<String> {
     let bytes = match file {
         None => yolah_ai::files::read_stream_bounded(std::io::stdin().lock(), MAX_MOVES_FILE)
             .context("reading moves from stdin")?,
@@ -192,7 +201,7 @@ fn read_input(file: Option<&Path>) -> Result<String> {
 }
 
 /// Whether the file at `path` is a PGN file: its first character that is not a space is `[`.
-fn is_pgn(path: &Path) -> Result<bool> {
+pub(super) fn is_pgn(path: &Path) -> Result<bool> {
     use std::io::Read;
     let mut head = [0u8; 256];
     let mut file = yolah_ai::files::open_regular(path)

@@ -3,8 +3,8 @@
 //! its line, each side's accuracy, and where a move changed a proved result, which moves kept
 //! it. `--json` for scripts.
 
-use super::replay::{Picked, pick_game};
-use super::{UsageError, quote};
+use super::replay::{Picked, is_pgn, pick_game, play_moves, read_input};
+use super::{PositionArg, UsageError, quote};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
@@ -17,13 +17,16 @@ use yolah_core::Color;
 /// The options of `yolah review`, as its command line gives them.
 #[derive(clap::Args)]
 pub struct Options {
-    /// A PGN file (`--pgn`, the board's export) or a record file (`match --out`, a
-    /// tournament's games.csv).
+    /// A PGN file (`--pgn`, the board's export), a record file (`match --out`, a
+    /// tournament's games.csv) with --game, or a file of moves as `yolah replay` reads them
+    /// (`-` for stdin), played from --position.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
-    /// The game to review: its number, as `yolah replay --game` takes it [default: the
+    #[command(flatten)]
+    pub position: PositionArg,
+    /// The game to review: its number, as `yolah replay --game` takes it [default: a PGN
     /// file's only game].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", conflicts_with = "position")]
     pub game: Option<u64>,
     /// In a file holding several runs, the run of game N (`RUN[:K]`, as `replay --run`).
     #[arg(long, value_name = "RUN", requires = "game")]
@@ -63,10 +66,20 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
                 .map_err(|e| anyhow::anyhow!("--net {}: {e}", quote(&path.display().to_string())))
         })
         .transpose()?;
+    let stdin = options.file == Path::new("-");
     let game = match options.game {
-        Some(number) => pick_game(&options.file, number, options.run.as_deref())?,
-        None => only_game(&options.file)?,
+        Some(number) if !stdin => pick_game(&options.file, number, options.run.as_deref())?,
+        Some(_) => return Err(UsageError("--game needs a record or PGN file".into()).into()),
+        None if !stdin && is_pgn(&options.file)? => only_game(&options.file)?,
+        None => moves_game(&options.file, &options.position)?,
     };
+    if game.moves.is_empty() {
+        return Err(UsageError(format!(
+            "'{}' holds no move to review",
+            options.file.display()
+        ))
+        .into());
+    }
     let bar = ProgressBar::new(1).with_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} searches, eta {eta}")
             .expect("the template is valid"),
@@ -125,7 +138,28 @@ fn only_game(path: &Path) -> Result<Picked> {
     })
 }
 
+/// The moves of a file (or stdin) as `yolah replay` reads them, from `--position`.
+fn moves_game(file: &Path, position: &PositionArg) -> Result<Picked> {
+    let text = read_input(Some(file))?;
+    if text.starts_with("game,") {
+        return Err(UsageError(format!(
+            "'{}' is a record file: add --game N to review its game N",
+            file.display()
+        ))
+        .into());
+    }
+    let start = position.get()?;
+    let mut end = start;
+    let moves = play_moves(&text, &mut end)?;
+    Ok(Picked {
+        title: format!("{} moves from {start}", moves.len()),
+        start,
+        moves,
+    })
+}
+
 /// A value in the mover's words: `+1.25`, or `won by 3`, `drawn`, `lost by 2` when proved.
+/// (The end of a game is always proved; a review of an unfinished one ends on an estimate.)
 fn value_text(value: &Value) -> String {
     if !value.proved {
         return format!("{:+.2}", value.margin);
@@ -162,16 +196,25 @@ fn print_review(out: &mut impl Write, game: &Picked, review: &Review) -> Result<
             || "no move judged".to_string(),
             |a| format!("accuracy {a:.1} %"),
         );
-        let count = |class| review.count(side, class);
+        let count = |class, one: &str, many: &str| match review.count(side, class) {
+            1 => format!("1 {one}"),
+            n => format!("{n} {many}"),
+        };
         writeln!(
             out,
-            "{side}: {accuracy}, {} inaccuracies, {} mistakes, {} blunders",
-            count(Class::Inaccuracy),
-            count(Class::Mistake),
-            count(Class::Blunder)
+            "{side}: {accuracy}, {}, {}, {}",
+            count(Class::Inaccuracy, "inaccuracy", "inaccuracies"),
+            count(Class::Mistake, "mistake", "mistakes"),
+            count(Class::Blunder, "blunder", "blunders")
         )?;
     }
-    writeln!(out, "end: {} for black", value_text(&review.end))?;
+    let end = &review.end;
+    let end = if end.proved {
+        value_text(end)
+    } else {
+        format!("{} (the engine's estimate)", value_text(end))
+    };
+    writeln!(out, "end: black {end}")?;
     Ok(())
 }
 
