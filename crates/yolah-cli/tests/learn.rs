@@ -584,6 +584,14 @@ fn bad_options_are_refused_before_anything_is_written() {
             &["--learning-rate", "0"],
             "--learning-rate must be from 0.000001 to 1, not 0",
         ),
+        (
+            &["--exact-free", "33"],
+            "--exact-free must be from 0 (none) to 32, not 33",
+        ),
+        (
+            &["--exact-free", "0", "--exact-nodes", "5000"],
+            "--exact-nodes is the solver's budget: it needs --exact-free above 0",
+        ),
     ] {
         let mut args = vec!["learn", "--out", out];
         args.extend_from_slice(extra);

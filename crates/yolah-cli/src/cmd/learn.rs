@@ -244,6 +244,28 @@ fn path_text(path: &Path) -> Result<String> {
     })
 }
 
+/// Self-play's exact values as `--exact-free` and `--exact-nodes` ask (0 free squares: none,
+/// and then no solver's budget may be given).
+fn exact(options: &Options) -> Result<Option<yolah_train::selfplay::Exact>> {
+    let free = options.exact_free.unwrap_or(DEFAULT_EXACT_FREE);
+    let max = yolah_train::selfplay::MAX_EXACT_FREE;
+    usage!(
+        free <= max,
+        "--exact-free must be from 0 (none) to {max}, not {free}"
+    );
+    if free == 0 {
+        usage!(
+            options.exact_nodes.is_none(),
+            "--exact-nodes is the solver's budget: it needs --exact-free above 0"
+        );
+        return Ok(None);
+    }
+    Ok(Some(yolah_train::selfplay::Exact {
+        free,
+        nodes: options.exact_nodes.unwrap_or(DEFAULT_EXACT_NODES),
+    }))
+}
+
 fn start(options: &Options) -> Result<(Config, State, DirLock)> {
     let start = options.start.as_deref().map(path_text).transpose()?;
     let start_shape = match &options.start {
@@ -311,13 +333,7 @@ fn start(options: &Options) -> Result<(Config, State, DirLock)> {
             .collect(),
         start,
         seed: options.seed.unwrap_or(1),
-        exact: match options.exact_free.unwrap_or(DEFAULT_EXACT_FREE) {
-            0 => None,
-            free => Some(yolah_train::selfplay::Exact {
-                free,
-                nodes: options.exact_nodes.unwrap_or(DEFAULT_EXACT_NODES),
-            }),
-        },
+        exact: exact(options)?,
         gauntlet,
         gauntlet_games: options
             .gauntlet_games
