@@ -685,6 +685,25 @@ async fn navigation(client: &Client) {
     let viewed = wait_for(client, "move 2 shown", |p| p["view"] == "2").await;
     assert_eq!(viewed["viewing"], "yes");
     board_shows(client, &viewed, 2).await;
+    // Moves numbered in pairs, black's first; plies where half-moves are counted.
+    let second = viewed["moves"]
+        .as_str()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let status = run(
+        client,
+        "return document.getElementById('status').textContent;",
+    )
+    .await;
+    assert!(
+        status.as_str().unwrap().starts_with(&format!(
+            "viewing the position after 1… {second} (ply 2 of 6;"
+        )),
+        "{status}"
+    );
     key(client, "ArrowLeft").await;
     board_shows(
         client,
@@ -699,6 +718,18 @@ async fn navigation(client: &Client) {
         0,
     )
     .await;
+    let status = run(
+        client,
+        "return document.getElementById('status').textContent;",
+    )
+    .await;
+    assert!(
+        status
+            .as_str()
+            .unwrap()
+            .starts_with("viewing the start (ply 0 of 6;"),
+        "{status}"
+    );
     key(client, "ArrowRight").await;
     wait_for(client, "→", |p| p["view"] == "1").await;
     key(client, "End").await;
@@ -1276,6 +1307,13 @@ async fn archive_opens(client: &Client, port: u16, now: &Value, name: &str, widt
         .unwrap();
     let row = wait_for_row(client).await;
     assert!(row["text"].as_str().unwrap().contains("random"), "{row}");
+    // Its length in moves as chess players count them (pairs), and in plies.
+    let plies = now["moves"].as_str().unwrap().split(' ').count();
+    let length = format!("{} moves ({plies} plies)", plies.div_ceil(2));
+    assert!(
+        row["text"].as_str().unwrap().contains(&length),
+        "{length}: {row}"
+    );
     assert!(
         row["text"]
             .as_str()
