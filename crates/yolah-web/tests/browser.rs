@@ -491,6 +491,10 @@ async fn landing(client: &Client, name: &str) {
     assert_eq!(page(client).await["ply"], "", "no game before a choice");
     // No clock in a game without one: its empty frames are not drawn either.
     assert_unseen(client, "clocks").await;
+    // Controls act only when they can: with no game, none of the game's.
+    for id in ["undo", "resign", "flip", "analyse", "pause"] {
+        assert_unseen(client, id).await;
+    }
     screenshot(client, &format!("{name}-landing.png")).await;
     click(client, "landing-level").await;
     let game = wait_for(client, "the first game", |p| p["ply"] == "0").await;
@@ -522,6 +526,8 @@ async fn a_stranger_only_watches(link: &str) {
         presence.as_str().unwrap().starts_with("you are watching"),
         "{presence}"
     );
+    assert_unseen(&stranger, "undo").await;
+    assert_unseen(&stranger, "resign").await;
     stranger.close().await.unwrap();
 }
 
@@ -647,6 +653,8 @@ async fn level_game_to_the_end(client: &Client, name: &str) {
     }
     final_board(client, &now).await;
     assert_eq!(now["banner"], now["result"], "the game-over banner");
+    assert_unseen(client, "undo").await;
+    assert_seen(client, "flip").await;
     click(client, "rematch").await;
     let rematch = wait_for(client, "the rematch", |p| {
         p["players"] == "random|human" && p["banner"] == ""
