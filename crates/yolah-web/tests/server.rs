@@ -1013,9 +1013,12 @@ async fn a_game_exported_as_pgn_reads_back_into_the_same_position() {
     let (games, _) = yolah_ai::arena::pgn::parse(&body).unwrap();
     assert_eq!(games[0].result, "0-1");
     assert!(body.contains("{black resigns}"), "{body}");
-    // A game going on: `*`.
+    // A game going on: `*`, and its termination says so (issue 43, item 6); the reader takes it.
     let (_, body) = get(address, "/export.pgn?moves=a1:c3").await;
     assert!(body.contains("[Result \"*\"]"), "{body}");
+    assert!(body.contains("[Termination \"unterminated\"]"), "{body}");
+    let (games, _) = yolah_ai::arena::pgn::parse(&body).unwrap();
+    assert_eq!((games[0].result.as_str(), games[0].moves.len()), ("*", 1));
     let (code, body) = get(address, "/export.pgn?moves=a1:a1").await;
     assert_eq!(code, 400);
     assert!(body.contains("illegal") && !body.contains('\n'), "{body}");

@@ -202,7 +202,10 @@ pub fn block(event: &Event, record: &GameRecord) -> String {
 /// How a record's game ended, as PGN says it: its `Termination` tag, and the comment before
 /// the result when it ended before the rules ended it.
 fn ending(record: &GameRecord) -> (&'static str, Option<String>) {
-    if record.forfeit == RESIGNED {
+    if record.result == "*" {
+        // A game still going on (the board's export of an unfinished game).
+        ("unterminated", None)
+    } else if record.forfeit == RESIGNED {
         let loser = if record.result == "1-0" {
             "white"
         } else {
@@ -756,6 +759,15 @@ fn final_scores(
             }
             [end.score(Color::Black), end.score(Color::White)]
         }
+        // Still going on: no result yet, and none its moves have reached.
+        "unterminated" => {
+            if result != "*" || end.game_over() {
+                return Err(format!(
+                    "Termination \"unterminated\" needs the result * and a game not over (the result says {result})"
+                ));
+            }
+            [end.score(Color::Black), end.score(Color::White)]
+        }
         // Stopped once its final scores were proved: the proof must be found again.
         "adjudication" => {
             let proved = adjudication(end).ok_or_else(|| {
@@ -795,7 +807,7 @@ fn final_scores(
         }
         other => {
             return Err(format!(
-                "Termination {}: it is normal, adjudication, time forfeit or rules infraction",
+                "Termination {}: it is normal, adjudication, time forfeit, rules infraction or unterminated",
                 quote(short(other))
             ));
         }
@@ -1459,6 +1471,12 @@ mod tests {
             (
                 "[Termination \"normal\"]".to_string(),
                 "[Termination \"bored\"]".to_string(),
+                "Termination",
+            ),
+            // A finished game is not going on.
+            (
+                "[Termination \"normal\"]".to_string(),
+                "[Termination \"unterminated\"]".to_string(),
                 "Termination",
             ),
             (
