@@ -811,3 +811,64 @@ fn warm_candidates_start_from_their_parent() {
         "{state}"
     );
 }
+
+/// With a budget that repeats itself (a node limit), an opening played twice in one colour is
+/// the same game twice: the test and the gauntlet play each opening once in each colour at
+/// most, and say so.
+#[test]
+fn a_node_limited_test_plays_each_opening_once_a_colour() {
+    let root = tempfile::tempdir().unwrap();
+    let openings = root.path().join("two.txt");
+    std::fs::write(
+        &openings,
+        "startpos moves e4:f4 e5:e8 f4:f6 d4:d2\nstartpos moves d5:a2 h1:c1 a2:a4 c1:e3\n",
+    )
+    .unwrap();
+    let dir = root.path().join("run");
+    let output = yolah(
+        &[
+            "learn",
+            "--out",
+            dir.to_str().unwrap(),
+            "--generations",
+            "1",
+            "--games",
+            "20",
+            "--nodes",
+            "50",
+            "--epochs",
+            "1",
+            "--hidden",
+            "16,4",
+            "--budget",
+            "nodes=50",
+            "--test-games",
+            "100",
+            "--sprt",
+            "elo0=-700,elo1=-400,alpha=0.2,beta=0.2",
+            "--gauntlet",
+            "random",
+            "--gauntlet-games",
+            "10",
+            "--openings",
+            openings.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains(
+            "learn: the test plays at most 4 games, not 100: at nodes=50 the players repeat themselves, so each of the 2 openings is played once in each colour"
+        ),
+        "{}",
+        stderr(&output)
+    );
+    let rows = |path: &Path| std::fs::read_to_string(path).unwrap().lines().count() - 1;
+    assert!(rows(&dir.join("gen-001/test.csv")) <= 4);
+    for file in std::fs::read_dir(dir.join("gen-001/gauntlet"))
+        .into_iter()
+        .flatten()
+    {
+        assert!(rows(&file.unwrap().path()) <= 4);
+    }
+}

@@ -277,6 +277,27 @@ impl Config {
         }
     }
 
+    /// Whether the test's players play an opening the same way each time it comes back: a
+    /// budget without `time=` (nodes, depth) makes minimax's games reproducible.
+    pub fn repeats_itself(&self) -> bool {
+        !self
+            .budget
+            .split(',')
+            .any(|o| o.trim().starts_with("time="))
+    }
+
+    /// The most games a test or gauntlet match plays of the `wanted`: with a budget that
+    /// repeats itself, two an opening (one in each colour), since more would count the same
+    /// games again (the runner cycles through the openings).
+    pub fn games_at_most(&self, wanted: u32) -> u32 {
+        if self.repeats_itself() {
+            let openings = u32::try_from(self.openings.len()).unwrap_or(u32::MAX);
+            wanted.min(openings.saturating_mul(2).max(2))
+        } else {
+            wanted
+        }
+    }
+
     /// The seed of generation `generation`'s self-play, training and test.
     pub fn generation_seed(&self, generation: u32) -> u64 {
         self.seed
@@ -718,7 +739,25 @@ mod tests {
             exact: None,
             gauntlet: DEFAULT_GAUNTLET.map(String::from).to_vec(),
             gauntlet_games: 10,
+            warm: false,
+            learning_rate: None,
         }
+    }
+
+    #[test]
+    fn a_budget_that_repeats_itself_plays_each_opening_once_a_colour() {
+        let mut c = config();
+        c.openings = vec!["startpos".to_string(); 200];
+        assert_eq!(c.games_at_most(1000), 1000, "time=50ms: no two games alike");
+        c.budget = "nodes=20000".to_string();
+        assert_eq!(
+            c.games_at_most(1000),
+            400,
+            "a node limit repeats every game"
+        );
+        assert_eq!(c.games_at_most(100), 100);
+        c.budget = "depth=6,tt=16".to_string();
+        assert_eq!(c.games_at_most(1000), 400);
     }
 
     type Change = fn(&mut Config);

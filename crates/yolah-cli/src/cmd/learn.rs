@@ -645,12 +645,21 @@ fn test(
 ) -> Result<Tested> {
     let candidate = path_text(&folder.join("network.yolahnet"))?;
     let best = config.network_option(best_file(dir, state)?.as_deref());
+    let games = config.games_at_most(config.test_games);
+    if games < config.test_games {
+        eprintln!(
+            "learn: the test plays at most {games} games, not {}: at {} the players repeat themselves, so each of the {} openings is played once in each colour",
+            config.test_games,
+            config.budget,
+            config.openings.len()
+        );
+    }
     let (tested, json) = play(
         [
             learn::test_spec(&config.budget, &candidate),
             learn::test_spec(&config.budget, &best),
         ],
-        config.test_games,
+        games,
         Some(config.sprt().map_err(anyhow::Error::msg)?),
         openings_file(dir, config)?,
         config.generation_seed(state.generation),
@@ -710,7 +719,7 @@ fn gauntlet(
             );
             let (tested, _) = play(
                 [side.clone(), opponent.clone()],
-                config.gauntlet_games,
+                config.games_at_most(config.gauntlet_games),
                 None,
                 openings_file(dir, config)?,
                 config.generation_seed(state.generation),
