@@ -307,7 +307,7 @@ impl Reviewer {
             } else {
                 let outcome = self
                     .engine
-                    .search(position, self.nodes(self.settings.nodes));
+                    .search(position, Reviewer::nodes(self.settings.nodes));
                 (Value::of(&outcome), outcome.pv)
             });
             progress(i + 1, total);
@@ -352,7 +352,7 @@ impl Reviewer {
         }
     }
 
-    fn nodes(&self, nodes: u64) -> Limits {
+    fn nodes(nodes: u64) -> Limits {
         Limits {
             nodes: Some(nodes),
             ..Limits::default()
@@ -372,7 +372,7 @@ impl Reviewer {
         }
         let outcome = self
             .solver
-            .search(position, self.nodes(self.settings.exact_nodes));
+            .search(position, Reviewer::nodes(self.settings.exact_nodes));
         outcome
             .proven
             .then(|| proven_margin(outcome.value).unwrap_or(0))
@@ -431,7 +431,7 @@ impl Reviewer {
     /// the solver proves every move's.
     fn moves_keeping(&mut self, position: &Position, result: i32) -> Option<Vec<String>> {
         let mut kept = Vec::new();
-        for &m in position.moves().iter() {
+        for &m in &position.moves() {
             let mut child = *position;
             child.play(m);
             let value = -self.prove(&child, true)?;

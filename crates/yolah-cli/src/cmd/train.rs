@@ -491,25 +491,22 @@ fn start(
         (MIN_LEARNING_RATE..=MAX_LEARNING_RATE).contains(&learning_rate),
         "--learning-rate must be from {MIN_LEARNING_RATE} to {MAX_LEARNING_RATE}, not {learning_rate}"
     );
-    let (init, parameters) = match &options.init {
-        Some(source) => {
-            let (init, parameters) = Init::read(source)?;
-            let given =
-                options.hidden.is_some() || options.buckets.is_some() || options.features.is_some();
-            if given {
-                let asked = options.shape()?;
-                usage!(
-                    asked == parameters.shape,
-                    "--init '{source}' is a {} network; --hidden/--buckets/--features ask for {asked} (leave them out to train its shape)",
-                    parameters.shape
-                );
-            }
-            (Some(init), parameters)
+    let (init, parameters) = if let Some(source) = &options.init {
+        let (init, parameters) = Init::read(source)?;
+        let given =
+            options.hidden.is_some() || options.buckets.is_some() || options.features.is_some();
+        if given {
+            let asked = options.shape()?;
+            usage!(
+                asked == parameters.shape,
+                "--init '{source}' is a {} network; --hidden/--buckets/--features ask for {asked} (leave them out to train its shape)",
+                parameters.shape
+            );
         }
-        None => {
-            let shape = options.shape()?;
-            (None, initial_parameters(shape, seed))
-        }
+        (Some(init), parameters)
+    } else {
+        let shape = options.shape()?;
+        (None, initial_parameters(shape, seed))
     };
     let shape = parameters.shape;
     let run = Run {
