@@ -3,9 +3,9 @@
 //!
 //! Each position of the game is searched ([`Settings::nodes`]); a move's **loss** is how much
 //! the mover's expected score fell from the position before it (the engine's best) to the
-//! position after it, both in the mover's view. Expected scores come from values as
-//! [`Outcome::expected_score`] has them: a proved value is 1, ½ or 0, an estimate in points
-//! of margin `m` is `1 / (1 + e^(−m/4))`. The classes ([`Class`]) cut the loss at
+//! position after it, both in the mover's view (0 for the engine's own move: the difference is
+//! the searches' noise). A value the search proved is 1, ½ or 0; an estimate of `m` points of
+//! margin is `1 / (1 + e^(−m/4))`. The classes ([`Class`]) cut the loss at
 //! [`INACCURACY`], [`MISTAKE`] and [`BLUNDER`] (lichess's 0.1, 0.2 and 0.3 of winning chances
 //! on −1..1 are these on 0..1). Each side's accuracy is the mean over its moves (a forced
 //! move left out) of lichess's per-move accuracy, `103.1668 e^(−0.04354 × 100 × loss) −
@@ -31,6 +31,9 @@ pub const MISTAKE: f64 = 0.10;
 pub const BLUNDER: f64 = 0.15;
 /// A loss below which a move is as good as the engine's own: the search's noise.
 pub const BEST: f64 = 0.01;
+
+/// Points of margin that move an estimate's expected score from ½ to 0.73.
+pub const SCALE: f64 = 4.0;
 
 /// The most nodes a position's search or proof may be given.
 pub const MAX_NODES: u64 = 100_000_000;
@@ -104,10 +107,10 @@ pub enum Class {
 }
 
 impl Class {
-    /// The class of a move losing `loss` of expected score (`best`: it is the engine's move).
-    pub fn of(loss: f64, best: bool) -> Class {
+    /// The class of a move losing `loss` of expected score.
+    pub fn of(loss: f64) -> Class {
         match loss {
-            _ if best || loss < BEST => Class::Best,
+            l if l < BEST => Class::Best,
             l if l < INACCURACY => Class::Good,
             l if l < MISTAKE => Class::Inaccuracy,
             l if l < BLUNDER => Class::Mistake,
@@ -140,14 +143,22 @@ pub struct Value {
 }
 
 impl Value {
-    /// A search's value (the side to move's).
+    /// A search's value (the side to move's): proved only when the search says so (a value
+    /// it found at a game's end through cut lines is still an estimate of that margin).
     fn of(outcome: &Outcome) -> Value {
-        let proved = outcome.proven || proven_margin(outcome.value).is_some();
+        let margin =
+            proven_margin(outcome.value).map_or(f64::from(outcome.value) / 100.0, f64::from);
+        if outcome.proven {
+            return Value {
+                margin,
+                proved: true,
+                expected: outcome.expected_score(),
+            };
+        }
         Value {
-            margin: proven_margin(outcome.value)
-                .map_or(f64::from(outcome.value) / 100.0, f64::from),
-            proved,
-            expected: outcome.expected_score(),
+            margin,
+            proved: false,
+            expected: 1.0 / (1.0 + (-margin / SCALE).exp()),
         }
     }
 
@@ -223,7 +234,7 @@ pub struct Judged {
     pub before: Value,
     /// Its value for the mover after the move.
     pub after: Value,
-    /// How much expected score the move gave away (0 at best).
+    /// How much expected score the move gave away (0 at best, and for the engine's own move).
     pub loss: f64,
     /// Its class.
     pub class: Class,
@@ -407,11 +418,18 @@ impl Reviewer {
             }
             _ => (*engine_before, searched[1].0.negated(), None),
         };
-        let loss = (before.expected - after.expected).max(0.0);
+        // The engine's own move loses nothing: a difference between its value before and
+        // after is the two searches' noise. Proved values say what a move lost exactly.
+        let engines = m == best && verdict.is_none();
+        let loss = if engines {
+            0.0
+        } else {
+            (before.expected - after.expected).max(0.0)
+        };
         let class = if legal.len() <= 1 {
             Class::Only
         } else {
-            Class::of(loss, m == best && verdict.is_none())
+            Class::of(loss)
         };
         Judged {
             ply: position.ply(),

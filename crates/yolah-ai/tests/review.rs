@@ -101,11 +101,13 @@ fn a_planted_blunder_is_found_with_the_moves_that_kept_the_win() {
                 "{text}"
             );
         }
-        // Every move with an exact verdict agrees with the exhaustive search on its result.
+        // Every move with an exact verdict, and every value said to be proved, agrees with the
+        // exhaustive search on its result; every class is its loss's.
         let mut position = Position::start();
         for (m, judged) in moves.iter().zip(&review.moves) {
+            let near = 64 - position.occupied().count() <= 10;
             if let Some(verdict) = &judged.exact
-                && 64 - position.occupied().count() <= 10
+                && near
             {
                 assert_eq!(
                     verdict.before.signum(),
@@ -113,6 +115,22 @@ fn a_planted_blunder_is_found_with_the_moves_that_kept_the_win() {
                     "ply {}",
                     judged.ply
                 );
+            }
+            if judged.before.proved && near {
+                let sign = if judged.before.margin > 0.0 {
+                    1
+                } else if judged.before.margin < 0.0 {
+                    -1
+                } else {
+                    0
+                };
+                assert_eq!(sign, common::solve(&position, -1, 1), "ply {}", judged.ply);
+            }
+            if judged.class != Class::Only {
+                assert_eq!(judged.class, Class::of(judged.loss), "{judged:?}");
+            }
+            if judged.played == judged.best && judged.exact.is_none() {
+                assert!(judged.loss <= 0.0, "the engine's own move: {judged:?}");
             }
             position.play(*m);
         }
@@ -130,14 +148,13 @@ fn a_planted_blunder_is_found_with_the_moves_that_kept_the_win() {
 
 #[test]
 fn forced_moves_are_not_judged_and_the_classes_cut_where_stated() {
-    assert_eq!(Class::of(0.0, false), Class::Best);
-    assert_eq!(Class::of(0.3, true), Class::Best, "the engine's own move");
-    assert_eq!(Class::of(review::BEST, false), Class::Good);
-    assert_eq!(Class::of(review::INACCURACY - 1e-9, false), Class::Good);
-    assert_eq!(Class::of(review::INACCURACY, false), Class::Inaccuracy);
-    assert_eq!(Class::of(review::MISTAKE, false), Class::Mistake);
-    assert_eq!(Class::of(review::BLUNDER, false), Class::Blunder);
-    assert_eq!(Class::of(1.0, false), Class::Blunder);
+    assert_eq!(Class::of(0.0), Class::Best);
+    assert_eq!(Class::of(review::BEST), Class::Good);
+    assert_eq!(Class::of(review::INACCURACY - 1e-9), Class::Good);
+    assert_eq!(Class::of(review::INACCURACY), Class::Inaccuracy);
+    assert_eq!(Class::of(review::MISTAKE), Class::Mistake);
+    assert_eq!(Class::of(review::BLUNDER), Class::Blunder);
+    assert_eq!(Class::of(1.0), Class::Blunder);
     assert!((review::move_accuracy(0.0) - 100.0).abs() < 1e-3);
     assert!(
         (review::move_accuracy(0.10) - 63.583).abs() < 0.01,

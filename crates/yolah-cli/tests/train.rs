@@ -147,7 +147,7 @@ fn bad_arguments_are_refused_before_anything_is_written() {
         (&["--target", "blend=2"][..], "unknown target 'blend=2'"),
         (
             &["--resume", "--seed", "3"][..],
-            "only --epochs may be given",
+            "only --epochs, --data and --init (where they moved) may be given",
         ),
     ] {
         assert_clean_error(&train(&data, &out, extra), expected);
@@ -223,7 +223,10 @@ fn networks_of_other_shapes_train_resume_and_play() {
         assert!(!refused.exists() && !refused.with_file_name("refused.train.json").exists());
     }
     let output = train(&data, &out, &["--resume", "--hidden", "512"]);
-    assert_clean_error(&output, "only --epochs may be given");
+    assert_clean_error(
+        &output,
+        "only --epochs, --data and --init (where they moved) may be given",
+    );
 }
 
 /// Issue 42: `--resume` needs only `--out`, as learn, tournament and selfplay do: the run
@@ -592,7 +595,7 @@ fn starts_from_a_network_when_asked() {
     for (flags, why) in [
         (
             &["--init", parent_text, "--hidden", "256,32"][..],
-            "is a 193x128x16x1 network; --hidden/--buckets/--features ask for 193x256x32x1",
+            "is a 193x128x16x1 network: --hidden, --buckets and --features, if given, must be its own",
         ),
         (&["--init", junk.to_str().unwrap()][..], "junk.yolahnet"),
         (
@@ -613,9 +616,44 @@ fn starts_from_a_network_when_asked() {
     }
     assert_clean_error(
         &train(&data, &child, &["--resume", "--init", "shipped"]),
-        "only --epochs may be given",
+        "is not the network the run started from",
     );
+    assert_clean_error(
+        &train(&data, &fresh, &["--resume", "--init", "shipped"]),
+        "started from fresh weights, not from a network",
+    );
+    // Only the flags given must be the network's own.
+    let partial = root.path().join("partial.yolahnet");
+    let output = train(
+        &data,
+        &partial,
+        &[
+            "--epochs",
+            "1",
+            "--init",
+            "shipped",
+            "--buckets",
+            "1",
+            "--features",
+            "on",
+        ],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+}
 
+/// A resume that has lost both its state and its network reads its start network again: the
+/// same file only, or the same network given again where it moved.
+#[test]
+fn a_resume_reads_its_start_again() {
+    let root = tempfile::tempdir().unwrap();
+    let data = root.path().join("data");
+    make_data(&data, "8");
+    let parent = root.path().join("parent.yolahnet");
+    let fresh = root.path().join("fresh.yolahnet");
+    for (out, seed) in [(&parent, "1"), (&fresh, "2")] {
+        let output = train(&data, out, &["--epochs", "1", "--seed", seed]);
+        assert!(output.status.success(), "{}", stderr(&output));
+    }
     // A resume with neither state nor network reads the start again: the same file only.
     let start = root.path().join("start.yolahnet");
     std::fs::copy(&parent, &start).unwrap();
@@ -641,4 +679,63 @@ fn starts_from_a_network_when_asked() {
         &train(&data, &again, &["--resume"]),
         "has changed since (its CRC-32 differs)",
     );
+    // The start moved: given again, the same network is taken wherever it is now.
+    let moved = root.path().join("moved.yolahnet");
+    std::fs::copy(&parent, &moved).unwrap();
+    let output = train(
+        &data,
+        &again,
+        &["--resume", "--init", moved.to_str().unwrap()],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(std::fs::read(&again).unwrap(), once, "the same start again");
+    let settings = std::fs::read_to_string(root.path().join("again.train.json")).unwrap();
+    assert!(settings.contains("moved.yolahnet"), "{settings}");
+}
+
+/// Issue 42's writers, attacked again: numbers and the start network are checked before
+/// anything is read or written; a run refused for too little data leaves no settings behind;
+/// a link planted where a file is written through is never followed.
+#[test]
+fn refusals_leave_nothing_and_links_are_not_followed() {
+    let root = tempfile::tempdir().unwrap();
+    let data = root.path().join("data");
+    make_data(&data, "9");
+    let out = root.path().join("t").join("net.yolahnet");
+    for flags in [
+        &["--learning-rate", "0"][..],
+        &["--init", "/nonexistent.yolahnet"],
+    ] {
+        assert!(!train(&data, &out, flags).status.success());
+        assert!(!root.path().join("t").exists(), "{flags:?} made the folder");
+    }
+    // Too little data: refused, and the same command later finds no run in the way.
+    let one = root.path().join("one");
+    let output = yolah(
+        &[
+            "selfplay",
+            "minimax:nodes=50",
+            "--games",
+            "1",
+            "--out",
+            one.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let small = root.path().join("small").join("net.yolahnet");
+    assert_clean_error(&train(&one, &small, &["--epochs", "1"]), "too little data");
+    assert!(!small.with_file_name("net.train.json").exists());
+    assert_clean_error(&train(&one, &small, &["--epochs", "1"]), "too little data");
+    // A link where the state's temporary file goes is replaced, not written through.
+    let victim = root.path().join("victim.txt");
+    std::fs::write(&victim, "mine").unwrap();
+    let dir = root.path().join("linked");
+    std::fs::create_dir(&dir).unwrap();
+    std::os::unix::fs::symlink(&victim, dir.join("net.state.tmp")).unwrap();
+    std::os::unix::fs::symlink(&victim, dir.join("net.train.tmp")).unwrap();
+    let output = train(&data, &dir.join("net.yolahnet"), &["--epochs", "1"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "mine");
+    assert!(!dir.join("net.state").is_symlink());
 }

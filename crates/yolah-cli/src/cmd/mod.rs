@@ -324,13 +324,30 @@ pub fn report_forfeits(specs: &[String], records: &[GameRecord]) -> Vec<(String,
 
 /// Writes `text` to `path` through a temporary file and a rename: never half a file.
 pub fn write_atomic(path: &std::path::Path, text: &str) -> Result<()> {
-    let tmp = path.with_extension("tmp");
-    if let Err(error) = std::fs::write(&tmp, text) {
-        // Nothing half-written is left (a full disk, say).
-        let _ = std::fs::remove_file(&tmp);
+    replace_through(path, &path.with_extension("tmp"), text.as_bytes())
+}
+
+/// Writes `bytes` to `path` whole or not at all: into `tmp`, a file made afresh (whatever was
+/// there, a link say, is removed first and never written through), then renamed over `path`.
+/// Nothing half-written is left (a full disk, say).
+pub fn replace_through(path: &std::path::Path, tmp: &std::path::Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write as _;
+    let write = || -> std::io::Result<()> {
+        match std::fs::remove_file(tmp) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(tmp)?;
+        file.write_all(bytes)
+    };
+    if let Err(error) = write() {
+        let _ = std::fs::remove_file(tmp);
         return Err(error).with_context(|| format!("writing {}", path.display()));
     }
-    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+    std::fs::rename(tmp, path).with_context(|| format!("writing {}", path.display()))
 }
 
 /// Refuses a directory that holds anything but its lock ([`yolah_ai::files::ensure_empty`]).

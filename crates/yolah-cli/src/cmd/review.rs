@@ -70,16 +70,23 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     let game = match options.game {
         Some(number) if !stdin => pick_game(&options.file, number, options.run.as_deref())?,
         Some(_) => return Err(UsageError("--game needs a record or PGN file".into()).into()),
-        None if !stdin && is_pgn(&options.file)? => only_game(&options.file)?,
+        None if !stdin && is_pgn(&options.file)? => {
+            if options.position.position.is_some() {
+                return Err(UsageError(format!(
+                    "'{}' is a PGN file, whose games set their own start: --position is for a file of moves",
+                    options.file.display()
+                ))
+                .into());
+            }
+            only_game(&options.file)?
+        }
         None => moves_game(&options.file, &options.position)?,
     };
-    if game.moves.is_empty() {
-        return Err(UsageError(format!(
-            "'{}' holds no move to review",
-            options.file.display()
-        ))
-        .into());
-    }
+    anyhow::ensure!(
+        !game.moves.is_empty(),
+        "'{}' holds no move to review",
+        options.file.display()
+    );
     let bar = ProgressBar::new(1).with_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} searches, eta {eta}")
             .expect("the template is valid"),
@@ -152,7 +159,11 @@ fn moves_game(file: &Path, position: &PositionArg) -> Result<Picked> {
     let mut end = start;
     let moves = play_moves(&text, &mut end)?;
     Ok(Picked {
-        title: format!("{} moves from {start}", moves.len()),
+        title: format!(
+            "{} {} from {start}",
+            moves.len(),
+            if moves.len() == 1 { "move" } else { "moves" }
+        ),
         start,
         moves,
     })
@@ -172,7 +183,13 @@ fn value_text(value: &Value) -> String {
 }
 
 fn print_review(out: &mut impl Write, game: &Picked, review: &Review) -> Result<()> {
-    writeln!(out, "{}", game.title)?;
+    // A title's names come from the file: no control character reaches the terminal.
+    let title: String = game
+        .title
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    writeln!(out, "{title}")?;
     let exact = match review.exact_free {
         0 => "no position proved".to_string(),
         free => format!("positions of at most {free} free squares proved by the solver"),

@@ -58,7 +58,8 @@ pub struct Options {
     pub exact: Option<String>,
     /// The network to start from, a network file or `shipped` (the one in the program),
     /// instead of fresh weights: its shape is the run's, so --hidden, --buckets and
-    /// --features, if given, must be its own [default: fresh weights].
+    /// --features, if given, must be its own [default: fresh weights]. With --resume: the
+    /// same network where it is now, if it moved.
     #[arg(long, value_name = "FILE|shipped")]
     pub init: Option<String>,
     /// `AdamW`'s learning rate at the first epoch, falling geometrically to a tenth of it at
@@ -265,26 +266,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     let json_path = sibling(&options.out, "train.json");
     let csv_path = sibling(&options.out, "train.csv");
     let png_path = sibling(&options.out, "loss.png");
-    usage!(
-        !options.resume
-            || (options.target.is_none()
-                && options.seed.is_none()
-                && options.hidden.is_none()
-                && options.buckets.is_none()
-                && options.features.is_none()
-                && options.exact.is_none()
-                && options.init.is_none()
-                && options.learning_rate.is_none()),
-        "--resume takes its settings from {}: only --epochs may be given",
-        json_path.display()
-    );
-    // A resume that cannot start leaves the disk as it found it.
-    ensure!(
-        !options.resume || json_path.is_file(),
-        "nothing to resume: {} does not exist",
-        json_path.display()
-    );
-    let stored = options.resume.then(|| read_run(&json_path)).transpose()?;
+    let stored = stored_run(options, &json_path)?;
     let files = data_of(options, stored.as_ref(), &json_path)?;
     std::fs::create_dir_all(&dir)
         .with_context(|| format!("'{}': cannot create the directory", dir.display()))?;
@@ -295,6 +277,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         .map(|f| (f.header.fingerprint, f.samples.len()))
         .collect();
 
+    let new = stored.is_none();
     let (run, mut rows, trainer) = if let Some(run) = stored {
         resume(options, run, &fingerprints, &json_path, &csv_path)?
     } else {
@@ -315,6 +298,11 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         dataset.train.len(),
         dataset.validation.len()
     );
+    // A new run's settings are written once its data are known to be enough: a run refused
+    // for too little data leaves nothing that a second try would take for a run.
+    if new {
+        write_atomic(&json_path, &serde_json::to_string_pretty(&run)?)?;
+    }
     writeln!(
         out,
         "training on {} positions ({} repeated positions merged), validating on {} (whole games set aside), target {}",
@@ -367,6 +355,25 @@ fn resume(
     if !given.is_empty() && given != run.data {
         run.data = given;
         write_atomic(json_path, &serde_json::to_string_pretty(&run)?)?;
+    }
+    // So is the start network given again: the same network, wherever it is now.
+    if let Some(source) = &options.init {
+        let Some(stored) = &run.init else {
+            return Err(UsageError(format!(
+                "--init: {} started from fresh weights, not from a network",
+                json_path.display()
+            ))
+            .into());
+        };
+        let (again, _) = Init::read(source)?;
+        ensure!(
+            again.crc == stored.crc,
+            "--init '{source}' is not the network the run started from (its CRC-32 differs)"
+        );
+        if again.network != stored.network {
+            run.init = Some(again);
+            write_atomic(json_path, &serde_json::to_string_pretty(&run)?)?;
+        }
     }
     let state_path = sibling(&options.out, "state");
     // The network the run writes over, if there, must be one (the run's last).
@@ -459,7 +466,68 @@ fn absolute(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
         .collect()
 }
 
-/// A new run's settings, written to `json_path`.
+/// The run `--resume` goes on with (its settings file, read), or none for a new run; every
+/// option checked first, so that a run that cannot start reads no data and writes nothing.
+fn stored_run(options: &Options, json_path: &Path) -> Result<Option<Run>> {
+    if !options.resume {
+        learning_rate(options)?;
+        initial_network(options, options.seed.unwrap_or(1))?;
+        return Ok(None);
+    }
+    usage!(
+        options.target.is_none()
+            && options.seed.is_none()
+            && options.hidden.is_none()
+            && options.buckets.is_none()
+            && options.features.is_none()
+            && options.exact.is_none()
+            && options.learning_rate.is_none(),
+        "--resume takes its settings from {}: only --epochs, --data and --init (where they moved) may be given",
+        json_path.display()
+    );
+    // A resume that cannot start leaves the disk as it found it.
+    ensure!(
+        json_path.is_file(),
+        "nothing to resume: {} does not exist",
+        json_path.display()
+    );
+    read_run(json_path).map(Some)
+}
+
+/// The first learning rate `--learning-rate` asks for, checked.
+fn learning_rate(options: &Options) -> Result<f64> {
+    let rate = options.learning_rate.unwrap_or(LEARNING_RATE);
+    usage!(
+        (MIN_LEARNING_RATE..=MAX_LEARNING_RATE).contains(&rate),
+        "--learning-rate must be from {MIN_LEARNING_RATE} to {MAX_LEARNING_RATE}, not {rate}"
+    );
+    Ok(rate)
+}
+
+/// The network a new run starts from: `--init`'s, whose shape the shape flags given must
+/// match, or fresh weights of the flags' shape.
+fn initial_network(options: &Options, seed: u64) -> Result<(Option<Init>, Parameters)> {
+    let Some(source) = &options.init else {
+        return Ok((None, initial_parameters(options.shape()?, seed)));
+    };
+    let (init, parameters) = Init::read(source)?;
+    let s = parameters.shape;
+    let other_layers = options
+        .hidden
+        .is_some_and(|h| (h.hidden, h.second, h.third) != (s.hidden, s.second, s.third));
+    let other_buckets = options.buckets.is_some_and(|b| b != s.buckets);
+    let other_features = options
+        .features
+        .as_deref()
+        .is_some_and(|f| (f != "off") != s.features);
+    usage!(
+        !(other_layers || other_buckets || other_features),
+        "--init '{source}' is a {s} network: --hidden, --buckets and --features, if given, must be its own"
+    );
+    Ok((Some(init), parameters))
+}
+
+/// A new run's settings (written by the caller once its data are read and found enough).
 fn start(
     options: &Options,
     epochs: u32,
@@ -486,28 +554,8 @@ fn start(
         );
     }
     let seed = options.seed.unwrap_or(1);
-    let learning_rate = options.learning_rate.unwrap_or(LEARNING_RATE);
-    usage!(
-        (MIN_LEARNING_RATE..=MAX_LEARNING_RATE).contains(&learning_rate),
-        "--learning-rate must be from {MIN_LEARNING_RATE} to {MAX_LEARNING_RATE}, not {learning_rate}"
-    );
-    let (init, parameters) = if let Some(source) = &options.init {
-        let (init, parameters) = Init::read(source)?;
-        let given =
-            options.hidden.is_some() || options.buckets.is_some() || options.features.is_some();
-        if given {
-            let asked = options.shape()?;
-            usage!(
-                asked == parameters.shape,
-                "--init '{source}' is a {} network; --hidden/--buckets/--features ask for {asked} (leave them out to train its shape)",
-                parameters.shape
-            );
-        }
-        (Some(init), parameters)
-    } else {
-        let shape = options.shape()?;
-        (None, initial_parameters(shape, seed))
-    };
+    let learning_rate = learning_rate(options)?;
+    let (init, parameters) = initial_network(options, seed)?;
     let shape = parameters.shape;
     let run = Run {
         data: absolute(&options.data)?,
@@ -524,7 +572,6 @@ fn start(
         network: NetworkShape::from(shape),
         init,
     };
-    write_atomic(json_path, &serde_json::to_string_pretty(&run)?)?;
     let trainer = Trainer::new(&parameters, run.settings.clone());
     Ok((run, Vec::new(), trainer))
 }
@@ -619,17 +666,11 @@ fn read_data(paths: &[PathBuf]) -> Result<Vec<data::DataFile>> {
     Ok(files)
 }
 
-/// Writes `path` whole or not at all: through `FILE.tmp` (removed if the write fails, a full
-/// disk say), renamed over it.
+/// Writes `path` whole or not at all, through `FILE.tmp` ([`super::replace_through`]).
 fn write_bytes(path: &Path, bytes: &[u8]) -> Result<()> {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(".tmp");
-    let tmp = path.with_file_name(name);
-    if let Err(error) = std::fs::write(&tmp, bytes) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(error).with_context(|| format!("writing {}", path.display()));
-    }
-    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+    super::replace_through(path, &path.with_file_name(name), bytes)
 }
 
 /// What a finished run of `yolah train` into `out` came to, from its own files: the positions
