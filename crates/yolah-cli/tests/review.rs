@@ -151,6 +151,10 @@ fn bad_input_is_refused_in_one_line() {
             vec!["-", "--game", "1"],
             "--game needs a record or PGN file",
         ),
+        (
+            vec![pgn_text, "--position", "startpos"],
+            "is a PGN file, whose games set their own start: --position is for a file of moves",
+        ),
         (vec!["/nonexistent/games.pgn"], "/nonexistent/games.pgn"),
     ] {
         let mut all = vec!["review"];
