@@ -18,7 +18,7 @@
 
 use crate::eval::network::Network;
 use crate::limits::Limits;
-use crate::players::minimax::{Minimax, Outcome, proven_margin};
+use crate::players::minimax::{Minimax, Outcome, margin, proven_margin};
 use serde::Serialize;
 use std::sync::Arc;
 use yolah_core::{Color, Move, Position};
@@ -314,11 +314,15 @@ impl Reviewer {
         let mut searched: Vec<(Value, Vec<Move>)> = Vec::with_capacity(positions.len());
         for (i, position) in positions.iter().enumerate() {
             searched.push(if position.game_over() {
-                (Value::exact(final_margin(position)), Vec::new())
+                (Value::exact(margin(position)), Vec::new())
             } else {
-                let outcome = self
-                    .engine
-                    .search(position, Reviewer::nodes(self.settings.nodes));
+                let outcome = self.engine.search(
+                    position,
+                    Limits {
+                        nodes: Some(self.settings.nodes),
+                        ..Limits::default()
+                    },
+                );
                 (Value::of(&outcome), outcome.pv)
             });
             progress(i + 1, total);
@@ -363,30 +367,15 @@ impl Reviewer {
         }
     }
 
-    fn nodes(nodes: u64) -> Limits {
-        Limits {
-            nodes: Some(nodes),
-            ..Limits::default()
-        }
-    }
-
     /// The proved final margin of `position` for its side to move, if the solver proves it
     /// within its nodes (positions with more free squares than asked are not tried, unless
     /// `any`).
     fn prove(&mut self, position: &Position, any: bool) -> Option<i32> {
-        if position.game_over() {
-            return Some(final_margin(position));
-        }
         let free = 64 - position.occupied().count();
-        if free > self.settings.exact_free && !any {
+        if free > self.settings.exact_free && !any && !position.game_over() {
             return None;
         }
-        let outcome = self
-            .solver
-            .search(position, Reviewer::nodes(self.settings.exact_nodes));
-        outcome
-            .proven
-            .then(|| proven_margin(outcome.value).unwrap_or(0))
+        self.solver.prove(position, self.settings.exact_nodes)
     }
 
     /// The move `m` from `position`, given the engine's values (`searched`) and the solver's
@@ -459,10 +448,4 @@ impl Reviewer {
         }
         Some(kept)
     }
-}
-
-/// The final margin of a finished game for its side to move.
-fn final_margin(position: &Position) -> i32 {
-    let side = position.side_to_move();
-    i32::from(position.score(side)) - i32::from(position.score(side.opponent()))
 }

@@ -9,13 +9,12 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use yolah_ai::Limits;
 use yolah_ai::arena::game::play_game;
 use yolah_ai::arena::opening::random_opening;
 pub use yolah_ai::arena::shard::Shard;
 use yolah_ai::data::Sample;
 use yolah_ai::player::Report;
-use yolah_ai::players::minimax::{Minimax, proven_margin};
+use yolah_ai::players::minimax::Minimax;
 use yolah_ai::spec::Spec;
 use yolah_core::zobrist::{fnv1a, splitmix64};
 use yolah_core::{Color, Position};
@@ -179,22 +178,15 @@ pub fn label_exactly(samples: &mut [Sample], exact: Exact) {
     SOLVER.with_borrow_mut(|solver| {
         let solver = solver.get_or_insert_with(|| Minimax::solver(SOLVER_TABLE_MB, 1));
         solver.clear();
-        let limits = Limits {
-            nodes: Some(exact.nodes),
-            ..Limits::default()
-        };
         for sample in samples.iter_mut().rev() {
             let free = 64 - sample.position.occupied().count();
             if free > exact.free {
                 continue;
             }
-            let outcome = solver.search(&sample.position, limits);
-            if !outcome.proven {
+            let Some(margin) = solver.prove(&sample.position, exact.nodes) else {
                 break;
-            }
-            // A proved value is a game's end: a margin, or 0 for a draw.
-            let margin = proven_margin(outcome.value).unwrap_or(0).clamp(-64, 64) as i8;
-            sample.exact = Some(margin);
+            };
+            sample.exact = Some(margin.clamp(-64, 64) as i8);
         }
     });
 }
@@ -259,6 +251,8 @@ pub fn run<E: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use yolah_ai::Limits;
+    use yolah_ai::players::minimax::proven_margin;
 
     #[test]
     fn a_game_gives_labelled_positions_reproducibly() {

@@ -37,4 +37,4 @@ pub use pruning::Pruning;
 pub use spec::DEFAULT_TT_MB;
 pub(crate) use spec::PLAYER;
 pub use time::DEFAULT_SOFT_PERCENT;
-pub use values::{MAX_PLY, WIN, proven_margin, terminal_value};
+pub use values::{MAX_PLY, WIN, margin, proven_margin, terminal_value};

@@ -83,6 +83,23 @@ impl Minimax {
         self.table.clear();
     }
 
+    /// The final margin of `position` with best play, for its side to move, if this search
+    /// (the [`Minimax::solver`], say) proves it within `nodes` (a finished game's is its own).
+    pub fn prove(&mut self, position: &Position, nodes: u64) -> Option<i32> {
+        if position.game_over() {
+            return Some(super::values::margin(position));
+        }
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let outcome = self.search(position, limits);
+        // A proved value is a game's end: a margin, or 0 for a draw.
+        outcome
+            .proven
+            .then(|| super::values::proven_margin(outcome.value).unwrap_or(0))
+    }
+
     /// Searches `position` (not over) within `limits`: depth, nodes (counted by the first
     /// thread), time; with none, until the value is proven.
     pub fn search(&mut self, position: &Position, limits: Limits) -> Outcome {

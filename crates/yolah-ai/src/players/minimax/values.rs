@@ -10,9 +10,14 @@ pub const MAX_PLY: usize = 128;
 
 /// The value of a finished game for the side to move.
 pub fn terminal_value(position: &Position) -> i32 {
-    let us = position.side_to_move();
-    let margin = i32::from(position.score(us)) - i32::from(position.score(us.opponent()));
+    let margin = margin(position);
     margin + WIN * margin.signum()
+}
+
+/// The side to move's points less the other side's: a finished game's final margin.
+pub fn margin(position: &Position) -> i32 {
+    let us = position.side_to_move();
+    i32::from(position.score(us)) - i32::from(position.score(us.opponent()))
 }
 
 /// The final margin a proven value stands for, `None` for a heuristic value.
