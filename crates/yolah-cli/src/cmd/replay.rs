@@ -112,14 +112,11 @@ pub(super) struct Picked {
     pub moves: Vec<Move>,
 }
 
-/// Game `number` of a record file (`yolah match --out`, a tournament's games.csv) or a PGN
-/// file, of the run `run` names (`RUN[:K]`) when the file holds several.
-pub(super) fn pick_game(path: &Path, number: u64, run: Option<&str>) -> Result<Picked> {
-    let pick = run.map(Pick::parse).transpose()?;
-    if is_pgn(path)? {
-        let game = pgn_game(path, number, pick.as_ref())?;
+impl Picked {
+    /// A PGN game, numbered `number`.
+    pub(super) fn of_pgn(number: &str, game: PgnGame) -> Picked {
         let tag = |name: &str| game.tag(name).unwrap_or("?");
-        return Ok(Picked {
+        Picked {
             title: format!(
                 "game {number}: {} (black) vs {} (white), {}",
                 tag("Black"),
@@ -128,7 +125,19 @@ pub(super) fn pick_game(path: &Path, number: u64, run: Option<&str>) -> Result<P
             ),
             start: game.start,
             moves: game.moves,
-        });
+        }
+    }
+}
+
+/// Game `number` of a record file (`yolah match --out`, a tournament's games.csv) or a PGN
+/// file, of the run `run` names (`RUN[:K]`) when the file holds several.
+pub(super) fn pick_game(path: &Path, number: u64, run: Option<&str>) -> Result<Picked> {
+    let pick = run.map(Pick::parse).transpose()?;
+    if is_pgn(path)? {
+        return Ok(Picked::of_pgn(
+            &number.to_string(),
+            pgn_game(path, number, pick.as_ref())?,
+        ));
     }
     let read = RecordFile::read(path)?;
     if let Tail::Damaged { line, reason, .. } = &read.tail {

@@ -131,18 +131,8 @@ fn only_game(path: &Path) -> Result<Picked> {
         ))
         .into());
     }
-    let number = first.tag("Game").unwrap_or("0");
-    let tag = |name: &str| first.tag(name).unwrap_or("?").to_string();
-    Ok(Picked {
-        title: format!(
-            "game {number}: {} (black) vs {} (white), {}",
-            tag("Black"),
-            tag("White"),
-            first.result
-        ),
-        start: first.start,
-        moves: first.moves,
-    })
+    let number = first.tag("Game").unwrap_or("0").to_string();
+    Ok(Picked::of_pgn(&number, first))
 }
 
 /// The moves of a file (or stdin) as `yolah replay` reads them, from `--position`.
