@@ -9,7 +9,7 @@
 //! before its parent), so that a gain against the parent alone, which can be a cycle, is not
 //! promoted. [`decide`] states the rule.
 
-use crate::train::{MAX_LEARNING_RATE, MIN_LEARNING_RATE, Target};
+use crate::train::Target;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use yolah_ai::arena::sprt::{Sprt, expected_score};
@@ -156,12 +156,8 @@ impl Config {
             ));
         }
         self.shape()?;
-        if let Some(rate) = self.learning_rate
-            && !(MIN_LEARNING_RATE..=MAX_LEARNING_RATE).contains(&rate)
-        {
-            return Err(format!(
-                "--learning-rate must be from {MIN_LEARNING_RATE} to {MAX_LEARNING_RATE}, not {rate}"
-            ));
+        if let Some(rate) = self.learning_rate {
+            crate::train::check_learning_rate(rate)?;
         }
         if let Some(exact) = self.exact {
             exact.check()?;

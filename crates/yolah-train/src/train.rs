@@ -233,6 +233,17 @@ pub const MIN_LEARNING_RATE: f64 = 1e-6;
 /// The largest first learning rate a run may ask for.
 pub const MAX_LEARNING_RATE: f64 = 1.0;
 
+/// Checks a first learning rate (`--learning-rate`, as `train` and `learn` take it).
+pub fn check_learning_rate(rate: f64) -> Result<(), String> {
+    if (MIN_LEARNING_RATE..=MAX_LEARNING_RATE).contains(&rate) {
+        Ok(())
+    } else {
+        Err(format!(
+            "--learning-rate must be from {MIN_LEARNING_RATE} to {MAX_LEARNING_RATE}, not {rate}"
+        ))
+    }
+}
+
 /// How a run trains.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Settings {

@@ -16,9 +16,7 @@ use std::time::Instant;
 use yolah_ai::arena::lock::DirLock;
 use yolah_ai::data;
 use yolah_ai::eval::network::{self, Parameters, Shape};
-use yolah_train::train::{
-    Dataset, MAX_LEARNING_RATE, MIN_LEARNING_RATE, Settings, Target, Trainer, initial_parameters,
-};
+use yolah_train::train::{Dataset, Settings, Target, Trainer, initial_parameters};
 
 /// The options of `yolah train`, as its command line gives them.
 #[derive(clap::Args)]
@@ -266,8 +264,12 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     let json_path = sibling(&options.out, "train.json");
     let csv_path = sibling(&options.out, "train.csv");
     let png_path = sibling(&options.out, "loss.png");
-    let stored = stored_run(options, &json_path)?;
-    let files = data_of(options, stored.as_ref(), &json_path)?;
+    let begin = begin(options, &json_path)?;
+    let stored = match &begin {
+        Begin::Resume(run) => Some(run),
+        Begin::New(..) => None,
+    };
+    let files = data_of(options, stored, &json_path)?;
     std::fs::create_dir_all(&dir)
         .with_context(|| format!("'{}': cannot create the directory", dir.display()))?;
     let _lock = DirLock::take(&dir)?;
@@ -278,10 +280,15 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         .collect();
 
     let new = stored.is_none();
-    let (run, mut rows, trainer) = if let Some(run) = stored {
-        resume(options, run, &fingerprints, &json_path, &csv_path)?
-    } else {
-        start(options, epochs, fingerprints, &json_path)?
+    let (run, mut rows, trainer) = match begin {
+        Begin::Resume(run) => resume(options, run, &fingerprints, &json_path, &csv_path)?,
+        Begin::New(rate, init, parameters) => start(
+            options,
+            epochs,
+            fingerprints,
+            &json_path,
+            (rate, init, &parameters),
+        )?,
     };
 
     let dataset = Dataset::new(
@@ -466,13 +473,21 @@ fn absolute(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
         .collect()
 }
 
-/// The run `--resume` goes on with (its settings file, read), or none for a new run; every
-/// option checked first, so that a run that cannot start reads no data and writes nothing.
-fn stored_run(options: &Options, json_path: &Path) -> Result<Option<Run>> {
+/// How a run begins: going on with the run in `--out`, or afresh.
+enum Begin {
+    /// The run `--resume` goes on with, as its settings file has it.
+    Resume(Run),
+    /// A new run's first learning rate and network (and where that network came from).
+    New(f64, Option<Init>, Parameters),
+}
+
+/// How the run begins, every option checked first, so that a run that cannot start reads no
+/// data and writes nothing.
+fn begin(options: &Options, json_path: &Path) -> Result<Begin> {
     if !options.resume {
-        learning_rate(options)?;
-        initial_network(options, options.seed.unwrap_or(1))?;
-        return Ok(None);
+        let rate = learning_rate(options)?;
+        let (init, parameters) = initial_network(options, options.seed.unwrap_or(1))?;
+        return Ok(Begin::New(rate, init, parameters));
     }
     usage!(
         options.target.is_none()
@@ -491,16 +506,13 @@ fn stored_run(options: &Options, json_path: &Path) -> Result<Option<Run>> {
         "nothing to resume: {} does not exist",
         json_path.display()
     );
-    read_run(json_path).map(Some)
+    read_run(json_path).map(Begin::Resume)
 }
 
 /// The first learning rate `--learning-rate` asks for, checked.
 fn learning_rate(options: &Options) -> Result<f64> {
     let rate = options.learning_rate.unwrap_or(LEARNING_RATE);
-    usage!(
-        (MIN_LEARNING_RATE..=MAX_LEARNING_RATE).contains(&rate),
-        "--learning-rate must be from {MIN_LEARNING_RATE} to {MAX_LEARNING_RATE}, not {rate}"
-    );
+    yolah_train::train::check_learning_rate(rate).map_err(UsageError)?;
     Ok(rate)
 }
 
@@ -533,6 +545,7 @@ fn start(
     epochs: u32,
     fingerprints: Vec<(u64, usize)>,
     json_path: &Path,
+    (learning_rate, init, parameters): (f64, Option<Init>, &Parameters),
 ) -> Result<(Run, Vec<Row>, Trainer)> {
     ensure!(
         !json_path.exists(),
@@ -554,8 +567,6 @@ fn start(
         );
     }
     let seed = options.seed.unwrap_or(1);
-    let learning_rate = learning_rate(options)?;
-    let (init, parameters) = initial_network(options, seed)?;
     let shape = parameters.shape;
     let run = Run {
         data: absolute(&options.data)?,
@@ -572,7 +583,7 @@ fn start(
         network: NetworkShape::from(shape),
         init,
     };
-    let trainer = Trainer::new(&parameters, run.settings.clone());
+    let trainer = Trainer::new(parameters, run.settings.clone());
     Ok((run, Vec::new(), trainer))
 }
 
