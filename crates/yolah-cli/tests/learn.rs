@@ -389,31 +389,36 @@ fn a_generations_self_play_run_as_shards_is_taken_over() {
 
 /// A tiny run of one generation into `dir`, finished: a test of 2 games, which cannot decide.
 fn tiny_run(dir: &Path) {
-    let output = yolah(
-        &[
-            "learn",
-            "--out",
-            dir.to_str().unwrap(),
-            "--generations",
-            "1",
-            "--games",
-            "20",
-            "--nodes",
-            "50",
-            "--epochs",
-            "1",
-            "--hidden",
-            "16,4",
-            "--budget",
-            "nodes=50",
-            "--test-games",
-            "2",
-            "--gauntlet",
-            "mcts:iterations=50",
-        ],
-        "",
+    tiny_run_with(
+        dir,
+        &["--test-games", "2", "--gauntlet", "mcts:iterations=50"],
     );
+}
+
+/// One generation of 20 games at 50 nodes into `dir`, a 16,4 network, tested at 50 nodes,
+/// with `extra` options; finished.
+fn tiny_run_with(dir: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "learn",
+        "--out",
+        dir.to_str().unwrap(),
+        "--generations",
+        "1",
+        "--games",
+        "20",
+        "--nodes",
+        "50",
+        "--epochs",
+        "1",
+        "--hidden",
+        "16,4",
+        "--budget",
+        "nodes=50",
+    ];
+    args.extend_from_slice(extra);
+    let output = yolah(&args, "");
     assert!(output.status.success(), "{}", stderr(&output));
+    output
 }
 
 /// Issue 42: a run's files are checked when it resumes, and one that is not the run's is
@@ -825,23 +830,9 @@ fn a_node_limited_test_plays_each_opening_once_a_colour() {
     )
     .unwrap();
     let dir = root.path().join("run");
-    let output = yolah(
+    let output = tiny_run_with(
+        &dir,
         &[
-            "learn",
-            "--out",
-            dir.to_str().unwrap(),
-            "--generations",
-            "1",
-            "--games",
-            "20",
-            "--nodes",
-            "50",
-            "--epochs",
-            "1",
-            "--hidden",
-            "16,4",
-            "--budget",
-            "nodes=50",
             "--test-games",
             "100",
             "--sprt",
@@ -853,9 +844,7 @@ fn a_node_limited_test_plays_each_opening_once_a_colour() {
             "--openings",
             openings.to_str().unwrap(),
         ],
-        "",
     );
-    assert!(output.status.success(), "{}", stderr(&output));
     assert!(
         stderr(&output).contains(
             "learn: the test plays at most 4 games, not 100: at nodes=50 the players repeat themselves, so each of the 2 openings is played once in each colour"
