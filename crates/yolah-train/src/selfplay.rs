@@ -105,13 +105,16 @@ impl Config {
 
     /// A fingerprint of what decides each game (spec, random plies, seed, exact labels; not
     /// the number of games, which a resumed run may raise), FNV-1a, stored in the data file's
-    /// header so that a file is never resumed by another run. (A run without exact labels
-    /// keeps the fingerprint it had before they existed.)
+    /// header so that a file is never resumed by another run.
+    ///
+    /// The games' seeds are drawn as [`game_seed`] draws them since `GAMES`: a file of the
+    /// runs before, whose neighbouring seeds played the same games, is not resumed by this one.
     pub fn fingerprint(&self) -> u64 {
+        const GAMES: &str = "game seeds 2";
         let json = match self.exact {
-            None => serde_json::to_string(&(&self.spec, self.random_plies, self.seed)),
+            None => serde_json::to_string(&(GAMES, &self.spec, self.random_plies, self.seed)),
             Some(exact) => {
-                serde_json::to_string(&(&self.spec, self.random_plies, self.seed, exact))
+                serde_json::to_string(&(GAMES, &self.spec, self.random_plies, self.seed, exact))
             }
         }
         .expect("a config serialises");
@@ -130,10 +133,19 @@ fn score(report: &Report) -> i16 {
     hundredths.round().clamp(-10_000.0, 10_000.0) as i16
 }
 
+/// The seed of game `number` of a run of seed `seed`: the run's seed is mixed before the
+/// number joins it, so that runs of neighbouring seeds (a loop's generations: `seed × 1000 +
+/// g`) play different games. (`seed ^ number` gave seeds that differ in their low bits the
+/// same games in another order: a loop whose network was not promoted played one
+/// generation's games again, generation after generation.)
+fn game_seed(seed: u64, number: u64) -> u64 {
+    splitmix64(splitmix64(seed) ^ number)
+}
+
 /// Plays game `number` of the run and returns its samples: every position after the opening
 /// where the side to move had a choice, in order.
 pub fn play(config: &Config, spec: &Spec, number: u64) -> Vec<Sample> {
-    let game_seed = splitmix64(config.seed ^ number);
+    let game_seed = game_seed(config.seed, number);
     let opening = random_opening(config.random_plies, game_seed);
     let mut black = spec.agent_for_game(splitmix64(game_seed ^ 1));
     let mut white = spec.agent_for_game(splitmix64(game_seed ^ 2));
@@ -254,6 +266,29 @@ mod tests {
     use yolah_ai::Limits;
     use yolah_ai::players::minimax::proven_margin;
 
+    /// The runs of a loop's generations (seeds 45001, 45002, …) play different games: none of
+    /// one run's first games is among the other's.
+    #[test]
+    fn neighbouring_seeds_play_different_games() {
+        let config = |seed| Config {
+            spec: "minimax:nodes=50".to_string(),
+            games: 8,
+            random_plies: 6,
+            seed,
+            shard: None,
+            exact: None,
+        };
+        let openings = |seed| -> Vec<Vec<Sample>> {
+            let config = config(seed);
+            let spec = config.check().unwrap();
+            (0..8).map(|n| play(&config, &spec, n)).collect()
+        };
+        let (a, b) = (openings(45_002), openings(45_003));
+        for game in &a {
+            assert!(!b.contains(game), "a game of seed 45002 is one of 45003's");
+        }
+    }
+
     #[test]
     fn a_game_gives_labelled_positions_reproducibly() {
         let config = Config {
@@ -313,7 +348,7 @@ mod tests {
 
     /// Exact labels: the game's last positions are proved, from the end back; each is the
     /// solver's value found again from scratch; the rest keep the game's labels; the same
-    /// game gives the same labels; and a run without them keeps its fingerprint.
+    /// game gives the same labels; and the fingerprint says which.
     #[test]
     fn exact_labels_are_the_solvers_values() {
         let plain = Config {
@@ -362,9 +397,10 @@ mod tests {
             assert_eq!(Sample::from_bytes(&sample.to_bytes()).unwrap(), *sample);
         }
         assert_ne!(config.fingerprint(), plain.fingerprint());
-        let before_exact_labels =
+        // A file of the runs whose neighbouring seeds played the same games is not resumed.
+        let before_game_seeds =
             serde_json::to_string(&(&plain.spec, plain.random_plies, plain.seed)).unwrap();
-        assert_eq!(plain.fingerprint(), fnv1a(before_exact_labels.as_bytes()));
+        assert_ne!(plain.fingerprint(), fnv1a(before_game_seeds.as_bytes()));
         for (free, nodes, name) in [
             (0, 10, "--exact-free"),
             (33, 10, "--exact-free"),
