@@ -181,8 +181,9 @@ impl Value {
     }
 }
 
-/// What the solver says of a move between two proved positions.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// What the solver says of a move between two proved positions (its JSON has [`Verdict::text`]
+/// as `text` besides the fields).
+#[derive(Clone, Debug, PartialEq)]
 pub struct Verdict {
     /// The mover's proved final margin before the move (best play).
     pub before: i32,
@@ -210,6 +211,18 @@ impl Verdict {
             Some(moves) => format!("{} kept {what}", moves.join(", ")),
         };
         format!("{before} → {after}: {kept}")
+    }
+}
+
+impl Serialize for Verdict {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut fields = serializer.serialize_struct("Verdict", 4)?;
+        fields.serialize_field("before", &self.before)?;
+        fields.serialize_field("after", &self.after)?;
+        fields.serialize_field("kept_by", &self.kept_by)?;
+        fields.serialize_field("text", &self.text())?;
+        fields.end()
     }
 }
 

@@ -38,6 +38,11 @@ fn bad_settings_and_a_busy_port_are_one_line_errors() {
             "--max-searches must be from 1 to 1024",
             2,
         ),
+        (
+            vec!["serve", "--review-nodes", "0"],
+            "--review-nodes must be from 1 to 100000000, not 0",
+            2,
+        ),
     ] {
         let output = yolah(&args, "");
         assert_clean_error(&output, expected);

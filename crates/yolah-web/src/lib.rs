@@ -8,12 +8,14 @@
 //! - [`server`]: the routes, the connections and their searches;
 //! - [`store`]: the games kept in SQLite, for reloads, restarts and the archive;
 //! - [`archive`]: `/games`, the kept games listed and exported;
+//! - [`review`]: `/games/ID/review.json`, finished games judged move by move;
 //! - [`export`]: a game as a PGN-style record (`/export.pgn`).
 
 pub mod archive;
 pub mod export;
 pub mod game;
 pub mod message;
+pub mod review;
 pub mod room;
 pub mod server;
 pub mod store;

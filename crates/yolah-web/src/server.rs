@@ -26,7 +26,7 @@ use crate::room::{Room, Rooms, Seat};
 use crate::store::{FORGET_EMPTY_AFTER, Kept, Kind, Pin, Store, Written, secret};
 use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Query, State as Extract};
+use axum::extract::{Path, Query, State as Extract};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Json, Response};
 use axum::routing::get;
@@ -106,6 +106,8 @@ pub struct Config {
     pub new_game_refill: Duration,
     /// How long a client has to send a request's headers before its connection is closed.
     pub header_timeout: Duration,
+    /// How hard a finished game's review looks (`/games/ID/review.json`).
+    pub review: yolah_ai::review::Settings,
 }
 
 impl Default for Config {
@@ -122,6 +124,7 @@ impl Default for Config {
             new_game_burst: NEW_GAME_BURST,
             new_game_refill: NEW_GAME_REFILL,
             header_timeout: HEADER_TIMEOUT,
+            review: yolah_ai::review::Settings::default(),
         }
     }
 }
@@ -147,6 +150,8 @@ struct Shared {
     store: Arc<Store>,
     /// The games each client address may still keep.
     creations: Creations,
+    /// Finished games' reviews.
+    reviews: Arc<crate::review::Reviews>,
 }
 
 /// The page, proposing the default player of every command and the server's time control.
@@ -164,6 +169,7 @@ fn page(config: &Config) -> String {
 /// now, `/games` the archive of the games `store` keeps.
 pub fn router(config: Config, store: Arc<Store>) -> Router {
     let (shared_burst, shared_refill) = (config.new_game_burst, config.new_game_refill);
+    let review = config.review;
     let shared = Arc::new(Shared {
         page: page(&config),
         watch_searches: Arc::new(Semaphore::new(config.max_searches.max(1))),
@@ -175,6 +181,7 @@ pub fn router(config: Config, store: Arc<Store>) -> Router {
         searching: AtomicUsize::new(0),
         memory_mb: AtomicU64::new(0),
         rooms: Rooms::new(Arc::clone(&store)),
+        reviews: crate::review::Reviews::new(Arc::clone(&store), review),
         store,
         creations: Creations {
             buckets: std::sync::Mutex::default(),
@@ -201,6 +208,21 @@ pub fn router(config: Config, store: Arc<Store>) -> Router {
             get(|Extract(shared): Extract<Arc<Shared>>, Query(selection): Query<Selection>| async move {
                 off_workers(move || crate::archive::pgn(&shared.store, &selection)).await
             }),
+        )
+        .route(
+            "/games/{id}/review.json",
+            get(|Extract(shared): Extract<Arc<Shared>>, Path(id): Path<String>| async move {
+                off_workers(move || crate::review::respond(shared.reviews.status(&id))).await
+            })
+            .post(
+                |Extract(shared): Extract<Arc<Shared>>, headers: HeaderMap, Path(id): Path<String>| async move {
+                    // A page of another site may not spend the server's searches.
+                    if let Err(why) = check_origin(&headers, &shared.config.allowed_origins) {
+                        return (StatusCode::FORBIDDEN, why).into_response();
+                    }
+                    off_workers(move || crate::review::respond(shared.reviews.ask(&id))).await
+                },
+            ),
         )
         .route("/ws", get(upgrade))
         .with_state(shared)

@@ -28,7 +28,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 pub const APPLICATION_ID: i32 = 0x596f_6c61;
 
 /// The schema, one step per version: step `k` takes a file from version `k` to `k + 1`.
-pub const MIGRATIONS: [&str; 3] = [
+pub const MIGRATIONS: [&str; 4] = [
     // 1: the games.
     "CREATE TABLE games (
         id TEXT PRIMARY KEY,
@@ -53,7 +53,18 @@ pub const MIGRATIONS: [&str; 3] = [
      UPDATE games SET join_key = lower(hex(randomblob(16))) WHERE kind = 'friends';
      DROP INDEX games_by_date;
      CREATE INDEX games_listed ON games (created, id) WHERE plies > 0;",
+    // 4: the reviews of finished games (`/games/ID/review.json`), each with the moves it
+    // judged: a review of other moves than the game's is stale.
+    "CREATE TABLE reviews (
+        id TEXT PRIMARY KEY,
+        moves TEXT NOT NULL,
+        review TEXT NOT NULL,
+        created INTEGER NOT NULL
+    );",
 ];
+
+/// The columns of the reviews table of [`VERSION`].
+const REVIEW_COLUMNS: [&str; 4] = ["id", "moves", "review", "created"];
 
 /// The columns the schema of [`VERSION`] has: a file that says it is at that version but
 /// lacks one is damaged.
@@ -352,6 +363,10 @@ impl Store {
                 "the file is damaged: it says schema {version} but has no games table"
             ));
         }
+        // A file at this version is checked whole before anything is written to it.
+        if version == VERSION {
+            Store::check_schema(&db)?;
+        }
         db.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
             .map_err(|e| sql(&e))?;
         db.busy_timeout(std::time::Duration::from_secs(5))
@@ -363,30 +378,31 @@ impl Store {
             file_lock: None,
         };
         store.migrate(version)?;
-        store.check_schema()?;
+        Store::check_schema(&store.lock())?;
         Ok(store)
     }
 
-    /// Fails unless the games table has every column of this version (a file stamped with
-    /// our version whose table is gone or different is damaged, not empty).
-    fn check_schema(&self) -> Result<(), String> {
-        let db = self.lock();
-        let mut statement = db
-            .prepare("SELECT name FROM pragma_table_info('games')")
-            .map_err(|e| sql(&e))?;
-        let columns = statement
-            .query_map([], |row| row.get::<_, String>(0))
-            .and_then(Iterator::collect::<Result<Vec<_>, _>>)
-            .map_err(|e| sql(&e))?;
-        match COLUMNS
-            .iter()
-            .find(|c| !columns.iter().any(|have| have == *c))
-        {
-            None => Ok(()),
-            Some(missing) => Err(format!(
-                "the file is damaged: its games table lacks the column {missing}"
-            )),
+    /// Fails unless the games and reviews tables have every column of this version (a file
+    /// stamped with our version whose table is gone or different is damaged, not empty).
+    fn check_schema(db: &Connection) -> Result<(), String> {
+        for (table, wanted) in [("games", &COLUMNS[..]), ("reviews", &REVIEW_COLUMNS[..])] {
+            let mut statement = db
+                .prepare("SELECT name FROM pragma_table_info(?1)")
+                .map_err(|e| sql(&e))?;
+            let columns = statement
+                .query_map(params![table], |row| row.get::<_, String>(0))
+                .and_then(Iterator::collect::<Result<Vec<_>, _>>)
+                .map_err(|e| sql(&e))?;
+            if let Some(missing) = wanted
+                .iter()
+                .find(|c| !columns.iter().any(|have| have == *c))
+            {
+                return Err(format!(
+                    "the file is damaged: its {table} table lacks the column {missing}"
+                ));
+            }
         }
+        Ok(())
     }
 
     /// Takes the schema from `version` to [`VERSION`], each step in its own transaction.
@@ -579,6 +595,39 @@ impl Store {
             key,
             saved,
         }))
+    }
+
+    /// The review kept of game `id`, if any: the moves it judged (separated by spaces) and
+    /// the review's JSON.
+    pub fn review(&self, id: &str) -> Result<Option<(String, String)>, String> {
+        self.read()
+            .query_row(
+                "SELECT CAST(moves AS TEXT), CAST(review AS TEXT) FROM reviews WHERE id = ?1",
+                params![id],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
+            .optional()
+            .map_err(|e| format!("cannot read the review of game {id}: {}", sql(&e)))
+    }
+
+    /// Keeps the review of game `id` made of `moves` (replacing one of other moves), if the
+    /// game is still kept.
+    pub fn keep_review(&self, id: &str, moves: &str, review: &str) -> Result<(), String> {
+        let changed = self
+            .lock()
+            .execute(
+                "INSERT OR REPLACE INTO reviews (id, moves, review, created)
+                 SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM games WHERE id = ?1)",
+                params![id, moves, review, now()],
+            )
+            .map_err(|e| format!("cannot keep the review: {}", sql(&e)))?;
+        if changed == 1 {
+            Ok(())
+        } else {
+            Err(format!(
+                "cannot keep the review: game {id} is no longer in the database"
+            ))
+        }
     }
 
     /// A page of at most `per_page` games that have moves, newest first, from `cursor`.
@@ -958,10 +1007,27 @@ mod tests {
             .unwrap();
         let junk = dir.path().join("junk.sqlite");
         std::fs::write(&junk, b"not a database at all, just some words".repeat(40)).unwrap();
+        // Our schema's stamp, its games table, and no reviews table.
+        let reviewless = dir.path().join("reviewless.sqlite");
+        {
+            let db = Connection::open(&reviewless).unwrap();
+            for step in &MIGRATIONS[..VERSION - 1] {
+                db.execute_batch(step).unwrap();
+            }
+            db.execute_batch(&format!(
+                "PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {VERSION};"
+            ))
+            .unwrap();
+        }
+        let newer_text = format!("schema is version 99, newer than this yolah's {VERSION}");
         for (path, expected) in [
             (&foreign, "not a Yolah game database"),
-            (&newer, "schema is version 99, newer than this yolah's 3"),
+            (&newer, newer_text.as_str()),
             (&junk, "file is not a database"),
+            (
+                &reviewless,
+                "the file is damaged: its reviews table lacks the column id",
+            ),
         ] {
             let before = std::fs::read(path).unwrap();
             let error = Store::open(path).err().expect("refused");

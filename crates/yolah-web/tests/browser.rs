@@ -1678,3 +1678,129 @@ async fn a_bad_analysis_link_shows_the_landing_with_the_error() {
         client.close().await.unwrap();
     }
 }
+
+/// Issue 43, item 7: a finished game's review on the page. Not offered while a person plays;
+/// once the game ends, Review asks the server, shows its progress, then each side's accuracy,
+/// the graph over the whole game with the mistakes marked, their glyphs in the move list, and
+/// the move shown judged; "Next mistake" steps to one, and a reload shows the kept review at
+/// once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromedriver: cargo test -p yolah-web --test browser -- --ignored"]
+async fn a_finished_game_is_reviewed_on_the_page() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let config = yolah_web::Config {
+        review: yolah_ai::review::Settings {
+            nodes: 2_000,
+            exact_free: 12,
+            exact_nodes: 100_000,
+        },
+        ..yolah_web::Config::default()
+    };
+    tokio::spawn(yolah_web::serve(
+        listener,
+        config,
+        yolah_web::Store::memory(),
+    ));
+    for (width, height, name) in [(1280, 800, "desktop"), (390, 844, "phone")] {
+        let (_driver, client, port) = browser(width, height).await;
+        client.goto(&format!("http://{address}/")).await.unwrap();
+        // While a person plays, no review (nor evaluation) is offered.
+        level_game(&client, 1, "black").await;
+        wait_for(&client, "a game", |p| p["human"] == "yes").await;
+        assert_unseen(&client, "review").await;
+        // A game of two random players, over at once.
+        custom_game(&client, "random", "random").await;
+        let over = wait_for(&client, "the game's end", |p| {
+            p["result"] != "" && p["players"] == "random|random"
+        })
+        .await;
+        let plies = over["moves"].as_str().unwrap().split(' ').count();
+        assert_seen(&client, "review-ask").await;
+        click(&client, "review-ask").await;
+        review_done(&client).await;
+        assert_unseen(&client, "review-ask").await;
+        assert_unseen(&client, "review-progress").await;
+        assert_seen(&client, "review-summary").await;
+        assert_seen(&client, "graph").await;
+        let summary = text(&client, "review-summary").await;
+        assert!(
+            summary.contains("● black: accuracy") && summary.contains("○ white: accuracy"),
+            "{name}: {summary}"
+        );
+        // The graph has every position's value: the review's, not a report's.
+        let points = run(
+            &client,
+            "return Number(document.getElementById('graph').dataset.points);",
+        )
+        .await;
+        assert_eq!(points, plies + 1, "{name}");
+        // Random players err: their mistakes are marked, and Next mistake shows one judged.
+        let glyphs = run(
+            &client,
+            "return [...document.querySelectorAll('#moves .glyph')].filter(g => g.getBoundingClientRect().width > 0).length;",
+        )
+        .await;
+        assert!(glyphs.as_u64().unwrap() > 0, "{name}: no glyph seen");
+        let marks = run(
+            &client,
+            "return document.querySelectorAll('#graph .mark').length;",
+        )
+        .await;
+        assert_eq!(marks, glyphs, "{name}: a mark on the graph for each glyph");
+        click(&client, "review-next").await;
+        let shown = wait_for(&client, "a mistake shown", |p| p["viewing"] == "yes").await;
+        let judged = text(&client, "review-move").await;
+        assert!(
+            ["inaccuracy", "mistake", "blunder"]
+                .iter()
+                .any(|c| judged.contains(c)),
+            "{name}: ply {}: {judged}",
+            shown["view"]
+        );
+        assert!(
+            judged.contains("best was") || judged.contains("solver:"),
+            "{name}: {judged}"
+        );
+        assert_seen(&client, "review-move").await;
+        screenshot(&client, &format!("{name}-review.png")).await;
+        // A reload shows the kept review without asking again.
+        client.refresh().await.unwrap();
+        review_done(&client).await;
+        assert_seen(&client, "review-summary").await;
+        assert_no_console_errors(&client, port, name).await;
+        client.close().await.unwrap();
+    }
+}
+
+/// Waits until the page shows a done review (2 minutes at most).
+async fn review_done(client: &Client) {
+    let start = Instant::now();
+    loop {
+        let status = run(
+            client,
+            "return document.getElementById('review').dataset.status || '';",
+        )
+        .await;
+        if status == "done" {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_mins(2),
+            "no review in time: {status}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The text of the element `id` as a person reads it.
+async fn text(client: &Client, id: &str) -> String {
+    run(
+        client,
+        &format!("return document.getElementById('{id}').innerText;"),
+    )
+    .await
+    .as_str()
+    .unwrap()
+    .to_string()
+}

@@ -42,6 +42,10 @@ pub struct Options {
     /// ~/.local/share/yolah/games.sqlite].
     #[arg(long, value_name = "PATH")]
     pub db: Option<std::path::PathBuf>,
+    /// Nodes the engine searches in each position of a finished game's review (the page's
+    /// Review, /games/ID/review.json), 1 to 100000000.
+    #[arg(long, value_name = "N", default_value_t = yolah_ai::review::Settings::default().nodes)]
+    pub review_nodes: u64,
 }
 
 /// Where the games are kept when `--db` does not say.
@@ -56,7 +60,8 @@ fn default_db() -> Result<std::path::PathBuf> {
         })
 }
 
-pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
+/// The server's settings from the options, each number checked.
+fn config(options: &Options) -> Result<yolah_web::Config> {
     usage!(
         (1..=10_000).contains(&options.max_games),
         "--max-games must be from 1 to 10000, not {}",
@@ -66,6 +71,12 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         (16..=1 << 20).contains(&options.max_memory),
         "--max-memory must be from 16 to 1048576 MiB, not {}",
         options.max_memory
+    );
+    usage!(
+        (1..=yolah_ai::review::MAX_NODES).contains(&options.review_nodes),
+        "--review-nodes must be from 1 to {}, not {}",
+        yolah_ai::review::MAX_NODES,
+        options.review_nodes
     );
     let idle_timeout = yolah_ai::options::parse_duration(&options.idle_timeout)
         .filter(|d| d.as_secs() >= 1)
@@ -92,6 +103,10 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         idle_timeout,
         allowed_origins: options.allow_origins.clone(),
         time_control: super::time_control(options.tc.as_deref())?,
+        review: yolah_ai::review::Settings {
+            nodes: options.review_nodes,
+            ..yolah_ai::review::Settings::default()
+        },
         ..yolah_web::Config::default()
     };
     if let Some(n) = options.max_searches {
@@ -101,6 +116,11 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         );
         config.max_searches = n;
     }
+    Ok(config)
+}
+
+pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
+    let config = config(options)?;
     let address: SocketAddr = (options.bind.as_str(), options.port)
         .to_socket_addrs()
         .ok()

@@ -105,8 +105,27 @@ pub async fn get(address: std::net::SocketAddr, path: &str) -> (u16, String) {
 
 /// `GET path` on the server: the status line's code and the whole response, headers included.
 pub async fn get_whole(address: std::net::SocketAddr, path: &str) -> (u16, String) {
+    request(address, "GET", path, "").await
+}
+
+/// `POST path` (no body) on the server, with `headers` (each ending in CRLF): the status
+/// line's code and the body.
+pub async fn post(address: std::net::SocketAddr, path: &str, headers: &str) -> (u16, String) {
+    let (code, response) = request(address, "POST", path, headers).await;
+    (code, response.split_once("\r\n\r\n").unwrap().1.to_string())
+}
+
+async fn request(
+    address: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &str,
+) -> (u16, String) {
     let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
-    let request = format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\
+         Content-Length: 0\r\n{headers}\r\n"
+    );
     stream.write_all(request.as_bytes()).await.unwrap();
     let mut response = String::new();
     stream.read_to_string(&mut response).await.unwrap();
@@ -136,6 +155,15 @@ pub fn board_server(
     db: &std::path::Path,
     port: u16,
 ) -> (std::net::SocketAddr, tokio::runtime::Runtime) {
+    board_server_with(db, port, yolah_web::Config::default())
+}
+
+/// [`board_server`] with `config`.
+pub fn board_server_with(
+    db: &std::path::Path,
+    port: u16,
+    config: yolah_web::Config,
+) -> (std::net::SocketAddr, tokio::runtime::Runtime) {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
@@ -149,7 +177,7 @@ pub fn board_server(
         socket.bind(([127, 0, 0, 1], port).into()).unwrap();
         let listener = socket.listen(64).unwrap();
         bound.send(listener.local_addr().unwrap()).unwrap();
-        yolah_web::serve(listener, yolah_web::Config::default(), store).await
+        yolah_web::serve(listener, config, store).await
     });
     (listening.recv().unwrap(), runtime)
 }
