@@ -68,6 +68,10 @@ pub struct PlayerInfo {
     pub options: &'static [OptionInfo],
     /// Builds the player from its checked options, with this seed.
     pub build: fn(&Options, u64) -> Box<dyn Player>,
+    /// Whether its moves may differ between games given different seeds (an engine's, which
+    /// we cannot tell, counts as yes). One that does not, searching without a time limit on
+    /// one thread, plays the same game again from the same opening.
+    pub seeded: bool,
     /// Checks what single options cannot (options that do not go together).
     pub check: fn(&Options) -> Result<(), Conflict>,
     /// The most memory the player holds with these options, MiB (its tables or trees).

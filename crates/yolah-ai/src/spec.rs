@@ -573,4 +573,14 @@ impl Spec {
     pub fn threads(&self) -> usize {
         self.options.threads()
     }
+
+    /// Whether this player makes the same moves in the same positions in every game: no time
+    /// limit, one thread, and a player whose moves do not depend on its seed or a seed the
+    /// spec fixes (`minimax:nodes=20000`, `mcts:iterations=1000,seed=3`).
+    pub fn repeats_itself(&self) -> bool {
+        (!self.info.seeded || self.seed().is_some())
+            && self.limits().time.is_none()
+            && self.time_control().is_none()
+            && self.threads() <= 1
+    }
 }

@@ -243,3 +243,28 @@ fn a_command_line_takes_the_rest_of_the_spec() {
     assert_eq!(with.limits().time, Some(Duration::from_millis(20)));
     assert!(spec.with("colour", "red").is_err());
 }
+
+/// Which players make the same moves in every game: a search without time on one thread
+/// whose moves do not depend on its seed, or whose spec fixes the seed.
+#[test]
+fn a_spec_says_whether_it_repeats_itself() {
+    for (text, repeats) in [
+        ("minimax:nodes=500", true),
+        ("minimax:depth=4", true),
+        ("minimax", false),
+        ("minimax:time=20ms", false),
+        ("minimax:nodes=500,time=1s", false),
+        ("minimax:nodes=500,tc=1min+1s", false),
+        ("mcts:iterations=100", false),
+        ("mcts:iterations=100,seed=3", true),
+        ("random", false),
+        ("random:seed=1", true),
+        ("montecarlo:iterations=100", false),
+    ] {
+        let spec: Spec = text.parse().unwrap();
+        assert_eq!(spec.repeats_itself(), repeats, "{text}");
+    }
+    let threads: Spec = "minimax:nodes=500,threads=2".parse().unwrap();
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    assert_eq!(threads.repeats_itself(), cores < 2, "two threads race");
+}

@@ -489,3 +489,90 @@ fn a_resumed_match_gives_the_pgn_file_the_games_it_missed() {
         assert_eq!(text.matches(&format!("[Game \"{n}\"]")).count(), 1, "{n}");
     }
 }
+
+/// Players that repeat themselves (node-limited minimax) over a suite of two openings have
+/// four different games: a match asked for more is refused, a test stops at four, and a
+/// player whose moves vary with its seed (MCTS) plays on.
+#[test]
+fn a_match_of_players_that_repeat_themselves_never_counts_a_game_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("two.txt");
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("../yolah-ai/data/openings-8ply.txt");
+    let two: Vec<String> = std::fs::read_to_string(shipped)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .take(2)
+        .map(str::to_string)
+        .collect();
+    std::fs::write(&suite, two.join("\n") + "\n").unwrap();
+    let suite = suite.to_str().unwrap();
+    let (a, b) = ("minimax:nodes=200", "minimax:nodes=300");
+    let refused = yolah(&["match", a, b, "--openings", suite, "--games", "6"], "");
+    assert_clean_error(
+        &refused,
+        "--games 6: minimax:nodes=200 and minimax:nodes=300 play the same game again from the \
+         same opening",
+    );
+    assert!(
+        stderr(&refused).contains("give at most 4 games"),
+        "{}",
+        stderr(&refused)
+    );
+    assert_eq!(refused.status.code(), Some(2));
+    let four = ok(&["match", a, b, "--openings", suite, "--games", "4", "--json"]);
+    let four: serde_json::Value = serde_json::from_str(&four).unwrap();
+    assert_eq!(four["games"], 4);
+    let test = yolah(
+        &[
+            "match",
+            a,
+            b,
+            "--openings",
+            suite,
+            "--sprt",
+            "elo0=0,elo1=10",
+            "--json",
+        ],
+        "",
+    );
+    assert!(test.status.success(), "{}", stderr(&test));
+    assert!(
+        stderr(&test).contains("the test stops at 4 games"),
+        "{}",
+        stderr(&test)
+    );
+    let test: serde_json::Value = serde_json::from_str(&stdout(&test)).unwrap();
+    assert_eq!(test["games"], 4);
+    // MCTS's moves vary with its seed, which each game changes: six games are six.
+    let varied = ok(&[
+        "match",
+        "mcts:iterations=200",
+        a,
+        "--openings",
+        suite,
+        "--games",
+        "6",
+        "--json",
+    ]);
+    let varied: serde_json::Value = serde_json::from_str(&varied).unwrap();
+    assert_eq!(varied["games"], 6);
+    // In a tournament, the pair that repeats itself is named.
+    let tournament = yolah(
+        &[
+            "tournament",
+            "random",
+            a,
+            b,
+            "--openings",
+            suite,
+            "--games-per-pair",
+            "6",
+        ],
+        "",
+    );
+    assert_clean_error(
+        &tournament,
+        "--games-per-pair 6: minimax:nodes=200 and minimax:nodes=300 play the same game again",
+    );
+}

@@ -177,6 +177,29 @@ impl Config {
         format!("{:016x}", fnv1a(json.as_bytes()))
     }
 
+    /// A pair of players that would play some game twice, and how many different games it
+    /// has: with an opening suite and no game clock, two players that each repeat themselves
+    /// ([`Spec::repeats_itself`]) play each opening's game in each colour once, then the same
+    /// games again (the runner cycles through the suite), so more than twice the suite's
+    /// games between them would count games twice.
+    pub fn repeating_pair(&self, specs: &[Spec]) -> Option<(usize, usize, u32)> {
+        let openings = self.openings.as_ref()?;
+        if self.time_control.is_some() {
+            return None;
+        }
+        let distinct = u32::try_from(openings.len())
+            .unwrap_or(u32::MAX)
+            .saturating_mul(2);
+        if self.games_per_pair <= distinct {
+            return None;
+        }
+        let firsts = if self.gauntlet { 1 } else { specs.len() };
+        (0..firsts)
+            .flat_map(|a| (a + 1..specs.len()).map(move |b| (a, b)))
+            .find(|&(a, b)| specs[a].repeats_itself() && specs[b].repeats_itself())
+            .map(|(a, b)| (a, b, distinct))
+    }
+
     /// The players, checked: at least two, all different, all valid; and the counts, checked
     /// against their limits.
     pub fn players(&self) -> Result<Vec<Spec>, ConfigError> {

@@ -443,6 +443,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             help: "the program and its arguments: the rest of the spec, commas included",
         },
     ],
+    seeded: true,
     build: |options, _| {
         let Some(Value::Command(command)) = options.value("cmd") else {
             unreachable!("a spec of the engine player has its command")

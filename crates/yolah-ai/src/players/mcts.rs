@@ -493,6 +493,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
         THREADS,
         SEED,
     ],
+    seeded: true,
     build: |options, seed| {
         let c = options.real("c").unwrap_or(DEFAULT_C);
         let tree = options

@@ -207,6 +207,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
     name: "montecarlo",
     about: "flat Monte Carlo: random playouts after each move, the best average wins (ch. 4)",
     options: &[TIME, PACE, ITERATIONS, THREADS, SEED],
+    seeded: true,
     build: |options, seed| Box::new(MonteCarlo::new(options.threads(), seed)),
     check: no_conflicts,
     memory_mb: small,

@@ -40,6 +40,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
     name: "random",
     about: "plays a uniformly random legal move",
     options: &[SEED],
+    seeded: true,
     build: |_, seed| Box::new(RandomPlayer::new(seed)),
     check: no_conflicts,
     memory_mb: small,

@@ -276,6 +276,18 @@ impl Pairing {
 }
 
 /// A player spec as typed, parsed; the error names it (`player 'x': …`, exit 2).
+/// Why more than `distinct` games between `first` and `second` are refused (`asked`: the
+/// option as given, like `--games 6`).
+pub fn repeated_games(asked: &str, first: &Spec, second: &Spec, distinct: u32) -> String {
+    format!(
+        "{asked}: {first} and {second} play the same game again from the same opening (no time \
+         limit, one thread, no seed that changes their moves), so {} openings give only \
+         {distinct} different games; give at most {distinct} games, more openings, or a time \
+         limit",
+        distinct / 2
+    )
+}
+
 pub fn parse_spec(text: &str) -> Result<Spec> {
     Ok(text
         .parse::<Spec>()

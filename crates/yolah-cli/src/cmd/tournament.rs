@@ -466,7 +466,14 @@ fn open(options: &Options) -> Result<Opened> {
             adjudicate: options.pairing.adjudicate,
             sprt: options.sprt.map(|sprt| sprt.to_string()),
         };
-        config.players()?;
+        let specs = config.players()?;
+        if let Some((a, b, distinct)) = config.repeating_pair(&specs) {
+            let asked = format!("--games-per-pair {}", config.games_per_pair);
+            return Err(super::UsageError(super::repeated_games(
+                &asked, &specs[a], &specs[b], distinct,
+            ))
+            .into());
+        }
         match options.out.as_deref() {
             Some(dir) => {
                 let (store, writer) = Store::create(dir, &config)?;

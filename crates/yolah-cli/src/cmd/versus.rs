@@ -51,7 +51,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     });
     usage!(games > 0, "--games must be at least 1");
     let threads = options.pairing.threads()?;
-    let config = Config {
+    let mut config = Config {
         specs: options
             .pairing
             .specs(&[options.first.clone(), options.second.clone()])?,
@@ -67,6 +67,23 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         sprt: None,
     };
     let specs = config.players()?;
+    // Players that repeat themselves over a suite play each opening's game in each colour
+    // once, then the same games again: counted again, they would only narrow the interval.
+    if let Some((_, _, distinct)) = config.repeating_pair(&specs) {
+        usage!(
+            options.games.is_none(),
+            "{}",
+            super::repeated_games(&format!("--games {games}"), &specs[0], &specs[1], distinct)
+        );
+        eprintln!(
+            "the test stops at {distinct} games: {} and {} play the same game again from the \
+             same opening, and {} openings give only {distinct} different games",
+            specs[0],
+            specs[1],
+            distinct / 2
+        );
+        config.games_per_pair = distinct;
+    }
     let (writer, done) = match (options.out.as_deref(), options.resume) {
         // `--resume` requires `--out` (the command line says so).
         (None, _) => (None, Vec::new()),

@@ -110,6 +110,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             help: "reverse futility pruning (near the leaves, a static value far above beta cuts)",
         },
     ],
+    seeded: false,
     build: |spec, _| {
         let evaluation = match (spec.value("weights"), spec.value("net")) {
             (Some(Value::Weights(weights)), _) => Evaluation::Heuristic(*weights),
