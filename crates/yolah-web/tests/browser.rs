@@ -944,6 +944,8 @@ async fn shared_link_and_analysis(client: &Client, address: &str, name: &str) {
     // Issue 35, item 10: with its points the graph is on screen (it never was: the page set a
     // property SVG elements do not have, and the `hidden` attribute stayed).
     assert_seen(client, "graph").await;
+    // The engine's best move on the new position, as an arrow.
+    arrow_on_its_squares(client, "analysis").await;
     // Undo on the analysis board: one move back, and the engine on that position again.
     click(client, "undo").await;
     wait_for(client, "undone in analysis", |p| p["ply"] == "2").await;
@@ -1763,6 +1765,7 @@ async fn a_finished_game_is_reviewed_on_the_page() {
             "{name}: {judged}"
         );
         assert_seen(&client, "review-move").await;
+        arrow_on_its_squares(&client, name).await;
         screenshot(&client, &format!("{name}-review.png")).await;
         // A reload shows the kept review without asking again.
         client.refresh().await.unwrap();
@@ -1803,4 +1806,36 @@ async fn text(client: &Client, id: &str) -> String {
     .as_str()
     .unwrap()
     .to_string()
+}
+
+/// Issue 43, item 8: the engine's move in the position shown is an arrow on the board, from
+/// the centre of its square to the centre of its target (the ends within a third of a square).
+async fn arrow_on_its_squares(client: &Client, name: &str) {
+    // A report with a line may take a moment.
+    let start = Instant::now();
+    while !on_screen(&layout(client, "arrow").await) && start.elapsed() < Duration::from_secs(10) {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_seen(client, "arrow").await;
+    let seen = run(
+        client,
+        "const svg = document.getElementById('arrow');
+         const [from, to] = svg.dataset.move.split(':')
+             .map(n => document.querySelector(`[data-square='${n}']`).getBoundingClientRect());
+         const line = svg.querySelector('line').getBoundingClientRect();
+         const centre = b => [b.left + b.width / 2, b.top + b.height / 2];
+         const [fx, fy] = centre(from), [tx, ty] = centre(to);
+         return {move: svg.dataset.move, side: from.width,
+                 left: line.left - Math.min(fx, tx), right: Math.max(fx, tx) - line.right,
+                 top: line.top - Math.min(fy, ty), bottom: Math.max(fy, ty) - line.bottom};",
+    )
+    .await;
+    let side = seen["side"].as_f64().unwrap();
+    for edge in ["left", "right", "top", "bottom"] {
+        let gap = seen[edge].as_f64().unwrap().abs();
+        assert!(
+            gap < side / 3.0,
+            "{name}: the arrow's {edge} is off by {gap}: {seen}"
+        );
+    }
 }
