@@ -41,6 +41,8 @@ pub const MAX_NODES: u64 = 100_000_000;
 pub const MAX_EXACT_FREE: u32 = 32;
 /// The engine's and the solver's tables, MiB.
 const TABLE_MB: usize = 64;
+/// The memory a [`Reviewer`] holds, MiB: its two tables (the network is shared).
+pub const MEMORY_MB: u64 = 2 * TABLE_MB as u64;
 
 /// How hard the review looks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,7 +98,7 @@ pub enum Class {
     Only,
     /// The engine's move, or as good.
     Best,
-    /// Lost less than [`INACCURACY`].
+    /// Lost less than [`INACCURACY`], or kept a proved result with fewer points.
     Good,
     /// Lost [`INACCURACY`] to [`MISTAKE`].
     Inaccuracy,
@@ -428,10 +430,12 @@ impl Reviewer {
         } else {
             (before.expected - after.expected).max(0.0)
         };
-        let class = if legal.len() <= 1 {
-            Class::Only
-        } else {
-            Class::of(loss)
+        let class = match Class::of(loss) {
+            _ if legal.len() <= 1 => Class::Only,
+            // A proved result kept with fewer points (lost by 1 → lost by 4) loses no
+            // expected score, yet is not the best move.
+            Class::Best if verdict.as_ref().is_some_and(|v| v.after < v.before) => Class::Good,
+            class => class,
         };
         Judged {
             ply: position.ply(),

@@ -126,7 +126,15 @@ fn a_planted_blunder_is_found_with_the_moves_that_kept_the_win() {
                 };
                 assert_eq!(sign, common::solve(&position, -1, 1), "ply {}", judged.ply);
             }
-            if judged.class != Class::Only {
+            // A proved result kept with fewer points is no best move, though it loses no
+            // expected score.
+            let fewer = judged
+                .exact
+                .as_ref()
+                .is_some_and(|v| v.after < v.before && v.after.signum() == v.before.signum());
+            if judged.class != Class::Only && fewer {
+                assert_eq!(judged.class, Class::Good, "{judged:?}");
+            } else if judged.class != Class::Only {
                 assert_eq!(judged.class, Class::of(judged.loss), "{judged:?}");
             }
             if judged.played == judged.best && judged.exact.is_none() {
@@ -144,6 +152,50 @@ fn a_planted_blunder_is_found_with_the_moves_that_kept_the_win() {
         checked += 1;
     }
     assert!(checked >= 3, "only {checked} games had a blunder to plant");
+}
+
+/// Random players' endgames: a move that keeps a proved result with fewer points (won by 4 →
+/// won by 2) loses no expected score, yet is *good*, not *best*; one that keeps its margin is
+/// *best*.
+#[test]
+fn a_proved_result_kept_with_fewer_points_is_good_not_best() {
+    let settings = Settings {
+        nodes: 300,
+        exact_free: 12,
+        exact_nodes: 500_000,
+    };
+    let mut reviewer = Reviewer::new(settings, None);
+    let mut seen = 0;
+    for seed in 0..20 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut position = Position::start();
+        let mut moves = Vec::new();
+        while !position.game_over() {
+            let legal = position.moves();
+            let m = legal[rng.random_range(0..legal.len())];
+            position.play(m);
+            moves.push(m);
+        }
+        let review = reviewer.review(&Position::start(), &moves, |_, _| {});
+        for judged in &review.moves {
+            let Some(verdict) = &judged.exact else {
+                continue;
+            };
+            if judged.class == Class::Only || verdict.after.signum() != verdict.before.signum() {
+                continue;
+            }
+            if verdict.after < verdict.before {
+                assert_eq!(judged.class, Class::Good, "seed {seed}: {judged:?}");
+                seen += 1;
+            } else {
+                assert_eq!(judged.class, Class::Best, "seed {seed}: {judged:?}");
+            }
+        }
+        if seen >= 3 {
+            return;
+        }
+    }
+    panic!("only {seen} moves kept their result with fewer points");
 }
 
 #[test]

@@ -10,10 +10,10 @@
 //! - `404 {"error": …}`: no such game kept here;
 //! - `409`: the game is still being played (no review of a live game, as on lichess);
 //! - `500 {"status": "failed", "error": …}`: the review could not be kept (a full disk, say);
-//!   asking again tries again; `503`: too many reviews waiting.
+//!   asking again tries again; `503`: too many reviews waiting, or no memory for the thread.
 //!
 //! Reviews run one at a time on a thread of their own, which ends when none waits (its
-//! engine's and solver's tables go with it). A review kept is of the moves it judged: a game
+//! engine's and solver's tables go with it, and the server's memory it held). A review kept is of the moves it judged: a game
 //! whose moves differ is reviewed afresh.
 
 use crate::store::Store;
@@ -73,15 +73,37 @@ struct Job {
     moves: Vec<Move>,
 }
 
+impl Job {
+    /// Whether this is a review of game `id` as `moves` (a game whose moves changed since,
+    /// by an undo, is another review).
+    fn is(&self, id: &str, moves: &str) -> bool {
+        self.id == id && self.moves_text == moves
+    }
+}
+
+/// The review being made.
+struct Current {
+    id: String,
+    moves_text: String,
+    done: usize,
+    total: usize,
+}
+
 #[derive(Default)]
 struct Queue {
     waiting: VecDeque<Job>,
-    /// The game being reviewed, and its progress.
-    current: Option<(String, usize, usize)>,
-    failed: HashMap<String, String>,
-    /// Whether the thread that reviews is running.
+    current: Option<Current>,
+    /// The last failure of a game's review: the moves it was of, and why.
+    failed: HashMap<String, (String, String)>,
+    /// Whether a reviewing thread runs; set and cleared under the lock, by whoever starts it
+    /// and by the thread itself as it finds nothing to do, so a request always finds either a
+    /// thread that will take its game or none.
     working: bool,
 }
+
+/// What a reviewing thread holds while it runs (the server's memory reservation for its
+/// tables): given back when the thread ends.
+pub type Held = Box<dyn Send>;
 
 /// The server's reviews: the store they are kept in, and the queue.
 pub struct Reviews {
@@ -153,34 +175,48 @@ impl Reviews {
         })
     }
 
-    /// The status of `job`'s review, without asking for it.
+    /// The status of `job`'s review, without asking for it. The queue is read before the
+    /// store: the thread keeps a review before it says it is done, so a review is never
+    /// missed between the two.
     fn status_of(&self, job: &Job) -> Result<Status, Refused> {
+        {
+            let queue = lock(&self.queue);
+            if let Some(current) = &queue.current
+                && current.id == job.id
+                && current.moves_text == job.moves_text
+            {
+                return Ok(Status::Reviewing {
+                    done: current.done,
+                    total: current.total,
+                });
+            }
+            if let Some(place) = queue
+                .waiting
+                .iter()
+                .position(|j| j.is(&job.id, &job.moves_text))
+            {
+                return Ok(Status::Queued {
+                    ahead: place + usize::from(queue.current.is_some()),
+                });
+            }
+        }
         if let Some((moves, review)) = self.store.review(&job.id).map_err(Refused::Broken)?
             && moves == job.moves_text
         {
-            let review = serde_json::from_str(&review).map_err(|e| {
-                Refused::Broken(format!("the review of game {} does not read: {e}", job.id))
-            })?;
-            return Ok(Status::Done(review));
+            match serde_json::from_str::<Value>(&review) {
+                Ok(review) if review.is_object() => return Ok(Status::Done(review)),
+                // A damaged row is made again when asked.
+                _ => eprintln!(
+                    "yolah serve: the kept review of game {} does not read; it is made again \
+                     when asked",
+                    job.id
+                ),
+            }
         }
-        let queue = lock(&self.queue);
-        if let Some((id, done, total)) = &queue.current
-            && *id == job.id
-        {
-            return Ok(Status::Reviewing {
-                done: *done,
-                total: *total,
-            });
-        }
-        if let Some(place) = queue.waiting.iter().position(|j| j.id == job.id) {
-            return Ok(Status::Queued {
-                ahead: place + usize::from(queue.current.is_some()),
-            });
-        }
-        Ok(queue
-            .failed
-            .get(&job.id)
-            .map_or(Status::None, |why| Status::Failed(why.clone())))
+        Ok(match lock(&self.queue).failed.get(&job.id) {
+            Some((moves, why)) if *moves == job.moves_text => Status::Failed(why.clone()),
+            _ => Status::None,
+        })
     }
 
     /// The review of game `id` as it stands (`GET`).
@@ -188,73 +224,107 @@ impl Reviews {
         self.status_of(&self.job(id)?)
     }
 
-    /// Asks for the review of game `id` (`POST`): queued unless it is done, made or waiting.
-    pub fn ask(self: &Arc<Reviews>, id: &str) -> Result<Status, Refused> {
+    /// Asks for the review of game `id` (`POST`): queued unless it is done or being made. A
+    /// reviewing thread is started if none runs, holding what `reserve` gives (the memory of
+    /// its tables, [`yolah_ai::review::MEMORY_MB`]) while it runs.
+    pub fn ask(
+        self: &Arc<Reviews>,
+        id: &str,
+        reserve: impl FnOnce() -> Result<Held, String>,
+    ) -> Result<Status, Refused> {
         let job = self.job(id)?;
-        match self.status_of(&job)? {
-            Status::None | Status::Failed(_) => {}
-            status => return Ok(status),
+        let status = self.status_of(&job)?;
+        if !matches!(
+            status,
+            Status::None | Status::Failed(_) | Status::Queued { .. }
+        ) {
+            return Ok(status);
         }
         let mut queue = lock(&self.queue);
-        if queue.waiting.iter().any(|j| j.id == job.id)
-            || queue.current.as_ref().is_some_and(|c| c.0 == job.id)
-        {
-            drop(queue);
-            return self.status_of(&job);
+        let (id, moves_text) = (job.id.clone(), job.moves_text.clone());
+        let mut added = false;
+        if !queue.waiting.iter().any(|j| j.is(&id, &moves_text)) {
+            // A waiting review of this game's moves before an undo is stale.
+            queue.waiting.retain(|j| j.id != id);
+            if queue.waiting.len() >= MAX_WAITING {
+                return Err(Refused::Busy(format!(
+                    "{MAX_WAITING} reviews are waiting already; ask again in a minute"
+                )));
+            }
+            queue.failed.remove(&id);
+            queue.waiting.push_back(job);
+            added = true;
         }
-        if queue.waiting.len() >= MAX_WAITING {
-            return Err(Refused::Busy(format!(
-                "{MAX_WAITING} reviews are waiting already; ask again in a minute"
-            )));
-        }
-        queue.failed.remove(&job.id);
-        queue.waiting.push_back(job);
-        let ahead = queue.waiting.len() - 1 + usize::from(queue.current.is_some());
         if !queue.working {
+            let started = reserve().map_err(Refused::Busy).and_then(|held| {
+                let reviews = Arc::clone(self);
+                std::thread::Builder::new()
+                    .name("review".to_string())
+                    .spawn(move || reviews.work(held))
+                    .map_err(|e| Refused::Broken(format!("cannot start reviewing: {e}")))
+            });
+            if let Err(refused) = started {
+                if added {
+                    queue.waiting.pop_back();
+                }
+                return Err(refused);
+            }
             queue.working = true;
-            let reviews = Arc::clone(self);
-            std::thread::Builder::new()
-                .name("review".to_string())
-                .spawn(move || reviews.work())
-                .map_err(|e| {
-                    queue.working = false;
-                    Refused::Broken(format!("cannot start reviewing: {e}"))
-                })?;
         }
-        Ok(Status::Queued { ahead })
+        if let Some(place) = queue.waiting.iter().position(|j| j.is(&id, &moves_text)) {
+            return Ok(Status::Queued {
+                ahead: place + usize::from(queue.current.is_some()),
+            });
+        }
+        // Taken up meanwhile.
+        drop(queue);
+        self.status(&id)
     }
 
     /// The reviewing thread: the waiting games one by one, until none waits.
-    fn work(self: Arc<Reviews>) {
-        // However this thread ends (a panic included), the queue says nobody reviews, so the
-        // next request starts another.
-        struct Done<'a>(&'a Reviews);
-        impl Drop for Done<'_> {
+    fn work(self: Arc<Reviews>, held: Held) {
+        // A thread that panics says so of its game and that nobody reviews, so the next
+        // request starts another (the games waiting wait for it).
+        struct Panicked<'a>(&'a Reviews);
+        impl Drop for Panicked<'_> {
             fn drop(&mut self) {
-                let mut queue = lock(&self.0.queue);
-                if let Some((id, _, _)) = queue.current.take() {
-                    queue
-                        .failed
-                        .insert(id, "the review stopped unexpectedly".to_string());
+                if std::thread::panicking() {
+                    let mut queue = lock(&self.0.queue);
+                    if let Some(current) = queue.current.take() {
+                        queue.failed.insert(
+                            current.id,
+                            (
+                                current.moves_text,
+                                "the review stopped unexpectedly".to_string(),
+                            ),
+                        );
+                    }
+                    queue.working = false;
                 }
-                queue.working = false;
             }
         }
-        let _done = Done(&self);
+        let _panicked = Panicked(&self);
         let mut reviewer = Reviewer::new(self.settings, None);
         loop {
             let job = {
                 let mut queue = lock(&self.queue);
                 let Some(job) = queue.waiting.pop_front() else {
-                    return;
+                    // Under the lock: a game asked for from now on starts another thread.
+                    queue.working = false;
+                    break;
                 };
-                queue.current = Some((job.id.clone(), 0, (job.moves.len() + 1) * 2));
+                queue.current = Some(Current {
+                    id: job.id.clone(),
+                    moves_text: job.moves_text.clone(),
+                    done: 0,
+                    total: (job.moves.len() + 1) * 2,
+                });
                 job
             };
             let review = reviewer.review(&job.start, &job.moves, |done, total| {
                 if let Some(current) = lock(&self.queue).current.as_mut() {
-                    current.1 = done;
-                    current.2 = total;
+                    current.done = done;
+                    current.total = total;
                 }
             });
             let json = serde_json::to_string(&review).expect("a review serialises");
@@ -263,9 +333,11 @@ impl Reviews {
             queue.current = None;
             if let Err(why) = kept {
                 eprintln!("yolah serve: the review of game {}: {why}", job.id);
-                queue.failed.insert(job.id, why);
+                queue.failed.insert(job.id, (job.moves_text, why));
             }
         }
+        drop(reviewer);
+        drop(held);
     }
 }
 
@@ -309,11 +381,17 @@ mod tests {
     use crate::store::{Kept, Kind};
 
     impl Reviews {
-        /// Forgets the reviews waiting (the one being made goes on): a test's queue does not
-        /// outlive it.
-        fn forget_waiting(&self) {
-            lock(&self.queue).waiting.clear();
+        /// Says a thread reviews (none does): what is asked for then waits, and no search
+        /// runs in the test.
+        fn pretend_working(&self) {
+            lock(&self.queue).working = true;
         }
+    }
+
+    /// A reservation of nothing, as `ask` takes one.
+    #[expect(clippy::unnecessary_wraps, reason = "ask's reserve returns a Result")]
+    fn nothing() -> Result<Held, String> {
+        Ok(Box::new(()))
     }
 
     /// A finished game kept as `id`: each side plays its first legal move to the end.
@@ -374,30 +452,90 @@ mod tests {
         for id in &ids {
             finished(&store, id);
         }
-        // Searches long enough that no review ends while the others are asked for.
         let reviews = Reviews::new(Arc::clone(&store), Settings::default());
-        let answers: Vec<_> = ids.iter().map(|id| reviews.ask(id)).collect();
-        reviews.forget_waiting();
-        let accepted = answers.iter().filter(|a| a.is_ok()).count();
-        assert!(
-            (MAX_WAITING..=MAX_WAITING + 1).contains(&accepted),
-            "{answers:?}"
-        );
-        let Some(Err(Refused::Busy(why))) = answers.last() else {
-            panic!("{answers:?}")
-        };
-        assert!(why.contains("ask again"), "{why}");
-        // Each accepted one was told its place.
-        for (k, answer) in answers.iter().take(MAX_WAITING).enumerate() {
-            match answer {
-                Ok(Status::Queued { ahead }) => assert!(*ahead <= k, "{answer:?}"),
-                other => panic!("{other:?}"),
+        reviews.pretend_working();
+        let answers: Vec<_> = ids.iter().map(|id| reviews.ask(id, nothing)).collect();
+        for (k, answer) in answers.iter().enumerate() {
+            if k < MAX_WAITING {
+                assert_eq!(*answer, Ok(Status::Queued { ahead: k }));
+            } else {
+                let Err(Refused::Busy(why)) = answer else {
+                    panic!("{answer:?}")
+                };
+                assert!(why.contains("ask again"), "{why}");
             }
         }
         // Asking twice does not queue twice.
-        assert!(matches!(
-            reviews.ask(&ids[0]),
-            Ok(Status::Reviewing { .. } | Status::Queued { .. })
-        ));
+        assert_eq!(
+            reviews.ask(&ids[3], nothing),
+            Ok(Status::Queued { ahead: 3 })
+        );
+        assert_eq!(reviews.status(&ids[3]), Ok(Status::Queued { ahead: 3 }));
+    }
+
+    /// A game whose moves changed after it was asked for (an undo, then another end) is
+    /// reviewed as it is now: the waiting review of the moves before goes.
+    #[test]
+    fn a_game_changed_while_its_review_waits_is_reviewed_as_it_is() {
+        let store = Arc::new(Store::memory());
+        let moves = finished(&store, "ab");
+        let reviews = Reviews::new(Arc::clone(&store), Settings::default());
+        reviews.pretend_working();
+        assert_eq!(reviews.ask("ab", nothing), Ok(Status::Queued { ahead: 0 }));
+        let mut saved = store.load("ab").unwrap().unwrap().saved;
+        saved.moves.truncate(moves.len() - 2);
+        saved.resigned = Some("black".into());
+        store.save("ab", None, &saved).unwrap();
+        assert_eq!(
+            reviews.status("ab"),
+            Ok(Status::None),
+            "not the old moves' review"
+        );
+        assert_eq!(reviews.ask("ab", nothing), Ok(Status::Queued { ahead: 0 }));
+        let queue = lock(&reviews.queue);
+        assert_eq!(queue.waiting.len(), 1);
+        assert_eq!(queue.waiting[0].moves.len(), moves.len() - 2);
+    }
+
+    /// A kept review that does not read is made again when asked, not refused for ever.
+    #[test]
+    fn a_damaged_review_is_made_again() {
+        let store = Arc::new(Store::memory());
+        let moves = finished(&store, "ab");
+        let reviews = Reviews::new(Arc::clone(&store), Settings::default());
+        reviews.pretend_working();
+        for damaged in ["not json", "[1]"] {
+            store.keep_review("ab", &moves.join(" "), damaged).unwrap();
+            assert_eq!(reviews.status("ab"), Ok(Status::None), "{damaged}");
+        }
+        assert_eq!(reviews.ask("ab", nothing), Ok(Status::Queued { ahead: 0 }));
+    }
+
+    /// No memory for the reviewing thread: the request is refused with the reason and
+    /// nothing waits; asked again with room, the thread starts.
+    #[test]
+    fn a_review_without_memory_is_refused_and_nothing_waits() {
+        let store = Arc::new(Store::memory());
+        finished(&store, "ab");
+        let reviews = Reviews::new(
+            Arc::clone(&store),
+            Settings {
+                nodes: 50,
+                exact_free: 0,
+                exact_nodes: 1,
+            },
+        );
+        let refused = reviews.ask("ab", || Err("the server's memory is spent".to_string()));
+        assert_eq!(
+            refused,
+            Err(Refused::Busy("the server's memory is spent".to_string()))
+        );
+        assert_eq!(reviews.status("ab"), Ok(Status::None));
+        assert!(reviews.ask("ab", nothing).is_ok());
+        let deadline = std::time::Instant::now() + std::time::Duration::from_mins(2);
+        while !matches!(reviews.status("ab"), Ok(Status::Done(_))) {
+            assert!(std::time::Instant::now() < deadline, "no review");
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
     }
 }

@@ -218,9 +218,18 @@ pub fn router(config: Config, store: Arc<Store>) -> Router {
                 |Extract(shared): Extract<Arc<Shared>>, headers: HeaderMap, Path(id): Path<String>| async move {
                     // A page of another site may not spend the server's searches.
                     if let Err(why) = check_origin(&headers, &shared.config.allowed_origins) {
-                        return (StatusCode::FORBIDDEN, why).into_response();
+                        return (StatusCode::FORBIDDEN, Json(serde_json::json!({"error": why})))
+                            .into_response();
                     }
-                    off_workers(move || crate::review::respond(shared.reviews.ask(&id))).await
+                    off_workers(move || {
+                        // The reviewing thread's tables count against --max-memory.
+                        let reserve = || {
+                            Reservation::take(&shared, yolah_ai::review::MEMORY_MB)
+                                .map(|held| Box::new(held) as crate::review::Held)
+                        };
+                        crate::review::respond(shared.reviews.ask(&id, reserve))
+                    })
+                    .await
                 },
             ),
         )

@@ -454,6 +454,13 @@ impl Store {
                                  AND id NOT IN (SELECT value FROM json_each(?2))",
             params![now - forget, pinned],
         )
+        // The reviews of games forgotten (one resigned before its first move) go with them.
+        .and_then(|_| {
+            db.execute(
+                "DELETE FROM reviews WHERE id NOT IN (SELECT id FROM games)",
+                [],
+            )
+        })
         .and_then(|_| {
             db.execute(
                 "INSERT INTO games (id, kind, black_token, white_token, holder, created, updated,
@@ -869,10 +876,15 @@ mod tests {
         assert!(store.load("empty").unwrap().is_none());
         assert!(store.load("held").unwrap().is_some());
         assert!(store.load("next").unwrap().is_some());
-        // Its page gone, it goes with the next new game.
+        // Its page gone, it goes with the next new game, and its review with it (a game
+        // resigned before its first move is over, and may be reviewed).
         drop(held);
+        store.keep_review("held", "", "{}").unwrap();
+        store.keep_review("next", "", "{}").unwrap();
         let _last = store.create(&kept("last", &[]), None, -1).unwrap();
         assert!(store.load("held").unwrap().is_none());
+        assert_eq!(store.review("held").unwrap(), None);
+        assert!(store.review("next").unwrap().is_some());
     }
 
     #[test]

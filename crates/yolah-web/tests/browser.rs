@@ -1767,6 +1767,15 @@ async fn a_finished_game_is_reviewed_on_the_page() {
         assert_seen(&client, "review-move").await;
         arrow_on_its_squares(&client, name).await;
         screenshot(&client, &format!("{name}-review.png")).await;
+        // The start, judged as a person reads it: black's value in points and per cent.
+        click(&client, "first").await;
+        let start = text(&client, "review-move").await;
+        assert!(
+            start.starts_with("the start: black ")
+                && start.contains(" %)")
+                && !start.contains("NaN"),
+            "{name}: {start}"
+        );
         // A reload shows the kept review without asking again.
         client.refresh().await.unwrap();
         review_done(&client).await;

@@ -201,3 +201,39 @@ fn a_review_the_full_disk_cannot_keep_fails_clearly_and_is_made_when_asked_again
         assert_eq!(shown["moves"], state["moves"]);
     });
 }
+
+/// One game's review after another, each asked for as the one before ends: the reviewing
+/// thread, ending as each is asked for, never leaves one waiting for nobody (it did: a
+/// request in the moment the thread was letting its tables go found it "working" and waited
+/// for ever).
+#[test]
+fn reviews_asked_one_after_another_are_all_made() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let server = listener.local_addr().unwrap();
+        tokio::spawn(yolah_web::serve(
+            listener,
+            config(),
+            yolah_web::Store::memory(),
+        ));
+        let mut page = connect(server).await;
+        let mut ids = Vec::new();
+        for plies in [3, 4, 5, 6, 7, 8] {
+            // Games ended by resigning after a few moves: quick to review.
+            let (id, _) = play(&mut page, Some(plies)).await;
+            send(&mut page, &json!({"type": "resign"})).await;
+            let over = settled(&mut page).await;
+            assert!(!over["result"].is_null(), "{over}");
+            ids.push(id);
+        }
+        for id in &ids {
+            let (code, review, _) = review(server, id).await;
+            assert_eq!(code, 200, "{id}: {review}");
+        }
+    });
+}
