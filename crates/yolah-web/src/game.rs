@@ -144,6 +144,9 @@ pub struct Table {
     paused: bool,
     /// When it was paused: the clocks stand still from then until it is resumed.
     paused_at: Option<Instant>,
+    /// Analysis: the moves of the position the page shows, when it is an earlier one; the
+    /// engine thinks on that position (the last one when none).
+    focus: Option<usize>,
 }
 
 impl Table {
@@ -184,6 +187,7 @@ impl Table {
             analysis: false,
             paused: false,
             paused_at: None,
+            focus: None,
         })
     }
 
@@ -311,8 +315,26 @@ impl Table {
 
     /// The position the engine should analyse now, if this is an analysis running on a game
     /// not over.
-    pub fn to_analyse(&self) -> Option<Position> {
-        (self.analysis && !self.paused && !self.over()).then(|| self.position())
+    pub fn to_analyse(&self) -> Option<(usize, Position)> {
+        if !self.analysis || self.paused {
+            return None;
+        }
+        let ply = self.focus.unwrap_or(self.moves.len());
+        let position = self.positions[ply];
+        (!position.game_over()).then_some((ply, position))
+    }
+
+    /// Analysis: the engine thinks on the position after `moves` moves, as the page steps back
+    /// through them (none: the last position, as it changes).
+    pub fn focus(&mut self, moves: Option<usize>) -> Result<(), String> {
+        if !self.analysis {
+            return Err("only an analysis follows the position shown".to_string());
+        }
+        if let Some(k) = moves.filter(|&k| k > self.moves.len()) {
+            return Err(format!("the game has {} moves, not {k}", self.moves.len()));
+        }
+        self.focus = moves.filter(|&k| k < self.moves.len());
+        Ok(())
     }
 
     /// Stops the searches: a watched game waits, an analysis stops thinking.
@@ -493,6 +515,8 @@ impl Table {
         self.positions.push(next);
         self.clocks.push(clocks);
         self.turn_started = Instant::now();
+        // A move is played on the last position, which the page then shows.
+        self.focus = None;
     }
 
     /// A human with no move passes at once, as in `yolah play`.
@@ -595,6 +619,7 @@ impl Table {
         self.positions.truncate(moves + 1);
         self.clocks.truncate(moves + 1);
         self.moves.truncate(moves);
+        self.focus = self.focus.filter(|&k| k < moves);
         self.flagged = None;
         self.resigned = None;
         self.turn_started = Instant::now();
@@ -775,6 +800,51 @@ mod tests {
         table.undo().unwrap();
         assert!(table.state(false).result.is_none());
         assert_eq!(table.state(false).clocks.unwrap().black_ms, 60);
+    }
+
+    /// Issue 43, item 8: an analysis thinks on the position the page shows; a move played
+    /// (on the last position) or moves taken back past it bring it back to the last.
+    #[test]
+    fn an_analysis_follows_the_position_shown() {
+        let mut table = Table::analysis(None).unwrap();
+        let moves = ["a1:c3", "h1:f3", "h8:h7"].map(String::from);
+        table.replay(&moves).unwrap();
+        assert_eq!(table.to_analyse().unwrap().0, 3);
+        table.focus(Some(1)).unwrap();
+        let (ply, position) = table.to_analyse().unwrap();
+        assert_eq!(ply, 1);
+        let mut after_one = Position::start();
+        after_one.play("a1:c3".parse().unwrap());
+        assert_eq!(position, after_one);
+        table.focus(None).unwrap();
+        assert_eq!(table.to_analyse().unwrap().0, 3);
+        table.focus(Some(3)).unwrap();
+        assert_eq!(
+            table.to_analyse().unwrap().0,
+            3,
+            "the last position is no focus"
+        );
+        assert_eq!(
+            table.focus(Some(4)).unwrap_err(),
+            "the game has 3 moves, not 4"
+        );
+        table.focus(Some(2)).unwrap();
+        table.undo_to(1).unwrap();
+        assert_eq!(table.to_analyse().unwrap().0, 1, "taken back past it");
+        table.focus(Some(0)).unwrap();
+        let legal = table.state(false).legal[0].clone();
+        table.human_move(&legal).unwrap();
+        assert_eq!(
+            table.to_analyse().unwrap().0,
+            2,
+            "a move is on the last position"
+        );
+        let mut game = Table::new("human", "random", None, None).unwrap();
+        assert!(
+            game.focus(Some(0))
+                .unwrap_err()
+                .contains("only an analysis")
+        );
     }
 
     #[test]

@@ -25,6 +25,8 @@ pub enum ClientMessage {
     Pause(Nothing),
     /// A paused game or analysis goes on.
     Resume(Nothing),
+    /// An analysis: the engine thinks on the position the page shows.
+    Focus(Focus),
     /// A game against a person in another browser: this page takes a side and gets a link to
     /// send.
     Host(HostGame),
@@ -34,6 +36,15 @@ pub enum ClientMessage {
     /// Opens a kept game: with its token, to play on where it stood (after a reload, a
     /// dropped connection or a restart); without, to look at it (the archive).
     Open(OpenGame),
+}
+
+/// The position an analysis page shows.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Focus {
+    /// Its moves from the start; absent or null: the last position.
+    #[serde(default)]
+    pub ply: Option<usize>,
 }
 
 /// A kept game to open.

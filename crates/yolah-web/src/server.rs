@@ -19,8 +19,8 @@
 use crate::archive::Selection;
 use crate::game::Table;
 use crate::message::{
-    ClientMessage, GameMessage, HostGame, JoinRoom, NewGame, OpenGame, PlayMove, ReportMessage,
-    ServerMessage, Undo,
+    ClientMessage, Focus, GameMessage, HostGame, JoinRoom, NewGame, OpenGame, PlayMove,
+    ReportMessage, ServerMessage, Undo,
 };
 use crate::room::{Room, Rooms, Seat};
 use crate::store::{FORGET_EMPTY_AFTER, Kept, Kind, Pin, Store, Written, secret};
@@ -1115,6 +1115,11 @@ impl Connection {
                 self.abandon();
             }
             ClientMessage::Resume(_) => self.table_mut()?.resume()?,
+            ClientMessage::Focus(Focus { ply }) => {
+                self.table_mut()?.focus(ply)?;
+                // The search on the position before stops; the next starts on this one.
+                self.abandon_analysis();
+            }
             ClientMessage::Decline(_) => {
                 return Err("only a game between two browsers has takebacks to decline".into());
             }
@@ -1141,7 +1146,7 @@ impl Connection {
         let (spec, position, limits, analysing) = if let Some(spec) = table.machine_to_move() {
             let limits = table.machine_limits(spec);
             (spec.clone(), table.position(), limits, false)
-        } else if let Some(position) = table.to_analyse() {
+        } else if let Some((_, position)) = table.to_analyse() {
             let limits = yolah_ai::Limits {
                 time: Some(MAX_ANALYSIS_TIME),
                 ..yolah_ai::Limits::default()
@@ -1162,7 +1167,8 @@ impl Connection {
         let shared = Arc::clone(&self.shared);
         // An analysis is a search no person waits on for a move, like a watched game's.
         let watched = !table.has_human() || analysing;
-        let ply = table.moves();
+        // The reports say which position they are of: an analysis's may be an earlier one.
+        let ply = table.to_analyse().map_or(table.moves(), |(ply, _)| ply);
         tokio::spawn(async move {
             // Watched games and analyses share their slots; a person's game takes one of its
             // own kind, so it never waits behind them.

@@ -946,6 +946,15 @@ async fn shared_link_and_analysis(client: &Client, address: &str, name: &str) {
     assert_seen(client, "graph").await;
     // The engine's best move on the new position, as an arrow.
     arrow_on_its_squares(client, "analysis").await;
+    // Issue 43, item 8: stepping back, the engine thinks on the position shown, and the
+    // graph fills with it; at the end again, on the last.
+    click(client, "first").await;
+    wait_for(client, "a report on the start", |p| p["report_ply"] == "0").await;
+    click(client, "last").await;
+    wait_for(client, "a report on the last position", |p| {
+        p["report_ply"] == "3"
+    })
+    .await;
     // Undo on the analysis board: one move back, and the engine on that position again.
     click(client, "undo").await;
     wait_for(client, "undone in analysis", |p| p["ply"] == "2").await;

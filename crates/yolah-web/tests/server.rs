@@ -1023,3 +1023,39 @@ async fn a_game_exported_as_pgn_reads_back_into_the_same_position() {
     assert_eq!(code, 400);
     assert!(body.contains("illegal") && !body.contains('\n'), "{body}");
 }
+
+/// Issue 43, item 8: an analysis's engine follows the position the page shows (`focus`):
+/// its reports are of that position, and of the last again when the page returns to it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_analysis_follows_the_position_shown() {
+    let address = server(yolah_web::Config::default()).await;
+    let mut socket = connect(address).await;
+    let moves = ["a1:c3", "h1:f3", "h8:h7"];
+    send(
+        &mut socket,
+        &json!({"type": "new", "black": "human", "white": "human", "analysis": true,
+                "moves": moves}),
+    )
+    .await;
+    report_of(&mut socket, 3).await;
+    send(&mut socket, &json!({"type": "focus", "ply": 1})).await;
+    let report = report_of(&mut socket, 1).await;
+    // Of the position after a1:c3: white to move, and its move one of white's.
+    assert_eq!(report["side"], "white", "{report}");
+    send(&mut socket, &json!({"type": "focus", "ply": null})).await;
+    report_of(&mut socket, 3).await;
+    // Past the end, or in a game that is no analysis: one line, nothing changed.
+    send(&mut socket, &json!({"type": "focus", "ply": 9})).await;
+    let refused = next(&mut socket, "error").await;
+    assert_eq!(refused["message"], "the game has 3 moves, not 9");
+}
+
+/// The next report on the position after `ply` moves.
+async fn report_of(socket: &mut Socket, ply: usize) -> Value {
+    loop {
+        let report = next(socket, "report").await;
+        if report["ply"] == ply {
+            return report;
+        }
+    }
+}
