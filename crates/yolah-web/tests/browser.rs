@@ -946,6 +946,21 @@ async fn shared_link_and_analysis(client: &Client, address: &str, name: &str) {
     assert_seen(client, "graph").await;
     // The engine's best move on the new position, as an arrow.
     arrow_on_its_squares(client, "analysis").await;
+    // Issue 43, item 6: the PGN link is the size of the buttons beside it.
+    let sizes = run(
+        client,
+        "const h = (id) => { const b = document.getElementById(id).getBoundingClientRect();
+                             return [b.height, b.top]; };
+         return {pgn: h('export-pgn'), download: h('download'), copy: h('copy')};",
+    )
+    .await;
+    let height = |id: &str| sizes[id][0].as_f64().unwrap();
+    assert!(height("download") > 0.0, "{sizes}");
+    assert!(
+        (height("pgn") - height("download")).abs() < 1.5
+            && (height("pgn") - height("copy")).abs() < 1.5,
+        "{sizes}"
+    );
     // Issue 43, item 8: stepping back, the engine thinks on the position shown, and the
     // graph fills with it; at the end again, on the last.
     click(client, "first").await;
