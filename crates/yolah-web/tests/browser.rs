@@ -1776,8 +1776,15 @@ async fn a_finished_game_is_reviewed_on_the_page() {
         assert_eq!(marks, glyphs, "{name}: a mark on the graph for each glyph");
         click(&client, "review-next").await;
         let shown = wait_for(&client, "a mistake shown", |p| p["viewing"] == "yes").await;
-        // Issue 43, item 6: a finished game offers no takeback.
+        // Issue 43, item 6: a finished game offers no takeback; one minus sign everywhere.
         assert_unseen(&client, "takeback").await;
+        for id in ["pv", "review-move", "review-summary"] {
+            let shown = text(&client, id).await;
+            assert!(
+                !shown.contains('-'),
+                "{name}: a hyphen for a minus in {id}: {shown}"
+            );
+        }
         let judged = text(&client, "review-move").await;
         assert!(
             ["inaccuracy", "mistake", "blunder"]
