@@ -156,9 +156,10 @@ struct Shared {
 
 /// The page, proposing the default player of every command and the server's time control.
 fn page(config: &Config) -> String {
+    // Short enough to be read whole in a phone's narrow field.
     let clock = config.time_control.map_or_else(
-        || "none (or a time control like 5min+3s)".to_string(),
-        |tc| format!("{tc} (the server's; none, or another)"),
+        || "none, or like 5min+3s".to_string(),
+        |tc| format!("{tc} (the server's)"),
     );
     INDEX
         .replace("{{DEFAULT_PLAYER}}", yolah_ai::catalogue::DEFAULT_PLAYER)

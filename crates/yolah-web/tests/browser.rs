@@ -1096,6 +1096,21 @@ async fn phone_layout(client: &Client) {
         json!([]),
         "everything within the screen: {layout}"
     );
+    // Issue 43, item 6: each field's placeholder is read whole, not cut off.
+    let cut = run(
+        client,
+        "document.getElementById('setup').open = true;
+         document.getElementById('share').open = true;
+         const ctx = document.createElement('canvas').getContext('2d');
+         return [...document.querySelectorAll('input[placeholder]')].filter(i => {
+             const style = getComputedStyle(i);
+             ctx.font = style.font;
+             const room = i.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+             return i.clientWidth > 0 && ctx.measureText(i.placeholder).width > room;
+         }).map(i => i.id + ': ' + i.placeholder);",
+    )
+    .await;
+    assert_eq!(cut, json!([]), "placeholders cut off on a phone");
 }
 
 /// Playing white against a machine turns the board to white's side; the button turns it back
