@@ -496,6 +496,30 @@ async fn landing(client: &Client, name: &str) {
         assert_unseen(client, id).await;
     }
     screenshot(client, &format!("{name}-landing.png")).await;
+    // Issue 43, item 6: the rules' diagrams, with their captions apart (at least 8 px between
+    // two on one row, none over another).
+    let crowded = run(
+        client,
+        "document.getElementById('rules').open = true;
+         const boxes = [...document.querySelectorAll('#diagrams .figure')]
+             .map(f => f.getBoundingClientRect());
+         const close = [];
+         for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+             const a = boxes[i], b = boxes[j];
+             const rows = a.top < b.bottom && b.top < a.bottom;
+             const gap = Math.max(b.left - a.right, a.left - b.right);
+             if (rows && gap < 8) close.push([i, j, gap]);
+         }
+         document.getElementById('rules').open = false;
+         return {figures: boxes.length, close};",
+    )
+    .await;
+    assert_eq!(crowded["figures"], 3, "{name}: {crowded}");
+    assert_eq!(
+        crowded["close"],
+        json!([]),
+        "{name}: captions apart: {crowded}"
+    );
     click(client, "landing-level").await;
     let game = wait_for(client, "the first game", |p| p["ply"] == "0").await;
     assert_eq!(
