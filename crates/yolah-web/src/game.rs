@@ -480,6 +480,11 @@ impl Table {
         self.moves.len()
     }
 
+    /// The position it started from and the moves played since.
+    pub fn played(&self) -> (Position, &[Move]) {
+        (self.start, &self.moves)
+    }
+
     /// The position now.
     pub fn position(&self) -> Position {
         *self.positions.last().expect("a game has a position")

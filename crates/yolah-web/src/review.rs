@@ -16,6 +16,7 @@
 //! engine's and solver's tables go with it, and the server's memory it held). A review kept is of the moves it judged: a game
 //! whose moves differ is reviewed afresh.
 
+use crate::game::Table;
 use crate::store::Store;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Json, Response};
@@ -101,6 +102,25 @@ struct Queue {
     working: bool,
 }
 
+impl Queue {
+    /// Where the review of game `id` as `moves` stands in the queue, if it is there.
+    fn place(&self, id: &str, moves: &str) -> Option<Status> {
+        if let Some(current) = &self.current
+            && current.id == id
+            && current.moves_text == moves
+        {
+            return Some(Status::Reviewing {
+                done: current.done,
+                total: current.total,
+            });
+        }
+        let place = self.waiting.iter().position(|j| j.is(id, moves))?;
+        Some(Status::Queued {
+            ahead: place + usize::from(self.current.is_some()),
+        })
+    }
+}
+
 /// What a reviewing thread holds while it runs (the server's memory reservation for its
 /// tables): given back when the thread ends.
 pub type Held = Box<dyn Send>;
@@ -155,23 +175,15 @@ impl Reviews {
                 "game {id} is still being played: it is reviewed once it ends"
             )));
         }
-        let broken = |why: String| Refused::Broken(format!("game {id} does not read: {why}"));
-        let start: Position = saved.start.parse().map_err(|e| broken(format!("{e}")))?;
-        let mut position = start;
-        let mut moves = Vec::with_capacity(saved.moves.len());
-        for text in &saved.moves {
-            let m: Move = text.parse().map_err(|e| broken(format!("{e}")))?;
-            position
-                .check_move(m)
-                .map_err(|e| broken(format!("{text}: {e}")))?;
-            position.play(m);
-            moves.push(m);
-        }
+        // Read and checked as a game opened again is.
+        let table = Table::restore(&saved)
+            .map_err(|why| Refused::Broken(format!("game {id} does not read: {why}")))?;
+        let (start, moves) = table.played();
         Ok(Job {
             id: id.to_string(),
             moves_text: saved.moves.join(" "),
             start,
-            moves,
+            moves: moves.to_vec(),
         })
     }
 
@@ -179,26 +191,8 @@ impl Reviews {
     /// store: the thread keeps a review before it says it is done, so a review is never
     /// missed between the two.
     fn status_of(&self, job: &Job) -> Result<Status, Refused> {
-        {
-            let queue = lock(&self.queue);
-            if let Some(current) = &queue.current
-                && current.id == job.id
-                && current.moves_text == job.moves_text
-            {
-                return Ok(Status::Reviewing {
-                    done: current.done,
-                    total: current.total,
-                });
-            }
-            if let Some(place) = queue
-                .waiting
-                .iter()
-                .position(|j| j.is(&job.id, &job.moves_text))
-            {
-                return Ok(Status::Queued {
-                    ahead: place + usize::from(queue.current.is_some()),
-                });
-            }
+        if let Some(status) = lock(&self.queue).place(&job.id, &job.moves_text) {
+            return Ok(status);
         }
         if let Some((moves, review)) = self.store.review(&job.id).map_err(Refused::Broken)?
             && moves == job.moves_text
@@ -271,12 +265,10 @@ impl Reviews {
             }
             queue.working = true;
         }
-        if let Some(place) = queue.waiting.iter().position(|j| j.is(&id, &moves_text)) {
-            return Ok(Status::Queued {
-                ahead: place + usize::from(queue.current.is_some()),
-            });
+        if let Some(status) = queue.place(&id, &moves_text) {
+            return Ok(status);
         }
-        // Taken up meanwhile.
+        // Made meanwhile.
         drop(queue);
         self.status(&id)
     }

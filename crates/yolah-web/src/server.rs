@@ -1144,15 +1144,16 @@ impl Connection {
             return;
         }
         let Some(table) = &self.table else { return };
-        let (spec, position, limits, analysing) = if let Some(spec) = table.machine_to_move() {
+        // The reports say which position they are of: an analysis's may be an earlier one.
+        let (spec, ply, position, limits, analysing) = if let Some(spec) = table.machine_to_move() {
             let limits = table.machine_limits(spec);
-            (spec.clone(), table.position(), limits, false)
-        } else if let Some((_, position)) = table.to_analyse() {
+            (spec.clone(), table.moves(), table.position(), limits, false)
+        } else if let Some((ply, position)) = table.to_analyse() {
             let limits = yolah_ai::Limits {
                 time: Some(MAX_ANALYSIS_TIME),
                 ..yolah_ai::Limits::default()
             };
-            (analysis_spec(), position, limits, true)
+            (analysis_spec(), ply, position, limits, true)
         } else {
             return;
         };
@@ -1168,8 +1169,6 @@ impl Connection {
         let shared = Arc::clone(&self.shared);
         // An analysis is a search no person waits on for a move, like a watched game's.
         let watched = !table.has_human() || analysing;
-        // The reports say which position they are of: an analysis's may be an earlier one.
-        let ply = table.to_analyse().map_or(table.moves(), |(ply, _)| ply);
         tokio::spawn(async move {
             // Watched games and analyses share their slots; a person's game takes one of its
             // own kind, so it never waits behind them.
