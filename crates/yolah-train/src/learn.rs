@@ -273,13 +273,12 @@ impl Config {
         }
     }
 
-    /// Whether the test's players play an opening the same way each time it comes back: a
-    /// budget without `time=` (nodes, depth) makes minimax's games reproducible.
+    /// Whether the test's players play an opening the same way each time it comes back
+    /// ([`Spec::repeats_itself`]: a budget without `time=`, like nodes or depth, on one
+    /// thread).
     pub fn repeats_itself(&self) -> bool {
-        !self
-            .budget
-            .split(',')
-            .any(|o| o.trim().starts_with("time="))
+        Spec::parse_without_files(&test_spec(&self.budget, "eval=nn"))
+            .is_ok_and(|spec| spec.repeats_itself())
     }
 
     /// The most games a test or gauntlet match plays of the `wanted`: with a budget that
