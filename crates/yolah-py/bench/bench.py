@@ -11,6 +11,9 @@ Prints, for each, the rate in one run (the machine's load affects both alike):
 - masks and observations: positions per second, one at a time and batched
   (``legal_action_masks``, ``observations``), against plain Python building them from
   ``moves()`` and ``planes()``;
+- vectorised environment: game steps per second of ``VectorEnv(1024)`` (observations and
+  masks out, every game's action chosen from its mask by numpy) against PettingZoo's AEC loop
+  (when installed) doing the same work, one game and one agent at a time;
 - OpenSpiel (when installed): random simulations per second of ``"yolah"`` against OpenSpiel's
   Python games (``python_tic_tac_toe`` has 9 actions and at most 9 plies; Yolah 4096 and 112).
 """
@@ -144,6 +147,8 @@ def main() -> None:
             print(f"actions {name:24} {ours:12,.0f} positions/s   Python loop {theirs:10,.0f}   "
                   f"ratio {ours / theirs:6.1f}")
 
+    vector_env_rate(args.games)
+
     try:
         import importlib
 
@@ -167,6 +172,42 @@ def main() -> None:
                 plies += 1
         seconds = time.perf_counter() - start
         print(f"openspiel {name:20} {sims / seconds:10,.0f} games/s {plies / seconds:12,.0f} plies/s")
+
+
+def vector_env_rate(games: int) -> None:
+    """Game steps a second: VectorEnv against a PettingZoo loop, both playing each game's first
+    legal action (the same games, so the same work)."""
+    n, steps = 1024, max(10, min(200, games))
+    env = yolah.VectorEnv(n)
+    start = time.perf_counter()
+    for _ in range(steps):
+        observations, masks, rewards, terminations = env.step(masks_argmax(env.action_masks))
+    ours = n * steps / (time.perf_counter() - start)
+    try:
+        import yolah.pettingzoo as zoo
+    except ImportError:
+        print(f"vector  VectorEnv(1024) {ours:12,.0f} steps/s   "
+              "pettingzoo: not installed (pip install './crates/yolah-py[pettingzoo]')")
+        return
+    single = zoo.env()
+    single.reset()
+    done, todo = 0, max(2000, n * steps // 20)
+    start = time.perf_counter()
+    while done < todo:
+        observation, reward, termination, truncation, info = single.last()
+        if termination or truncation:
+            single.reset()
+            continue
+        single.step(int(np.argmax(observation["action_mask"])))
+        done += 1
+    theirs = done / (time.perf_counter() - start)
+    print(f"vector  VectorEnv(1024) {ours:12,.0f} steps/s   PettingZoo loop {theirs:10,.0f}   "
+          f"ratio {ours / theirs:6.1f}")
+
+
+def masks_argmax(masks: np.ndarray) -> np.ndarray:
+    """Each game's first legal action."""
+    return masks.argmax(axis=1)
 
 
 if __name__ == "__main__":

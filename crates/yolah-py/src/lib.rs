@@ -14,6 +14,7 @@ mod players;
 mod position;
 mod rules;
 mod svg;
+mod vector;
 
 use pyo3::prelude::*;
 
@@ -23,6 +24,7 @@ fn _yolah(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<position::Position>()?;
     module.add_class::<players::Player>()?;
     module.add_class::<network::Network>()?;
+    module.add_class::<vector::VectorEnv>()?;
     module.add_function(wrap_pyfunction!(rules::perft, module)?)?;
     module.add_function(wrap_pyfunction!(rules::random_games, module)?)?;
     module.add_function(wrap_pyfunction!(batch::planes_batch, module)?)?;

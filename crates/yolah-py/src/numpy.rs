@@ -56,3 +56,16 @@ pub fn record_dtype(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     py.import("numpy")?
         .call_method1("dtype", (fields.to_vec(),))
 }
+
+/// A numpy array of `dtype` and `shape` over `buffer` itself (no copy): what Rust writes into
+/// the buffer, Python sees in the array.
+pub fn view<'py>(
+    py: Python<'py>,
+    buffer: &Bound<'py, PyByteArray>,
+    dtype: impl IntoPyObject<'py>,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
+    py.import("numpy")?
+        .call_method1("frombuffer", (buffer, dtype))?
+        .call_method1("reshape", (PyTuple::new(py, shape)?,))
+}

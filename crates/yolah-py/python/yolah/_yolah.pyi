@@ -16,6 +16,7 @@ __all__ = [
     "Position",
     "RECORD_DTYPE",
     "START",
+    "VectorEnv",
     "action_to_move",
     "legal_action_masks",
     "move_to_action",
@@ -200,3 +201,38 @@ def selfplay(
     spec: str, games: int, random_plies: int = 4, seed: int = 1, threads: int | None = None
 ) -> npt.NDArray[np.void]:
     """Self-play without files: the records ``yolah selfplay`` writes, as RECORD_DTYPE."""
+
+_Step = tuple[
+    npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.float32], npt.NDArray[np.bool_]
+]
+
+@final
+class VectorEnv:
+    """Many games stepped in one call; the arrays are rewritten in place at each step."""
+
+    def __new__(
+        cls, n: int, random_plies: int = 0, seed: int = 0, rewards: Literal["wdl", "margin"] = "wdl"
+    ) -> VectorEnv:
+        """``n`` games (1 to 2**20), each opened by ``random_plies`` random plies (0 to 40)."""
+    def reset(self) -> _Step:
+        """New games: ``(observations, action_masks, rewards, terminations)``."""
+    def step(self, actions: npt.ArrayLike) -> _Step:
+        """One action a game: ``(observations, action_masks, rewards, terminations)``."""
+    def __len__(self) -> int: ...
+    @property
+    def observations(self) -> npt.NDArray[np.float32]:
+        """float32 ``(n, 7, 8, 8)``."""
+    @property
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """bool ``(n, 4096)``."""
+    @property
+    def rewards(self) -> npt.NDArray[np.float32]:
+        """float32 ``(n, 2)``: black's, white's, on the last step."""
+    @property
+    def terminations(self) -> npt.NDArray[np.bool_]:
+        """bool ``(n,)``: the games that ended on the last step."""
+    @property
+    def to_play(self) -> npt.NDArray[np.uint8]:
+        """uint8 ``(n,)``: 0 black to move, 1 white."""
+    def positions(self) -> list[Position]:
+        """The games' positions now (copies)."""
