@@ -3,7 +3,7 @@
 //! player is a new family and one line here.
 
 use crate::player::PlayerInfo;
-use crate::players::{engine, mcts, minimax, montecarlo, random};
+use crate::players::{alphazero, engine, mcts, minimax, montecarlo, random};
 
 /// The player of every command, page and protocol session that is told none: the strongest
 /// (minimax with the network, at its default 100 ms a move).
@@ -15,6 +15,7 @@ pub static PLAYERS: &[PlayerInfo] = &[
     montecarlo::PLAYER,
     mcts::PLAYER,
     minimax::PLAYER,
+    alphazero::PLAYER,
     engine::PLAYER,
 ];
 

@@ -31,6 +31,8 @@ pub enum ValueKind {
     WeightsFile,
     /// The path of a network file (`docs/network-format.md`).
     NetworkFile,
+    /// The path of a policy-value network file (`.yolahpv`, the `alphazero` player's).
+    PolicyValueFile,
     /// An evaluation: `heuristic` or `nn`.
     Evaluation,
     /// `on` or `off`.
@@ -56,6 +58,7 @@ impl ValueKind {
             ValueKind::Percent => "a whole percentage from 1 to 100",
             ValueKind::WeightsFile => "the path of a weights file",
             ValueKind::NetworkFile => "the path of a network file",
+            ValueKind::PolicyValueFile => "the path of a policy-value network file (.yolahpv)",
             ValueKind::Evaluation => "heuristic or nn",
             ValueKind::Switch => "on or off",
             ValueKind::Command => {
@@ -66,7 +69,10 @@ impl ValueKind {
 
     /// Whether a value of this kind names a file to read (never allowed from a web page).
     pub fn is_file(self) -> bool {
-        matches!(self, ValueKind::WeightsFile | ValueKind::NetworkFile)
+        matches!(
+            self,
+            ValueKind::WeightsFile | ValueKind::NetworkFile | ValueKind::PolicyValueFile
+        )
     }
 
     /// Whether its values keep their case (paths and command lines); other words are
@@ -142,6 +148,8 @@ pub enum Value {
     Weights(Weights),
     /// A network read from a file.
     Network(Arc<Network>),
+    /// A policy-value network read from a file.
+    PolicyValue(Arc<crate::players::alphazero::network::Parameters>),
     /// A command line, split into words.
     Command(Vec<String>),
 }
@@ -195,6 +203,13 @@ impl Value {
                 return Weights::load(std::path::Path::new(text))
                     .map(Value::Weights)
                     .map_err(|error| ValueError::File(error.to_string()));
+            }
+            ValueKind::PolicyValueFile => {
+                return crate::players::alphazero::network::Parameters::load(std::path::Path::new(
+                    text,
+                ))
+                .map(|network| Value::PolicyValue(Arc::new(network)))
+                .map_err(ValueError::File);
             }
             ValueKind::NetworkFile => {
                 return Network::load(std::path::Path::new(text))

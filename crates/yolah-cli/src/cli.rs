@@ -131,6 +131,12 @@ pub enum Command {
     /// network, training log and test games, a table and a plot of Elo by generation.
     #[command(allow_negative_numbers = true)]
     Learn(cmd::learn::Options),
+    /// `AlphaZero` from zero: generations of self-play with the alphazero player, training of
+    /// its policy-value network, and matches against fixed opponents, resumable.
+    ///
+    /// Everything goes into --out as it is made: the config, each generation's self-play,
+    /// network and matches, and a table of results by generation.
+    Zero(cmd::zero::Options),
     /// Tune the minimax weights with a genetic algorithm, resumable.
     ///
     /// After each generation: checkpoint.json, log.csv, log.png and best-weights.json in

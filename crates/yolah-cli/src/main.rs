@@ -77,6 +77,7 @@ fn run(out: &mut impl Write, command: Command) -> anyhow::Result<()> {
         Command::Selfplay(options) => cmd::selfplay::run(out, &options),
         Command::Train(options) => cmd::train::run(out, &options),
         Command::Learn(options) => cmd::learn::run(out, &options),
+        Command::Zero(options) => cmd::zero::run(out, &options),
         Command::Data {
             command: DataCommand::Stats { path },
         } => cmd::data::stats(out, &path),

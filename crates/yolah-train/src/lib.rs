@@ -9,3 +9,4 @@ pub mod ga;
 pub mod learn;
 pub mod selfplay;
 pub mod train;
+pub mod zero;

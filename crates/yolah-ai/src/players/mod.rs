@@ -1,5 +1,6 @@
 //! The players, one file (or folder) each.
 
+pub mod alphazero;
 pub mod engine;
 pub mod mcts;
 pub mod minimax;

@@ -24,6 +24,7 @@ pub mod tournament;
 pub mod train;
 pub mod tune;
 pub mod versus;
+pub mod zero;
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};

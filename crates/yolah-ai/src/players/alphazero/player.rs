@@ -1,0 +1,212 @@
+//! The `alphazero` player: PUCT search ([`super::search`]) guided by a policy-value network
+//! ([`super::network`]), the shipped one unless `net=FILE` is given. For self-play it mixes
+//! Dirichlet noise into the root's priors (`noise`) and, for the first `explore` plies of a
+//! game, picks its move at random in proportion to `visits^(1/temperature)`.
+
+use super::network::Parameters;
+use super::search::{DEFAULT_TREE_MB, NODE_BYTES, NetworkEvaluator, RootResult, Search, Settings};
+use crate::limits::{Budget, Limits};
+use crate::options::{ITERATIONS, OptionInfo, Options, PACE, SEED, TIME, Value, ValueKind};
+use crate::player::{Forfeit, Player, PlayerInfo, Report, no_conflicts};
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+use std::sync::{Arc, OnceLock};
+use yolah_core::{Move, Position};
+
+/// The network shipped in the crate (`data/alphazero.yolahpv`, trained by `yolah zero`:
+/// `docs/notebook.md`, "`AlphaZero` from zero").
+pub const SHIPPED: &[u8] = include_bytes!("../../../data/alphazero.yolahpv");
+
+/// The shipped network, read once.
+pub fn shipped() -> Arc<Parameters> {
+    static NETWORK: OnceLock<Arc<Parameters>> = OnceLock::new();
+    Arc::clone(NETWORK.get_or_init(|| {
+        Arc::new(Parameters::from_bytes(SHIPPED).expect("the shipped network is valid"))
+    }))
+}
+
+/// How the player picks its move from the root's visits.
+#[derive(Clone, Copy, Debug)]
+pub struct Choice {
+    /// Plies from the game's start during which it samples (0: never).
+    pub explore: u32,
+    /// The temperature of that sampling.
+    pub temperature: f64,
+}
+
+/// The `alphazero` player.
+pub struct AlphaZero {
+    search: Search,
+    evaluator: NetworkEvaluator,
+    choice: Choice,
+    rng: SmallRng,
+}
+
+/// Principal variation length shown in reports.
+const PV_LENGTH: usize = 6;
+
+impl AlphaZero {
+    /// A player with `network`, search `settings`, move `choice`, drawing from `seed`.
+    pub fn new(network: Arc<Parameters>, settings: Settings, choice: Choice, seed: u64) -> Self {
+        AlphaZero {
+            search: Search::new(settings),
+            evaluator: NetworkEvaluator::new(network),
+            choice,
+            rng: SmallRng::seed_from_u64(seed),
+        }
+    }
+
+    /// Searches `position` (not over) within `budget`: the root's visits and values.
+    pub fn search(&mut self, position: &Position, budget: &Budget) -> RootResult {
+        let visits = budget.iterations_left(0);
+        let mut stop = || budget.out_of_time();
+        self.search.run(
+            position,
+            &mut self.evaluator,
+            &mut self.rng,
+            visits,
+            &mut stop,
+        )
+    }
+
+    /// The move to play from a search's result: sampled early in the game, else the most
+    /// visited.
+    pub fn pick(&mut self, position: &Position, result: &RootResult) -> (Move, u32, f32) {
+        let best = result.best();
+        if u32::from(position.ply()) >= self.choice.explore || self.choice.temperature <= 0.0 {
+            return best;
+        }
+        let weights: Vec<f64> = result
+            .children
+            .iter()
+            .map(|c| f64::from(c.1).powf(1.0 / self.choice.temperature))
+            .collect();
+        let total: f64 = weights.iter().sum();
+        if !(total > 0.0 && total.is_finite()) {
+            return best;
+        }
+        let mut draw = self.rng.random::<f64>() * total;
+        for (child, w) in result.children.iter().zip(&weights) {
+            if draw < *w {
+                return *child;
+            }
+            draw -= w;
+        }
+        best
+    }
+}
+
+impl Player for AlphaZero {
+    fn think(
+        &mut self,
+        position: &Position,
+        limits: Limits,
+        _progress: &mut (dyn FnMut(&Report) + Send),
+    ) -> Result<Report, Forfeit> {
+        let budget = Budget::start(limits);
+        let moves = position.moves();
+        if moves.len() == 1 {
+            return Ok(Report::only_move(moves[0], budget.elapsed()));
+        }
+        let result = self.search(position, &budget);
+        let (mv, visits, value) = self.pick(position, &result);
+        let pv = self.search.principal_variation(mv, PV_LENGTH);
+        let pv_text: Vec<String> = pv.iter().map(ToString::to_string).collect();
+        Ok(Report {
+            value: Some(f64::midpoint(f64::from(value), 1.0)),
+            iterations: u64::from(result.visits),
+            detail: format!(
+                "pv {}; {visits} visits for the move, {} nodes",
+                pv_text.join(" "),
+                result.nodes
+            ),
+            pv,
+            ..Report::new(mv, budget.elapsed())
+        })
+    }
+}
+
+fn tree_mb(options: &Options) -> usize {
+    options
+        .whole("tree")
+        .map_or(DEFAULT_TREE_MB, |mb| mb as usize)
+}
+
+fn real(options: &Options, name: &str, default: f64) -> f64 {
+    options.real(name).unwrap_or(default)
+}
+
+/// This player in specs: its name, options and how a spec builds it.
+pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
+    name: "alphazero",
+    about: "PUCT search guided by a policy-value network trained from zero by self-play (yolah zero)",
+    options: &[
+        TIME,
+        PACE,
+        ITERATIONS,
+        OptionInfo {
+            name: "net",
+            kind: ValueKind::PolicyValueFile,
+            default: "the network shipped in the crate",
+            help: "policy-value network file (.yolahpv, as `yolah zero` writes)",
+        },
+        OptionInfo {
+            name: "c",
+            kind: ValueKind::Real,
+            default: "1.5",
+            help: "PUCT exploration constant",
+        },
+        OptionInfo {
+            name: "batch",
+            kind: ValueKind::Count,
+            default: "8",
+            help: "leaves evaluated together (virtual loss between them)",
+        },
+        OptionInfo {
+            name: "tree",
+            kind: ValueKind::Megabytes,
+            default: "256",
+            help: "the tree's size in MiB (a search stops when it is full)",
+        },
+        OptionInfo {
+            name: "noise",
+            kind: ValueKind::Real,
+            default: "0 (none)",
+            help: "weight of Dirichlet noise (α 0.3) in the root's priors, 0 to 1, for self-play",
+        },
+        OptionInfo {
+            name: "temperature",
+            kind: ValueKind::Real,
+            default: "1",
+            help: "during the first `explore` plies, moves are drawn ∝ visits^(1/temperature)",
+        },
+        OptionInfo {
+            name: "explore",
+            kind: ValueKind::Count,
+            default: "none (always the most visited move)",
+            help: "plies from the start during which moves are drawn, for self-play",
+        },
+        SEED,
+    ],
+    seeded: true,
+    build: |options, seed| {
+        let network = match options.value("net") {
+            Some(Value::PolicyValue(network)) => Arc::clone(network),
+            _ => shipped(),
+        };
+        let settings = Settings {
+            c: real(options, "c", 1.5) as f32,
+            batch: options.whole("batch").map_or(8, |b| b.min(256) as usize),
+            noise: real(options, "noise", 0.0).min(1.0) as f32,
+            max_nodes: (tree_mb(options) << 20) / NODE_BYTES,
+            ..Settings::default()
+        };
+        let choice = Choice {
+            explore: options.whole("explore").map_or(0, |p| p.min(200) as u32),
+            temperature: real(options, "temperature", 1.0),
+        };
+        Box::new(AlphaZero::new(network, settings, choice, seed))
+    },
+    check: no_conflicts,
+    memory_mb: |options| tree_mb(options) as u64 + 8,
+};

@@ -1,0 +1,531 @@
+//! PUCT search (`AlphaZero`'s): each visit walks down the tree choosing the child with the best
+//! `Q + c·P·√N / (1 + n)` (`Q` the child's mean value for the side that moved into it, `P` its
+//! prior from the network, `N` and `n` the parent's and the child's visits), and the leaf it
+//! reaches is valued by the network, which also gives its children's priors; a finished game
+//! is valued by its result. Values are −1 (loss) to +1 (win).
+//!
+//! Visits are made in batches of up to [`Search::batch`] leaves evaluated together (one call
+//! of the [`Evaluator`], so a network in Python or on a GPU is called once a batch): each walk
+//! counts its visits and a loss on the way down (a "virtual loss" until its value comes), so
+//! the next walks of the batch spread out.
+
+use super::network::{Activations, Evaluation, Parameters};
+use rand::RngExt;
+use rand::rngs::SmallRng;
+use std::sync::Arc;
+use yolah_core::{Color, MAX_MOVES, Move, Position};
+
+/// The tree's default size, MiB.
+pub const DEFAULT_TREE_MB: usize = 256;
+
+/// Values positions for the search: a prior per legal move (in `position.moves()` order) and
+/// the value for the side to move.
+pub trait Evaluator {
+    /// Evaluates `positions` (none is over) into `out`, one each, in order.
+    fn evaluate(&mut self, positions: &[Position], out: &mut Vec<Evaluation>);
+}
+
+/// The network in this process.
+pub struct NetworkEvaluator {
+    parameters: Arc<Parameters>,
+    activations: Activations,
+}
+
+impl NetworkEvaluator {
+    /// Evaluates with `parameters`.
+    pub fn new(parameters: Arc<Parameters>) -> NetworkEvaluator {
+        NetworkEvaluator {
+            parameters,
+            activations: Activations::default(),
+        }
+    }
+}
+
+impl Evaluator for NetworkEvaluator {
+    fn evaluate(&mut self, positions: &[Position], out: &mut Vec<Evaluation>) {
+        out.clear();
+        for position in positions {
+            let moves = position.moves();
+            out.push(
+                self.parameters
+                    .forward(position, moves.as_slice(), &mut self.activations),
+            );
+        }
+    }
+}
+
+/// One node: the move that leads to it and what the search found below.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    first_child: u32,
+    children: u8,
+    expanded: bool,
+    /// Waiting for its evaluation in the current batch.
+    pending: bool,
+    visits: u32,
+    /// The sum of the values of its visits, for the side that moved into it.
+    value: f32,
+    /// The network's value of this node for its side to move (once expanded).
+    eval: f32,
+    prior: f32,
+    mv: Move,
+}
+
+impl Node {
+    fn leaf(mv: Move, prior: f32) -> Node {
+        Node {
+            first_child: 0,
+            children: 0,
+            expanded: false,
+            pending: false,
+            visits: 0,
+            value: 0.0,
+            eval: 0.0,
+            prior,
+            mv,
+        }
+    }
+
+    fn children(&self) -> std::ops::Range<usize> {
+        let first = self.first_child as usize;
+        first..first + usize::from(self.children)
+    }
+}
+
+/// How the search explores.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// The exploration constant `c`.
+    pub c: f32,
+    /// Leaves evaluated together.
+    pub batch: usize,
+    /// The weight of Dirichlet noise mixed into the root's priors (0: none).
+    pub noise: f32,
+    /// The Dirichlet distribution's α.
+    pub alpha: f32,
+    /// How much less than its parent an unvisited child is worth.
+    pub first_play_reduction: f32,
+    /// The most nodes the tree may hold: a search stops when it is full.
+    pub max_nodes: usize,
+}
+
+/// The memory of a node, bytes.
+pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            c: 1.5,
+            batch: 8,
+            noise: 0.0,
+            alpha: 0.3,
+            first_play_reduction: 0.2,
+            max_nodes: (DEFAULT_TREE_MB << 20) / NODE_BYTES,
+        }
+    }
+}
+
+/// What a search found at the root: each legal move with its visits and mean value for the
+/// side to move.
+#[derive(Clone, Debug)]
+pub struct RootResult {
+    /// `(move, visits, mean value)` in `position.moves()` order.
+    pub children: Vec<(Move, u32, f32)>,
+    /// Visits made (the root's).
+    pub visits: u32,
+    /// Nodes in the tree.
+    pub nodes: usize,
+}
+
+impl RootResult {
+    /// The most visited move (ties: the better value, then the first).
+    pub fn best(&self) -> (Move, u32, f32) {
+        let mut best = self.children[0];
+        for &child in &self.children[1..] {
+            if (child.1, child.2) > (best.1, best.2) {
+                best = child;
+            }
+        }
+        best
+    }
+}
+
+/// A PUCT search tree, reused from search to search (cleared each time).
+pub struct Search {
+    nodes: Vec<Node>,
+    settings: Settings,
+    /// The paths of a batch's walks, one after the other: each node with the side that
+    /// moved into it.
+    path: Vec<(usize, Color)>,
+    /// Each pending walk's end in `path`, its leaf and position.
+    pending: Vec<(usize, usize, Position)>,
+    positions: Vec<Position>,
+    evaluations: Vec<Evaluation>,
+}
+
+/// The value of `outcome` for `color`: +1 a win, 0 a draw, −1 a loss.
+fn result_for(outcome: yolah_core::Outcome, color: Color) -> f32 {
+    outcome.half_points(color) as f32 - 1.0
+}
+
+impl Search {
+    /// A search with these settings.
+    pub fn new(settings: Settings) -> Search {
+        Search {
+            nodes: Vec::new(),
+            settings,
+            path: Vec::new(),
+            pending: Vec::new(),
+            positions: Vec::new(),
+            evaluations: Vec::new(),
+        }
+    }
+
+    /// Its settings.
+    pub fn settings(&self) -> Settings {
+        self.settings
+    }
+
+    /// Searches `position` (not over) until `visits` visits are made or `stop` says so
+    /// (asked between batches), evaluating with `evaluator`; `rng` draws the root's noise.
+    pub fn run(
+        &mut self,
+        position: &Position,
+        evaluator: &mut dyn Evaluator,
+        rng: &mut SmallRng,
+        visits: u64,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> RootResult {
+        self.nodes.clear();
+        self.nodes.push(Node::leaf(Move::PASS, 1.0));
+        self.positions.clear();
+        self.positions.push(*position);
+        evaluator.evaluate(&self.positions, &mut self.evaluations);
+        let root_eval = std::mem::take(&mut self.evaluations[0]);
+        self.expand(0, position, &root_eval);
+        if self.settings.noise > 0.0 {
+            self.add_noise(rng);
+        }
+        let visits = visits.min(u64::from(u32::MAX / 4)) as u32;
+        let room = self
+            .settings
+            .max_nodes
+            .saturating_sub(self.settings.batch * MAX_MOVES);
+        while self.nodes[0].visits < visits && self.nodes.len() < room && !stop() {
+            let left = (visits - self.nodes[0].visits) as usize;
+            self.visit_batch(position, evaluator, left.min(self.settings.batch.max(1)));
+        }
+        let top = self.nodes[0];
+        RootResult {
+            children: top
+                .children()
+                .map(|i| {
+                    let child = &self.nodes[i];
+                    let mean = if child.visits == 0 {
+                        top.eval
+                    } else {
+                        child.value / child.visits as f32
+                    };
+                    (child.mv, child.visits, mean)
+                })
+                .collect(),
+            visits: top.visits,
+            nodes: self.nodes.len(),
+        }
+    }
+
+    /// Creates the children of `node` at `position` with the evaluation's priors.
+    fn expand(&mut self, node: usize, position: &Position, evaluation: &Evaluation) {
+        let moves = position.moves();
+        let first = self.nodes.len();
+        self.nodes.extend(
+            moves
+                .iter()
+                .zip(&evaluation.priors)
+                .map(|(&m, &p)| Node::leaf(m, p)),
+        );
+        let parent = &mut self.nodes[node];
+        parent.first_child = first as u32;
+        parent.children = moves.len() as u8;
+        parent.expanded = true;
+        parent.eval = evaluation.value;
+    }
+
+    /// Mixes Dirichlet(α) noise into the root's priors.
+    fn add_noise(&mut self, rng: &mut SmallRng) {
+        let root = self.nodes[0];
+        let draws: Vec<f32> = root
+            .children()
+            .map(|_| gamma(rng, self.settings.alpha))
+            .collect();
+        let total: f32 = draws.iter().sum();
+        if total <= 0.0 {
+            return;
+        }
+        let eps = self.settings.noise;
+        for (i, d) in root.children().zip(draws) {
+            let node = &mut self.nodes[i];
+            node.prior = (1.0 - eps) * node.prior + eps * d / total;
+        }
+    }
+
+    /// The child of `parent` with the best PUCT score.
+    fn select(&self, parent: &Node) -> usize {
+        let explore = self.settings.c * (parent.visits.max(1) as f32).sqrt();
+        let unvisited = parent.eval - self.settings.first_play_reduction;
+        let mut best = parent.first_child as usize;
+        let mut best_score = f32::NEG_INFINITY;
+        for i in parent.children() {
+            let child = &self.nodes[i];
+            let q = if child.visits == 0 {
+                unvisited
+            } else {
+                child.value / child.visits as f32
+            };
+            let score = q + explore * child.prior / (1 + child.visits) as f32;
+            if score > best_score {
+                best = i;
+                best_score = score;
+            }
+        }
+        best
+    }
+
+    /// Up to `count` walks, their leaves evaluated together, their values backed up.
+    fn visit_batch(&mut self, root: &Position, evaluator: &mut dyn Evaluator, count: usize) {
+        self.path.clear();
+        self.pending.clear();
+        for _ in 0..count {
+            if !self.walk(root) {
+                break;
+            }
+        }
+        if self.pending.is_empty() {
+            return;
+        }
+        self.positions.clear();
+        self.positions.extend(self.pending.iter().map(|p| p.2));
+        evaluator.evaluate(&self.positions, &mut self.evaluations);
+        let mut start = 0;
+        for k in 0..self.pending.len() {
+            let (end, leaf, position) = self.pending[k];
+            let evaluation = std::mem::take(&mut self.evaluations[k]);
+            self.nodes[leaf].pending = false;
+            self.expand(leaf, &position, &evaluation);
+            self.back_up(start..end, evaluation.value, position.side_to_move());
+            start = end;
+        }
+    }
+
+    /// One walk from the root, with virtual losses on its path. A walk that ends the game is
+    /// backed up at once; one that reaches a leaf waits in `pending`. Returns false (and
+    /// takes its visits back) for a walk that reaches a leaf already waiting: the batch ends.
+    fn walk(&mut self, root: &Position) -> bool {
+        let start = self.path.len();
+        let mut position = *root;
+        let mut node = 0;
+        self.path.push((0, root.side_to_move().opponent()));
+        while self.nodes[node].expanded {
+            let child = self.select(&self.nodes[node]);
+            self.path.push((child, position.side_to_move()));
+            position.play(self.nodes[child].mv);
+            node = child;
+        }
+        if self.nodes[node].pending {
+            self.path.truncate(start);
+            return false;
+        }
+        for &(i, _) in &self.path[start..] {
+            let n = &mut self.nodes[i];
+            n.visits += 1;
+            n.value -= 1.0;
+        }
+        if let Some(outcome) = position.outcome() {
+            let end = self.path.len();
+            for k in start..end {
+                let (i, mover) = self.path[k];
+                self.nodes[i].value += 1.0 + result_for(outcome, mover);
+            }
+            self.path.truncate(start);
+        } else {
+            self.nodes[node].pending = true;
+            self.pending.push((self.path.len(), node, position));
+        }
+        true
+    }
+
+    /// Adds `value` (for `side`) along `path[walk]`, taking back its virtual losses.
+    fn back_up(&mut self, walk: std::ops::Range<usize>, value: f32, side: Color) {
+        for k in walk {
+            let (i, mover) = self.path[k];
+            let v = if mover == side { value } else { -value };
+            self.nodes[i].value += 1.0 + v;
+        }
+    }
+
+    /// The line from the root that starts with `first` and follows the most visited children.
+    pub fn principal_variation(&self, first: Move, length: usize) -> Vec<Move> {
+        let mut line = vec![first];
+        let Some(mut node) = self.nodes[0]
+            .children()
+            .find(|&i| self.nodes[i].mv == first)
+        else {
+            return line;
+        };
+        while line.len() < length && self.nodes[node].expanded {
+            let Some(best) = self.nodes[node]
+                .children()
+                .max_by_key(|&i| self.nodes[i].visits)
+            else {
+                break;
+            };
+            if self.nodes[best].visits == 0 {
+                break;
+            }
+            node = best;
+            line.push(self.nodes[node].mv);
+        }
+        line
+    }
+}
+
+/// A draw from Gamma(α, 1) (Marsaglia and Tsang; α < 1 by the boost `G(α+1)·U^(1/α)`).
+fn gamma(rng: &mut SmallRng, alpha: f32) -> f32 {
+    if alpha < 1.0 {
+        let u: f32 = rng.random::<f32>().max(f32::MIN_POSITIVE);
+        return gamma(rng, alpha + 1.0) * u.powf(1.0 / alpha);
+    }
+    let shape = alpha - 1.0 / 3.0;
+    let scale = 1.0 / (9.0 * shape).sqrt();
+    loop {
+        // A standard normal by Box-Muller.
+        let (u1, u2): (f32, f32) = (rng.random::<f32>().max(f32::MIN_POSITIVE), rng.random());
+        let normal = (-2.0 * u1.ln()).sqrt() * (std::f32::consts::TAU * u2).cos();
+        let cube = (1.0 + scale * normal).powi(3);
+        if cube <= 0.0 {
+            continue;
+        }
+        let accept: f32 = rng.random::<f32>().max(f32::MIN_POSITIVE);
+        if accept.ln() < 0.5 * normal * normal + shape - shape * cube + shape * cube.ln() {
+            return shape * cube;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// At every expanded node the visits are its children's plus its own first one (the root:
+    /// its children's), and the values add up the same way, with no virtual loss left.
+    #[test]
+    fn visits_and_values_add_up_at_every_node() {
+        let network = Arc::new(Parameters::random(32, 3));
+        let middle = "x1xx2xx/8/1b2wx1b/3xxx2/1w1xxw1x/2b5/2xw4/xx2b2x b 8 8 16";
+        for batch in [1, 8] {
+            for position in [Position::start(), middle.parse().expect("a valid position")] {
+                let settings = Settings {
+                    batch,
+                    noise: 0.25,
+                    ..Settings::default()
+                };
+                let mut search = Search::new(settings);
+                let mut evaluator = NetworkEvaluator::new(Arc::clone(&network));
+                let mut rng = SmallRng::seed_from_u64(1);
+                let result = search.run(&position, &mut evaluator, &mut rng, 3000, &mut || false);
+                assert_eq!(result.visits, 3000);
+                let root_children: u32 = result.children.iter().map(|c| c.1).sum();
+                assert_eq!(root_children, 3000);
+                let mut expanded = 0;
+                for (i, node) in search.nodes.iter().enumerate() {
+                    assert!(!node.pending);
+                    assert!(node.value.abs() <= node.visits as f32 + 1e-3, "node {i}");
+                    if !node.expanded {
+                        continue;
+                    }
+                    expanded += 1;
+                    let visits: u32 = node.children().map(|c| search.nodes[c].visits).sum();
+                    let priors: f32 = node.children().map(|c| search.nodes[c].prior).sum();
+                    assert!(
+                        (priors - 1.0).abs() < 1e-3,
+                        "node {i}: priors sum to {priors}"
+                    );
+                    if i == 0 {
+                        assert_eq!(node.visits, visits);
+                    } else {
+                        assert_eq!(node.visits, visits + 1, "node {i}");
+                        // The node's value for its mover is its first evaluation's plus what
+                        // its children's movers (the other side, or itself after a pass) got.
+                        let below: f32 =
+                            node.children().map(|c| search.nodes[c].value).sum::<f32>();
+                        let first = node.value.abs() - below.abs();
+                        assert!(first.abs() <= 1.0 + 1e-2, "node {i}: {first}");
+                    }
+                }
+                assert!(expanded > 100, "{expanded} nodes expanded");
+            }
+        }
+    }
+
+    /// In endgames where the solver proves exactly one move wins, the search finds it from
+    /// the games' results alone (the network is untrained).
+    #[test]
+    fn the_only_winning_move_is_found() {
+        let network = Arc::new(Parameters::random(16, 5));
+        let mut solver = crate::players::minimax::Minimax::solver(16, 1);
+        let mut random = SmallRng::seed_from_u64(9);
+        let mut tried = 0;
+        for _ in 0..400 {
+            let mut game = Position::start();
+            while !game.game_over() && game.ply() < 48 {
+                game.play(game.random_move(&mut random));
+            }
+            if game.game_over() || game.moves().len() < 3 {
+                continue;
+            }
+            let values: Option<Vec<i32>> = game
+                .moves()
+                .iter()
+                .map(|&m| {
+                    let mut next = game;
+                    next.play(m);
+                    let value = solver.prove(&next, 2_000_000)?;
+                    Some(if next.side_to_move() == game.side_to_move() {
+                        value
+                    } else {
+                        -value
+                    })
+                })
+                .collect();
+            let Some(values) = values else { continue };
+            let winning: Vec<usize> = (0..values.len()).filter(|&i| values[i] > 0).collect();
+            if winning.len() != 1 {
+                continue;
+            }
+            let mut search = Search::new(Settings::default());
+            let mut evaluator = NetworkEvaluator::new(Arc::clone(&network));
+            let mut rng = SmallRng::seed_from_u64(2);
+            let result = search.run(&game, &mut evaluator, &mut rng, 20_000, &mut || false);
+            assert_eq!(result.best().0, game.moves()[winning[0]], "{game}");
+            tried += 1;
+            if tried == 5 {
+                return;
+            }
+        }
+        panic!("only {tried} endgames with one winning move");
+    }
+
+    #[test]
+    fn gamma_draws_have_the_right_mean() {
+        let mut rng = SmallRng::seed_from_u64(4);
+        for alpha in [0.3f32, 1.0, 2.5] {
+            let n = 20_000;
+            let mean: f32 = (0..n).map(|_| gamma(&mut rng, alpha)).sum::<f32>() / n as f32;
+            assert!(
+                (mean - alpha).abs() < 0.05 * alpha.max(1.0),
+                "α {alpha}: mean {mean}"
+            );
+        }
+    }
+}

@@ -1,0 +1,498 @@
+//! `yolah zero --out DIR`: `AlphaZero` from zero on this machine. Each generation: self-play of
+//! the `alphazero` player with the latest network (Dirichlet noise at the root, moves drawn by
+//! their visits early in the game), training on the last generations' positions (visit shares
+//! and results), then matches of the new network against fixed opponents, the learning curve.
+//! As `AlphaZero` does (and `AlphaGo` Zero did not), the latest network always plays the next
+//! self-play: the matches measure, they do not gate. Resumable: self-play is kept in chunks
+//! of games, every file is written whole, and `DIR/state.json` says where the run is.
+//!
+//! ```text
+//! DIR/zero.json              the run's config      DIR/state.json          where it is
+//! DIR/generations.csv        a row per generation, each opponent's score and Elo
+//! DIR/gen-000/network.yolahpv   the random start   DIR/gen-000/vs-01.csv   its matches
+//! DIR/gen-001/games-0000.bin … its self-play (chunks of games), network.yolahpv, vs-NN.csv
+//! ```
+
+use super::{UsageError, usage, write_atomic};
+use anyhow::{Context, Result, ensure};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+use yolah_ai::arena::lock::DirLock;
+use yolah_ai::players::alphazero::network::{DEFAULT_HIDDEN, MAX_HIDDEN, Parameters};
+use yolah_train::zero::{SelfPlay, Trainer, play_games, samples_from_bytes, samples_to_bytes};
+
+/// The options of `yolah zero`, as its command line gives them.
+#[derive(clap::Args)]
+pub struct Options {
+    /// The run's directory (created; with --resume, the run to go on with).
+    #[arg(long, short, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Generations, 1 to 1000 (with --resume: raises the total) [default: 20].
+    #[arg(long, value_name = "N")]
+    pub generations: Option<u32>,
+    /// Self-play games per generation, 8 to 100000 [default: 400].
+    #[arg(long, short, value_name = "N")]
+    pub games: Option<u64>,
+    /// PUCT visits per self-play move, 2 to 100000 [default: 200].
+    #[arg(long, value_name = "N")]
+    pub visits: Option<u64>,
+    /// The network's hidden units, 8 to 1024, a multiple of 8 [default: 128].
+    #[arg(long, value_name = "H")]
+    pub hidden: Option<usize>,
+    /// Passes over the window's positions per generation, 1 to 100 [default: 4].
+    #[arg(long, short, value_name = "N")]
+    pub epochs: Option<u32>,
+    /// Generations of self-play the network trains on (its own and those before), 1 to 50
+    /// [default: 4].
+    #[arg(long, value_name = "N")]
+    pub window: Option<u32>,
+    /// Adam's step size, 0.000001 to 0.1 [default: 0.001].
+    #[arg(long, value_name = "RATE")]
+    pub learning_rate: Option<f64>,
+    /// An opponent every generation's network plays (at --visits, no noise); repeat it for
+    /// more [default: random, mcts:iterations=1000].
+    #[arg(long, value_name = "SPEC")]
+    pub opponent: Vec<String>,
+    /// Games against each opponent per generation, even, 2 to 10000 [default: 40].
+    #[arg(long, value_name = "N")]
+    pub test_games: Option<u32>,
+    /// The run's seed [default: 1].
+    #[arg(long, short, value_name = "SEED")]
+    pub seed: Option<u64>,
+    /// Games played at once, 1 to 1024 [default: one per core].
+    #[arg(long, short, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Go on with the run in --out where it stopped.
+    #[arg(long)]
+    pub resume: bool,
+}
+
+/// A run's settings, kept in `DIR/zero.json`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    generations: u32,
+    games: u64,
+    visits: u64,
+    hidden: usize,
+    epochs: u32,
+    window: u32,
+    learning_rate: f64,
+    opponents: Vec<String>,
+    test_games: u32,
+    seed: u64,
+}
+
+impl Config {
+    fn check(&self) -> Result<(), String> {
+        let within = |name: &str, value: u64, low: u64, high: u64| {
+            if (low..=high).contains(&value) {
+                Ok(())
+            } else {
+                Err(format!("{name} is {value}: {low} to {high}"))
+            }
+        };
+        within("generations", u64::from(self.generations), 1, 1000)?;
+        within("games", self.games, 8, 100_000)?;
+        within("visits", self.visits, 2, 100_000)?;
+        within("hidden", self.hidden as u64, 8, MAX_HIDDEN as u64)?;
+        if !self.hidden.is_multiple_of(8) {
+            return Err(format!("hidden is {}: a multiple of 8", self.hidden));
+        }
+        within("epochs", u64::from(self.epochs), 1, 100)?;
+        within("window", u64::from(self.window), 1, 50)?;
+        within("test games", u64::from(self.test_games), 2, 10_000)?;
+        if !self.test_games.is_multiple_of(2) {
+            return Err(format!("test games is {}: an even number", self.test_games));
+        }
+        if !(1e-6..=0.1).contains(&self.learning_rate) {
+            return Err(format!(
+                "learning rate is {}: 0.000001 to 0.1",
+                self.learning_rate
+            ));
+        }
+        if self.opponents.len() > 16 {
+            return Err("at most 16 opponents".into());
+        }
+        for spec in &self.opponents {
+            spec.parse::<yolah_ai::spec::Spec>()
+                .map_err(|e| format!("opponent {spec}: {e}"))?;
+        }
+        Ok(())
+    }
+
+    /// The player a generation's network is in matches.
+    fn candidate(&self, network: &Path) -> Result<String> {
+        Ok(format!(
+            "alphazero:iterations={},net={}",
+            self.visits,
+            path_text(network)?
+        ))
+    }
+}
+
+/// Where a run is.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct State {
+    /// The generation in progress (0: the random start's matches).
+    generation: u32,
+    /// Its phase: `selfplay`, `train` or `test`.
+    phase: String,
+    /// Seconds spent by the finished phases, all generations together.
+    seconds: f64,
+}
+
+const CONFIG: &str = "zero.json";
+const STATE: &str = "state.json";
+const TABLE: &str = "generations.csv";
+const NETWORK: &str = "network.yolahpv";
+/// Self-play games kept per file: a kill loses at most these.
+const CHUNK: u64 = 16;
+
+fn folder(dir: &Path, generation: u32) -> PathBuf {
+    dir.join(format!("gen-{generation:03}"))
+}
+
+fn path_text(path: &Path) -> Result<String> {
+    let text = path
+        .to_str()
+        .with_context(|| format!("{} is not UTF-8", path.display()))?;
+    ensure!(
+        !text.contains(',') && !text.contains('='),
+        "{text}: a run's path cannot hold ',' or '=' (it goes into player specs)"
+    );
+    Ok(text.to_string())
+}
+
+pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
+    if let Some(threads) = options.threads {
+        usage!(
+            (1..=1024).contains(&threads),
+            "--threads is {threads}: 1 to 1024"
+        );
+    }
+    let (config, mut state, _lock) = if options.resume {
+        resume(options)?
+    } else {
+        start(options)?
+    };
+    let dir = &options.out;
+    let threads = options.threads.unwrap_or_else(num_cpus);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("starting the self-play threads")?;
+    while state.generation <= config.generations {
+        let generation = state.generation;
+        let here = folder(dir, generation);
+        std::fs::create_dir_all(&here).with_context(|| format!("creating {}", here.display()))?;
+        let started = Instant::now();
+        match state.phase.as_str() {
+            "selfplay" => {
+                pool.install(|| self_play(dir, &config, generation))?;
+                state.phase = "train".into();
+            }
+            "train" => {
+                let positions = pool.install(|| train(dir, &config, generation))?;
+                writeln!(
+                    out,
+                    "zero: generation {generation} trained on {positions} positions"
+                )?;
+                state.phase = "test".into();
+            }
+            _ => {
+                test(out, dir, &config, &state, generation, threads)?;
+                state.generation += 1;
+                state.phase = "selfplay".into();
+            }
+        }
+        state.seconds += started.elapsed().as_secs_f64();
+        write_atomic(&dir.join(STATE), &serde_json::to_string_pretty(&state)?)?;
+    }
+    writeln!(
+        out,
+        "zero: {} generations done in {:.1} h; the last network: {}",
+        config.generations,
+        state.seconds / 3600.0,
+        folder(dir, config.generations).join(NETWORK).display()
+    )?;
+    Ok(())
+}
+
+fn num_cpus() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+}
+
+fn start(options: &Options) -> Result<(Config, State, DirLock)> {
+    let opponents = if options.opponent.is_empty() {
+        vec!["random".to_string(), "mcts:iterations=1000".to_string()]
+    } else {
+        options.opponent.clone()
+    };
+    let config = Config {
+        generations: options.generations.unwrap_or(20),
+        games: options.games.unwrap_or(400),
+        visits: options.visits.unwrap_or(200),
+        hidden: options.hidden.unwrap_or(DEFAULT_HIDDEN),
+        epochs: options.epochs.unwrap_or(4),
+        window: options.window.unwrap_or(4),
+        learning_rate: options.learning_rate.unwrap_or(0.001),
+        opponents,
+        test_games: options.test_games.unwrap_or(40),
+        seed: options.seed.unwrap_or(1),
+    };
+    config.check().map_err(UsageError)?;
+    let dir = &options.out;
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let lock = DirLock::take(dir)?;
+    yolah_ai::files::ensure_empty(dir).map_err(anyhow::Error::msg)?;
+    write_atomic(&dir.join(CONFIG), &serde_json::to_string_pretty(&config)?)?;
+    let first = folder(dir, 0);
+    std::fs::create_dir_all(&first)?;
+    let network = Parameters::random(config.hidden, config.seed);
+    super::replace_through(
+        &first.join(NETWORK),
+        &first.join("network.tmp"),
+        &network.to_bytes(),
+    )?;
+    let state = State {
+        generation: 0,
+        phase: "test".into(),
+        seconds: 0.0,
+    };
+    write_atomic(&dir.join(STATE), &serde_json::to_string_pretty(&state)?)?;
+    Ok((config, state, lock))
+}
+
+fn resume(options: &Options) -> Result<(Config, State, DirLock)> {
+    usage!(
+        options.games.is_none()
+            && options.visits.is_none()
+            && options.hidden.is_none()
+            && options.epochs.is_none()
+            && options.window.is_none()
+            && options.learning_rate.is_none()
+            && options.opponent.is_empty()
+            && options.test_games.is_none()
+            && options.seed.is_none(),
+        "--resume takes its settings from {CONFIG}: only --generations and --threads may be given"
+    );
+    let dir = &options.out;
+    ensure!(
+        dir.join(CONFIG).is_file(),
+        "nothing to resume: '{}' holds no AlphaZero run ({CONFIG} is missing)",
+        dir.display()
+    );
+    let lock = DirLock::take(dir)?;
+    let mut config: Config = read_json(&dir.join(CONFIG), "an AlphaZero run's config")?;
+    config
+        .check()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", dir.join(CONFIG).display()))?;
+    let state: State = read_json(&dir.join(STATE), "an AlphaZero run's state")?;
+    ensure!(
+        ["selfplay", "train", "test"].contains(&state.phase.as_str()),
+        "{}: phase {:?} is none of selfplay, train, test",
+        dir.join(STATE).display(),
+        state.phase
+    );
+    if let Some(generations) = options.generations {
+        usage!(
+            (state.generation.saturating_sub(1)..=1000).contains(&generations),
+            "--generations is {generations}: at least the {} finished, at most 1000",
+            state.generation.saturating_sub(1)
+        );
+        config.generations = generations;
+        write_atomic(&dir.join(CONFIG), &serde_json::to_string_pretty(&config)?)?;
+    }
+    eprintln!(
+        "zero: resuming at generation {} ({}), {:.1} h so far",
+        state.generation,
+        state.phase,
+        state.seconds / 3600.0
+    );
+    Ok((config, state, lock))
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path, what: &str) -> Result<T> {
+    let text = yolah_ai::files::read_text_bounded(path, yolah_ai::files::MAX_SETTINGS)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{} is not {what}", path.display()))
+}
+
+fn load_network(path: &Path) -> Result<Parameters> {
+    Parameters::load(path).map_err(anyhow::Error::msg)
+}
+
+/// The generation's self-play, chunk by chunk; chunks already written are kept.
+fn self_play(dir: &Path, config: &Config, generation: u32) -> Result<()> {
+    let network = Arc::new(load_network(&folder(dir, generation - 1).join(NETWORK))?);
+    let here = folder(dir, generation);
+    let play = SelfPlay {
+        visits: config.visits,
+        noise: 0.25,
+        explore: 20,
+    };
+    let seed = config.seed ^ (u64::from(generation) << 32);
+    let chunks = config.games.div_ceil(CHUNK);
+    let started = Instant::now();
+    for chunk in 0..chunks {
+        let path = here.join(format!("games-{chunk:04}.bin"));
+        if path.is_file() {
+            continue;
+        }
+        let games = chunk * CHUNK..((chunk + 1) * CHUNK).min(config.games);
+        let samples = play_games(&network, play, seed, games.clone());
+        super::replace_through(
+            &path,
+            &path.with_extension("tmp"),
+            &samples_to_bytes(&samples),
+        )?;
+        eprintln!(
+            "zero: generation {generation} self-play: {} of {} games, {} positions in this chunk, {:.0} s",
+            games.end,
+            config.games,
+            samples.len(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+/// The samples of a generation's self-play.
+fn samples_of(
+    dir: &Path,
+    config: &Config,
+    generation: u32,
+) -> Result<Vec<yolah_train::zero::Sample>> {
+    let here = folder(dir, generation);
+    let mut all = Vec::new();
+    for chunk in 0..config.games.div_ceil(CHUNK) {
+        let path = here.join(format!("games-{chunk:04}.bin"));
+        let bytes = yolah_ai::files::read_bounded(&path, 1 << 30)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        all.extend(
+            samples_from_bytes(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
+        );
+    }
+    Ok(all)
+}
+
+/// Trains the last network on the window's positions into this generation's: how many.
+fn train(dir: &Path, config: &Config, generation: u32) -> Result<usize> {
+    let first = generation.saturating_sub(config.window - 1).max(1);
+    let mut samples = Vec::new();
+    for g in first..=generation {
+        samples.extend(samples_of(dir, config, g)?);
+    }
+    let network = load_network(&folder(dir, generation - 1).join(NETWORK))?;
+    let mut trainer = Trainer::new(network, config.learning_rate as f32);
+    let started = Instant::now();
+    let mut log = String::new();
+    trainer.train(
+        &samples,
+        config.epochs,
+        256,
+        true,
+        config.seed ^ u64::from(generation),
+        &mut |epoch, losses| {
+            let line = format!(
+                "generation {generation} epoch {epoch}: policy {:.4}, value {:.4}, {} positions, {:.0} s",
+                losses.policy,
+                losses.value,
+                samples.len(),
+                started.elapsed().as_secs_f64()
+            );
+            eprintln!("zero: {line}");
+            log.push_str(&line);
+            log.push('\n');
+        },
+    );
+    let here = folder(dir, generation);
+    write_atomic(&here.join("train.log"), &log)?;
+    super::replace_through(
+        &here.join(NETWORK),
+        &here.join("network.tmp"),
+        &trainer.network.to_bytes(),
+    )?;
+    Ok(samples.len())
+}
+
+/// A match's result, as `yolah match --json` prints it.
+#[derive(Deserialize)]
+struct Tested {
+    games: u64,
+    score: f64,
+    elo: f64,
+    elo_low: f64,
+    elo_high: f64,
+}
+
+/// The generation's network against each opponent; a row of the table.
+fn test(
+    out: &mut impl Write,
+    dir: &Path,
+    config: &Config,
+    state: &State,
+    generation: u32,
+    threads: usize,
+) -> Result<()> {
+    let here = folder(dir, generation);
+    let candidate = config.candidate(&here.join(NETWORK))?;
+    let mut row = format!("{generation},{:.3}", state.seconds / 3600.0);
+    for (k, opponent) in config.opponents.iter().enumerate() {
+        let record = here.join(format!("vs-{:02}.csv", k + 1));
+        let options = super::versus::Options {
+            first: candidate.clone(),
+            second: opponent.clone(),
+            games: Some(config.test_games),
+            sprt: None,
+            pairing: super::Pairing {
+                seed: Some(config.seed ^ u64::from(generation)),
+                threads: Some(threads),
+                ..super::Pairing::default()
+            },
+            resume: record.exists(),
+            out: Some(record),
+            json: true,
+        };
+        let mut json = Vec::new();
+        super::versus::run(&mut json, &options)?;
+        let tested: Tested = serde_json::from_slice(&json).context("reading a match's result")?;
+        writeln!(
+            out,
+            "zero: generation {generation} against {opponent}: {:.1} % of {} games, Elo {:+.0} [{:+.0}, {:+.0}]",
+            100.0 * tested.score,
+            tested.games,
+            tested.elo,
+            tested.elo_low,
+            tested.elo_high
+        )?;
+        write!(
+            row,
+            ",{:.4},{:.1},{:.1},{:.1}",
+            tested.score, tested.elo, tested.elo_low, tested.elo_high
+        )?;
+    }
+    let table = dir.join(TABLE);
+    let mut text = if table.is_file() {
+        yolah_ai::files::read_text_bounded(&table, 1 << 20)?
+    } else {
+        let mut header = "generation,hours".to_string();
+        for k in 1..=config.opponents.len() {
+            write!(header, ",score_{k},elo_{k},elo_low_{k},elo_high_{k}")?;
+        }
+        header + "\n"
+    };
+    // A test cut short by a kill may have written its row already.
+    let prefix = format!("{generation},");
+    if !text.lines().any(|line| line.starts_with(&prefix)) {
+        text.push_str(&row);
+        text.push('\n');
+    }
+    write_atomic(&table, &text)
+}

@@ -1,0 +1,369 @@
+//! `yolah zero` as a user runs it: generations of `AlphaZero` self-play, training and matches
+//! into one directory; killed again and again and resumed, it ends where an uninterrupted run
+//! ends; bad options are refused before anything is written; a full disk, a second writer
+//! and foreign files are each said in one line and lose nothing.
+
+mod common;
+
+use common::{assert_clean_error, stderr, stdout, yolah};
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+use yolah_testkit::writers::{
+    SmallDisk, Untouched, assert_one_line, foreign_files, kill_at_random,
+};
+
+/// A tiny run: 48 games of 8 visits a generation (three files of self-play), a 16-unit
+/// network, a game pair against `random` per generation, one thread (reproducible).
+fn run_args(dir: &Path, generations: u32) -> Vec<String> {
+    [
+        "zero",
+        "--out",
+        dir.to_str().unwrap(),
+        "--generations",
+        &generations.to_string(),
+        "--games",
+        "48",
+        "--visits",
+        "8",
+        "--hidden",
+        "16",
+        "--epochs",
+        "2",
+        "--test-games",
+        "2",
+        "--opponent",
+        "random",
+        "--threads",
+        "1",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+fn run(args: &[String]) -> std::process::Output {
+    yolah(&args.iter().map(String::as_str).collect::<Vec<_>>(), "")
+}
+
+fn digest(bytes: &[u8]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// What a run made, without its timings: every network and self-play file's digest, the
+/// table without its hours column, the matches' games (players, result, scores, moves; the
+/// run's directory said `DIR`).
+fn outcome(dir: &Path) -> Vec<String> {
+    let mut seen = Vec::new();
+    let table = std::fs::read_to_string(dir.join("generations.csv")).unwrap();
+    for line in table.lines() {
+        let mut cells: Vec<&str> = line.split(',').collect();
+        cells.remove(1);
+        seen.push(cells.join(","));
+    }
+    let mut files = walk(dir);
+    files.sort();
+    for file in files {
+        let name = file
+            .strip_prefix(dir.to_str().unwrap())
+            .unwrap()
+            .to_string();
+        let extension = Path::new(&name).extension().and_then(|e| e.to_str());
+        if matches!(extension, Some("yolahpv" | "bin")) {
+            seen.push(format!(
+                "{name} {:016x}",
+                digest(&std::fs::read(&file).unwrap())
+            ));
+        }
+        if name.contains("/vs-") {
+            let mut games = csv::Reader::from_path(&file).unwrap();
+            let header = games.headers().unwrap().clone();
+            let column = |name: &str| header.iter().position(|h| h == name).unwrap();
+            let kept = [
+                "game",
+                "black",
+                "white",
+                "result",
+                "black_score",
+                "white_score",
+                "moves",
+            ]
+            .map(column);
+            for game in games.records() {
+                let game = game.unwrap();
+                let cells: Vec<&str> = kept.iter().map(|&k| &game[k]).collect();
+                seen.push(cells.join(";").replace(dir.to_str().unwrap(), "DIR"));
+            }
+        }
+    }
+    seen
+}
+
+/// The paths of the files under `dir`.
+fn walk(dir: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                files.push(path.display().to_string());
+            }
+        }
+    }
+    files
+}
+
+#[test]
+fn generations_run_and_resume_after_kills_to_the_same_end() {
+    let root = tempfile::tempdir().unwrap();
+    let straight = root.path().join("straight");
+    let output = run(&run_args(&straight, 2));
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("zero: generation 2 against random: "),
+        "{text}"
+    );
+    assert!(text.contains("zero: 2 generations done"), "{text}");
+    for file in [
+        "zero.json",
+        "state.json",
+        "generations.csv",
+        "gen-000/network.yolahpv",
+        "gen-000/vs-01.csv",
+        "gen-001/games-0000.bin",
+        "gen-001/network.yolahpv",
+        "gen-001/train.log",
+        "gen-002/network.yolahpv",
+        "gen-002/vs-01.csv",
+    ] {
+        assert!(straight.join(file).exists(), "{file} missing");
+    }
+    let table = std::fs::read_to_string(straight.join("generations.csv")).unwrap();
+    assert_eq!(
+        table.lines().count(),
+        4,
+        "a header and generations 0, 1, 2: {table}"
+    );
+    let expected = outcome(&straight);
+    // The generation's network plays its own matches.
+    let games = std::fs::read_to_string(straight.join("gen-002/vs-01.csv")).unwrap();
+    assert!(games.contains("gen-002/network.yolahpv"), "{games}");
+    // Each generation trains: the networks differ.
+    let networks: Vec<&str> = expected
+        .iter()
+        .filter(|l| l.starts_with('/') && l.contains(".yolahpv "))
+        .map(|l| l.split(' ').nth(1).unwrap())
+        .collect();
+    assert_eq!(networks.len(), 3, "{expected:?}");
+    assert!(
+        networks[0] != networks[1] && networks[1] != networks[2],
+        "{networks:?}"
+    );
+
+    let killed = root.path().join("killed");
+    let start = run_args(&killed, 2);
+    let resume: Vec<String> = [
+        "zero",
+        "--out",
+        killed.to_str().unwrap(),
+        "--resume",
+        "--threads",
+        "1",
+    ]
+    .map(String::from)
+    .to_vec();
+    let kills = kill_at_random(
+        24,
+        5,
+        Duration::from_millis(5)..Duration::from_millis(60),
+        |_| {
+            let args = if killed.join("zero.json").exists() {
+                &resume
+            } else {
+                &start
+            };
+            Command::new(env!("CARGO_BIN_EXE_yolah"))
+                .args(args.iter())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        },
+        |_| {},
+    );
+    let output = run(&resume);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(kills >= 6, "killed only {kills} times");
+    assert_eq!(outcome(&killed), expected, "after {kills} kills");
+}
+
+#[test]
+fn bad_options_are_refused_before_anything_is_written() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("run");
+    let out = dir.to_str().unwrap();
+    for (extra, expected) in [
+        (&["--generations", "0"][..], "generations is 0: 1 to 1000"),
+        (&["--games", "7"], "games is 7: 8 to 100000"),
+        (&["--visits", "1"], "visits is 1: 2 to 100000"),
+        (&["--hidden", "12"], "hidden is 12: a multiple of 8"),
+        (&["--hidden", "2048"], "hidden is 2048: 8 to 1024"),
+        (&["--epochs", "101"], "epochs is 101"),
+        (&["--window", "0"], "window is 0"),
+        (&["--test-games", "3"], "test games is 3: an even number"),
+        (&["--learning-rate", "0"], "learning rate is 0"),
+        (&["--opponent", "chess"], "opponent chess"),
+        (&["--threads", "0"], "--threads is 0: 1 to 1024"),
+    ] {
+        let mut args = vec!["zero", "--out", out];
+        args.extend_from_slice(extra);
+        assert_clean_error(&yolah(&args, ""), expected);
+        assert!(!dir.exists(), "{extra:?} wrote {}", dir.display());
+    }
+    assert_clean_error(
+        &yolah(&["zero", "--out", out, "--resume"], ""),
+        "nothing to resume",
+    );
+    let output = run(&run_args(&dir, 1));
+    assert!(output.status.success(), "{}", stderr(&output));
+    for extra in [["--visits", "5"], ["--opponent", "mcts"]] {
+        let mut args = vec!["zero", "--out", out, "--resume"];
+        args.extend_from_slice(&extra);
+        assert_clean_error(&yolah(&args, ""), "only --generations and --threads");
+    }
+    // A second run into the same place is refused.
+    assert_clean_error(
+        &yolah(&["zero", "--out", out], ""),
+        "a new run needs a new or empty directory",
+    );
+}
+
+/// A run's own files replaced by foreign ones are refused on --resume with one line naming
+/// the file, and left byte for byte.
+#[test]
+fn foreign_files_are_refused_with_their_name_and_left_as_they_are() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("run");
+    let output = run(&run_args(&dir, 1));
+    assert!(output.status.success(), "{}", stderr(&output));
+    let resume = [
+        "zero",
+        "--out",
+        dir.to_str().unwrap(),
+        "--resume",
+        "--generations",
+        "2",
+    ];
+    // Generation 2 reads generation 1's network and self-play, and the state and config.
+    for file in [
+        "zero.json",
+        "state.json",
+        "gen-001/network.yolahpv",
+        "gen-001/games-0000.bin",
+    ] {
+        let path = dir.join(file);
+        let ours = std::fs::read(&path).unwrap();
+        for (name, contents) in foreign_files() {
+            std::fs::write(&path, &contents).unwrap();
+            let untouched = Untouched::take(&path);
+            let output = yolah(&resume, "");
+            assert!(!output.status.success(), "{file} as {name} was taken");
+            let said = stderr(&output);
+            let errors: Vec<&str> = said.lines().filter(|l| l.starts_with("error")).collect();
+            assert_one_line(&errors.join("\n"));
+            let shown = Path::new(file).file_name().unwrap().to_str().unwrap();
+            assert!(said.contains(shown), "{file} as {name}: {said}");
+            untouched.assert();
+        }
+        std::fs::write(&path, ours).unwrap();
+    }
+    let output = yolah(&resume, "");
+    assert!(output.status.success(), "{}", stderr(&output));
+}
+
+/// On a full disk the run stops with one line saying so, nothing half-written is left, and
+/// with room again --resume ends where an uninterrupted run ends.
+#[test]
+fn a_full_disk_is_said_in_one_line_and_loses_nothing() {
+    let root = tempfile::tempdir().unwrap();
+    let straight = root.path().join("straight");
+    let output = run(&run_args(&straight, 2));
+    assert!(output.status.success(), "{}", stderr(&output));
+
+    let disk = SmallDisk::new(2 << 20);
+    let dir = disk.path().join("run");
+    let output = run(&run_args(&dir, 1));
+    assert!(output.status.success(), "{}", stderr(&output));
+    let generation_1: Vec<Untouched> = walk(&dir.join("gen-001"))
+        .iter()
+        .map(|p| Untouched::take(Path::new(p)))
+        .collect();
+    disk.leave(8 * 1024);
+    let resume = [
+        "zero",
+        "--out",
+        dir.to_str().unwrap(),
+        "--resume",
+        "--generations",
+        "2",
+        "--threads",
+        "1",
+    ];
+    let output = yolah(&resume, "");
+    assert!(!output.status.success(), "the run had room");
+    let said = stderr(&output);
+    let errors: Vec<&str> = said.lines().filter(|l| l.starts_with("error")).collect();
+    assert_one_line(&errors.join("\n"));
+    assert!(errors[0].contains("No space left on device"), "{said}");
+    for file in &generation_1 {
+        file.assert();
+    }
+    let leftovers: Vec<String> = walk(&dir)
+        .into_iter()
+        .filter(|p| p.contains(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "half-written: {leftovers:?}");
+    disk.free();
+    let output = yolah(&resume, "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(outcome(&dir), outcome(&straight));
+}
+
+/// A second writer into a running run is refused with one line.
+#[test]
+fn a_second_writer_is_refused_with_one_line() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("run");
+    let out = dir.to_str().unwrap();
+    let mut args = run_args(&dir, 1);
+    let games = args.iter().position(|a| a == "--games").unwrap() + 1;
+    args[games] = "100000".to_string();
+    let mut first = Command::new(env!("CARGO_BIN_EXE_yolah"))
+        .args(&args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !dir.join("gen-001/games-0000.bin").exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the run never started"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    for args in [
+        vec!["zero", "--out", out, "--resume"],
+        vec!["zero", "--out", out],
+    ] {
+        assert_clean_error(&yolah(&args, ""), "is in use by another run");
+    }
+    first.kill().unwrap();
+    first.wait().unwrap();
+}

@@ -1,0 +1,605 @@
+//! `AlphaZero`'s learning, on a CPU: self-play games of the `alphazero` player whose positions
+//! become samples (the root's visit shares as the policy target, the game's result as the
+//! value target), and the trainer that fits the policy-value network
+//! ([`yolah_ai::players::alphazero::network`]) to them: policy cross-entropy plus squared value error,
+//! Adam, each sample seen under a random one of the board's eight symmetries. The loop around
+//! them is `yolah zero` (the command line's `cmd::zero`).
+
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use rayon::prelude::*;
+use std::sync::Arc;
+use yolah_ai::limits::{Budget, Limits};
+use yolah_ai::players::alphazero::network::{Activations, MOVES, Parameters, softmax};
+use yolah_ai::players::alphazero::player::{AlphaZero, Choice};
+use yolah_ai::players::alphazero::search::Settings;
+use yolah_core::{Bitboard, Color, Position, Symmetry};
+
+/// One position of a self-play game and what the network should learn from it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    /// The position (not over, with at least two moves).
+    pub position: Position,
+    /// The share of the root's visits of each legal move, in `position.moves()` order.
+    pub policy: Vec<f32>,
+    /// The game's result for the side to move: +1, 0 or −1.
+    pub result: f32,
+}
+
+/// How self-play searches and explores.
+#[derive(Clone, Copy, Debug)]
+pub struct SelfPlay {
+    /// Visits a move.
+    pub visits: u64,
+    /// Dirichlet noise's weight at the root.
+    pub noise: f32,
+    /// Plies during which moves are drawn in proportion to their visits.
+    pub explore: u32,
+}
+
+/// One self-play game from the start with `network`, drawing from `seed`: its samples.
+pub fn play_game(network: &Arc<Parameters>, play: SelfPlay, seed: u64) -> Vec<Sample> {
+    let settings = Settings {
+        noise: play.noise,
+        ..Settings::default()
+    };
+    let choice = Choice {
+        explore: play.explore,
+        temperature: 1.0,
+    };
+    let mut player = AlphaZero::new(Arc::clone(network), settings, choice, seed);
+    let mut position = Position::start();
+    let mut samples: Vec<Sample> = Vec::new();
+    let limits = Limits {
+        iterations: Some(play.visits),
+        ..Limits::default()
+    };
+    while !position.game_over() {
+        let moves = position.moves();
+        if moves.len() == 1 {
+            position.play(moves[0]);
+            continue;
+        }
+        let result = player.search(&position, &Budget::start(limits));
+        let total = result.visits.max(1) as f32;
+        samples.push(Sample {
+            position,
+            policy: result.children.iter().map(|c| c.1 as f32 / total).collect(),
+            result: 0.0,
+        });
+        let (mv, _, _) = player.pick(&position, &result);
+        position.play(mv);
+    }
+    let outcome = position.outcome().expect("the game is over");
+    for sample in &mut samples {
+        let mover = sample.position.side_to_move();
+        sample.result = outcome.half_points(mover) as f32 - 1.0;
+    }
+    samples
+}
+
+/// The seed of game `number` of a run seeded `seed`.
+pub fn game_seed(seed: u64, number: u64) -> u64 {
+    splitmix64(splitmix64(seed) ^ number)
+}
+
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Games `numbers` of a run seeded `seed`, in parallel: their samples, game after game.
+pub fn play_games(
+    network: &Arc<Parameters>,
+    play: SelfPlay,
+    seed: u64,
+    numbers: std::ops::Range<u64>,
+) -> Vec<Sample> {
+    numbers
+        .into_par_iter()
+        .map(|n| play_game(network, play, game_seed(seed, n)))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// The samples file's first bytes.
+pub const SAMPLES_MAGIC: &[u8; 8] = b"YOLAHZS1";
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Samples as a file's bytes: the magic, the count (`u32`), each sample (black's, white's
+/// and the holes' bitboards as `u64`s, the two scores as bytes, the ply as `u16`, the result
+/// as `i8`, the number of moves as a byte and each move's visit share as a `u16` of 65,535),
+/// then an FNV-1a 64 hash of all before it; little-endian.
+pub fn samples_to_bytes(samples: &[Sample]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(16 + samples.len() * 80);
+    bytes.extend_from_slice(SAMPLES_MAGIC);
+    bytes.extend_from_slice(&(samples.len() as u32).to_le_bytes());
+    for s in samples {
+        let p = &s.position;
+        for board in [p.pieces(Color::Black), p.pieces(Color::White), p.holes()] {
+            bytes.extend_from_slice(&board.0.to_le_bytes());
+        }
+        bytes.push(p.score(Color::Black));
+        bytes.push(p.score(Color::White));
+        bytes.extend_from_slice(&p.ply().to_le_bytes());
+        bytes.push(s.result as i8 as u8);
+        bytes.push(s.policy.len() as u8);
+        for &share in &s.policy {
+            bytes.extend_from_slice(
+                &((share.clamp(0.0, 1.0) * 65535.0).round() as u16).to_le_bytes(),
+            );
+        }
+    }
+    let hash = fnv1a(&bytes);
+    bytes.extend_from_slice(&hash.to_le_bytes());
+    bytes
+}
+
+/// Reads a samples file's bytes, checking every sample; the error says where and what.
+pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
+    if bytes.len() < 20 || &bytes[..8] != SAMPLES_MAGIC {
+        return Err("it does not start with YOLAHZS1".into());
+    }
+    let (body, hash) = bytes.split_at(bytes.len() - 8);
+    if fnv1a(body) != u64::from_le_bytes(hash.try_into().expect("8 bytes")) {
+        return Err("its hash does not match its contents (damaged or cut short)".into());
+    }
+    let count = u32::from_le_bytes(body[8..12].try_into().expect("4 bytes")) as usize;
+    let mut at = 12;
+    let mut take = |n: usize| -> Result<&[u8], String> {
+        let slice = body
+            .get(at..at + n)
+            .ok_or_else(|| format!("it ends inside a sample at byte {at}"))?;
+        at += n;
+        Ok(slice)
+    };
+    let mut samples = Vec::with_capacity(count.min(1 << 24));
+    for k in 0..count {
+        let fixed = take(29)?;
+        let word = |i: usize| u64::from_le_bytes(fixed[8 * i..8 * i + 8].try_into().expect("8"));
+        let (black, white, holes) = (word(0), word(1), word(2));
+        let scores = [fixed[24], fixed[25]];
+        let ply = u16::from_le_bytes([fixed[26], fixed[27]]);
+        let result = f32::from(fixed[28] as i8);
+        let n = usize::from(take(1)?[0]);
+        let position = Position::from_parts_checked(
+            [Bitboard(black), Bitboard(white)],
+            Bitboard(holes),
+            scores,
+            ply,
+        )
+        .map_err(|e| format!("sample {k}: {e}"))?;
+        let moves = position.moves().len();
+        if position.game_over() || n != moves || ![-1.0, 0.0, 1.0].contains(&result) {
+            return Err(format!(
+                "sample {k}: {n} shares for {moves} moves, result {result}"
+            ));
+        }
+        let shares = take(2 * n)?;
+        let policy = shares
+            .chunks_exact(2)
+            .map(|c| f32::from(u16::from_le_bytes([c[0], c[1]])) / 65535.0)
+            .collect();
+        samples.push(Sample {
+            position,
+            policy,
+            result,
+        });
+    }
+    if at != body.len() {
+        return Err(format!(
+            "{} bytes after its {count} samples",
+            body.len() - at
+        ));
+    }
+    Ok(samples)
+}
+
+/// The gradient of every parameter, laid out as [`Parameters`].
+#[derive(Clone, Debug)]
+pub struct Gradient(pub Parameters);
+
+impl Gradient {
+    fn zero(hidden: usize) -> Gradient {
+        let mut g = Parameters::random(hidden, 0);
+        for array in g.arrays_mut() {
+            array.fill(0.0);
+        }
+        Gradient(g)
+    }
+
+    fn add(&mut self, other: &Gradient) {
+        for (a, b) in self.0.arrays_mut().into_iter().zip(other.0.arrays()) {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+        }
+    }
+}
+
+/// The sample seen under `symmetry`: its position and its policy's moves mapped, the shares
+/// put back in the order of the new position's moves.
+pub fn transformed(sample: &Sample, symmetry: Symmetry) -> Sample {
+    let position = symmetry.position(&sample.position);
+    let moves = sample.position.moves();
+    let new_moves = position.moves();
+    let mut policy = vec![0.0; new_moves.len()];
+    for (&m, &share) in moves.iter().zip(&sample.policy) {
+        let image = symmetry.mv(m);
+        if let Some(i) = new_moves.iter().position(|&n| n == image) {
+            policy[i] = share;
+        }
+    }
+    Sample {
+        position,
+        policy,
+        result: sample.result,
+    }
+}
+
+/// The loss of one sample (policy cross-entropy + squared value error), its gradient added
+/// to `gradient`. Returns `(policy loss, value loss)`.
+pub fn backward(
+    network: &Parameters,
+    sample: &Sample,
+    act: &mut Activations,
+    gradient: &mut Gradient,
+) -> (f32, f32) {
+    let hidden = network.hidden;
+    let moves = sample.position.moves();
+    let evaluation = network.forward(&sample.position, moves.as_slice(), act);
+    let grad = &mut gradient.0;
+    // Value: L = (v − z)², v = tanh(u).
+    let value = evaluation.value;
+    let value_loss = (value - sample.result).powi(2);
+    let du = 2.0 * (value - sample.result) * (1.0 - value * value);
+    let mut dh2: Vec<f32> = network.value.iter().map(|w| du * w).collect();
+    for (gw, x) in grad.value.iter_mut().zip(&act.h2) {
+        *gw += du * x;
+    }
+    grad.value_bias += du;
+    // Policy: L = −Σ π log p, dL/dlogit = p − π (π sums to one).
+    let target_total: f32 = sample.policy.iter().sum();
+    let priors = softmax(&act.logits);
+    let mut policy_loss = 0.0;
+    for ((&row, &pk), &share) in act.rows.iter().zip(&priors).zip(&sample.policy) {
+        let pi = share / target_total.max(1e-9);
+        policy_loss -= pi * pk.max(1e-12).ln();
+        let d = pk - pi;
+        let weights = &network.policy[row * hidden..][..hidden];
+        let gw = &mut grad.policy[row * hidden..][..hidden];
+        for ((gwi, x), (dh, w)) in gw.iter_mut().zip(&act.h2).zip(dh2.iter_mut().zip(weights)) {
+            *gwi += d * x;
+            *dh += d * w;
+        }
+        grad.policy_bias[row] += d;
+    }
+    // h2 = h1 + relu(a2): both paths.
+    let mut dh1 = dh2.clone();
+    for (j, (&a, &d)) in act.a2.iter().zip(&dh2).enumerate() {
+        if a <= 0.0 {
+            continue;
+        }
+        grad.b2[j] += d;
+        let row = &network.w2[j * hidden..][..hidden];
+        let grow = &mut grad.w2[j * hidden..][..hidden];
+        for ((gw, x), (dx, w)) in grow.iter_mut().zip(&act.h1).zip(dh1.iter_mut().zip(row)) {
+            *gw += d * x;
+            *dx += d * w;
+        }
+    }
+    // h1 = relu(a1), a1 = W1·x + b1 with x the inputs that are on.
+    for (d, &a) in dh1.iter_mut().zip(&act.a1) {
+        if a <= 0.0 {
+            *d = 0.0;
+        }
+    }
+    for (gb, d) in grad.b1.iter_mut().zip(&dh1) {
+        *gb += d;
+    }
+    for &i in &act.inputs {
+        let column = &mut grad.w1[usize::from(i) * hidden..][..hidden];
+        for (gw, d) in column.iter_mut().zip(&dh1) {
+            *gw += d;
+        }
+    }
+    debug_assert_eq!(grad.policy_bias.len(), MOVES);
+    (policy_loss, value_loss)
+}
+
+/// Adam's state for a network.
+pub struct Trainer {
+    /// The network being trained.
+    pub network: Parameters,
+    first: Gradient,
+    second: Gradient,
+    steps: u32,
+    /// Adam's step size.
+    pub learning_rate: f32,
+    /// L2 weight decay added to each gradient.
+    pub weight_decay: f32,
+}
+
+/// What a pass over samples measured: the mean policy and value losses.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Losses {
+    /// Policy cross-entropy.
+    pub policy: f32,
+    /// Squared value error.
+    pub value: f32,
+}
+
+impl Trainer {
+    /// Trains `network` from here.
+    pub fn new(network: Parameters, learning_rate: f32) -> Trainer {
+        let hidden = network.hidden;
+        Trainer {
+            network,
+            first: Gradient::zero(hidden),
+            second: Gradient::zero(hidden),
+            steps: 0,
+            learning_rate,
+            weight_decay: 1e-4,
+        }
+    }
+
+    /// The batch's gradient, computed in parallel, and its mean losses.
+    fn gradient(&self, batch: &[Sample]) -> (Gradient, Losses) {
+        let hidden = self.network.hidden;
+        let chunk = batch.len().div_ceil(rayon::current_num_threads()).max(1);
+        let parts: Vec<(Gradient, f32, f32)> = batch
+            .par_chunks(chunk)
+            .map(|part| {
+                let mut g = Gradient::zero(hidden);
+                let mut act = Activations::default();
+                let (mut lp, mut lv) = (0.0, 0.0);
+                for sample in part {
+                    let (p, v) = backward(&self.network, sample, &mut act, &mut g);
+                    lp += p;
+                    lv += v;
+                }
+                (g, lp, lv)
+            })
+            .collect();
+        let mut total = Gradient::zero(hidden);
+        let mut losses = Losses::default();
+        for (g, lp, lv) in &parts {
+            total.add(g);
+            losses.policy += lp;
+            losses.value += lv;
+        }
+        let n = batch.len() as f32;
+        losses.policy /= n;
+        losses.value /= n;
+        for array in total.0.arrays_mut() {
+            for x in array.iter_mut() {
+                *x /= n;
+            }
+        }
+        (total, losses)
+    }
+
+    /// One Adam step on `batch`.
+    pub fn step(&mut self, batch: &[Sample]) -> Losses {
+        let (gradient, losses) = self.gradient(batch);
+        self.steps += 1;
+        let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+        let correction1 = 1.0 - b1.powi(self.steps as i32);
+        let correction2 = 1.0 - b2.powi(self.steps as i32);
+        let (lr, decay) = (self.learning_rate, self.weight_decay);
+        let arrays = self.network.arrays_mut();
+        let firsts = self.first.0.arrays_mut();
+        let seconds = self.second.0.arrays_mut();
+        for (((w, g), m), v) in arrays
+            .into_iter()
+            .zip(gradient.0.arrays())
+            .zip(firsts)
+            .zip(seconds)
+        {
+            for (((w, &g), m), v) in w.iter_mut().zip(g).zip(m.iter_mut()).zip(v.iter_mut()) {
+                let g = g + decay * *w;
+                *m = b1 * *m + (1.0 - b1) * g;
+                *v = b2 * *v + (1.0 - b2) * g * g;
+                *w -= lr * (*m / correction1) / ((*v / correction2).sqrt() + eps);
+            }
+        }
+        losses
+    }
+
+    /// `epochs` passes over `samples` in batches of `batch`, shuffled by `seed`, each
+    /// sample under a random one of the eight symmetries if `symmetries`; `progress` gets
+    /// each epoch's mean losses.
+    pub fn train(
+        &mut self,
+        samples: &[Sample],
+        epochs: u32,
+        batch: usize,
+        symmetries: bool,
+        seed: u64,
+        progress: &mut dyn FnMut(u32, Losses),
+    ) {
+        let views = if symmetries { 8 } else { 1 };
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut order: Vec<usize> = (0..samples.len()).collect();
+        for epoch in 0..epochs {
+            order.shuffle(&mut rng);
+            let (mut sum, mut steps) = (Losses::default(), 0);
+            for chunk in order.chunks(batch.max(1)) {
+                let shown: Vec<Sample> = chunk
+                    .iter()
+                    .map(|&i| transformed(&samples[i], Symmetry::ALL[rng.random_range(0..views)]))
+                    .collect();
+                let batch_losses = self.step(&shown);
+                sum.policy += batch_losses.policy;
+                sum.value += batch_losses.value;
+                steps += 1;
+            }
+            let n = steps.max(1) as f32;
+            progress(
+                epoch + 1,
+                Losses {
+                    policy: sum.policy / n,
+                    value: sum.value / n,
+                },
+            );
+        }
+    }
+}
+
+/// The mean losses of `network` on `samples` (as they are, no symmetry).
+pub fn losses(network: &Parameters, samples: &[Sample]) -> Losses {
+    let mut g = Gradient::zero(network.hidden);
+    let mut act = Activations::default();
+    let mut sum = Losses::default();
+    for sample in samples {
+        let (p, v) = backward(network, sample, &mut act, &mut g);
+        sum.policy += p;
+        sum.value += v;
+    }
+    let n = samples.len().max(1) as f32;
+    Losses {
+        policy: sum.policy / n,
+        value: sum.value / n,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn some_samples(count: usize, seed: u64) -> Vec<Sample> {
+        let network = Arc::new(Parameters::random(16, seed));
+        let play = SelfPlay {
+            visits: 16,
+            noise: 0.25,
+            explore: 10,
+        };
+        let mut samples = play_games(&network, play, seed, 0..4);
+        samples.truncate(count);
+        samples
+    }
+
+    /// Every parameter's gradient agrees with a central difference of the loss.
+    #[test]
+    fn gradients_agree_with_finite_differences() {
+        let mut network = Parameters::random(16, 7);
+        // Biases and heads away from zero, so every path carries gradient.
+        let mut rng = SmallRng::seed_from_u64(3);
+        for array in network.arrays_mut() {
+            for x in array.iter_mut() {
+                *x += (rng.random::<f32>() - 0.5) * 0.2;
+            }
+        }
+        let samples = some_samples(6, 1);
+        let loss = |net: &Parameters| -> f64 {
+            samples
+                .iter()
+                .map(|s| {
+                    let mut g = Gradient::zero(net.hidden);
+                    let (p, v) = backward(net, s, &mut Activations::default(), &mut g);
+                    f64::from(p) + f64::from(v)
+                })
+                .sum()
+        };
+        let mut gradient = Gradient::zero(16);
+        for s in &samples {
+            backward(&network, s, &mut Activations::default(), &mut gradient);
+        }
+        let mut checked = 0;
+        for a in 0..8 {
+            let len = network.arrays()[a].len();
+            for k in (0..len).step_by((len / 400).max(1)) {
+                let analytic = f64::from(gradient.0.arrays()[a][k]);
+                let eps = 1e-2f32;
+                let mut plus = network.clone();
+                plus.arrays_mut()[a][k] += eps;
+                let mut minus = network.clone();
+                minus.arrays_mut()[a][k] -= eps;
+                let numeric = (loss(&plus) - loss(&minus)) / (2.0 * f64::from(eps));
+                let tolerance = 2e-2 * (1.0 + analytic.abs());
+                assert!(
+                    (numeric - analytic).abs() < tolerance,
+                    "array {a}[{k}]: numeric {numeric}, analytic {analytic}"
+                );
+                checked += usize::from(analytic != 0.0);
+            }
+        }
+        assert!(checked > 100, "{checked} nonzero gradients checked");
+    }
+
+    #[test]
+    fn samples_survive_their_file_and_damage_is_refused() {
+        let samples = some_samples(200, 2);
+        assert!(samples.len() > 100);
+        let bytes = samples_to_bytes(&samples);
+        let back = samples_from_bytes(&bytes).expect("its own file");
+        assert_eq!(back.len(), samples.len());
+        for (a, b) in samples.iter().zip(&back) {
+            assert_eq!(a.position, b.position);
+            assert_eq!(a.result.to_bits(), b.result.to_bits());
+            for (x, y) in a.policy.iter().zip(&b.policy) {
+                assert!((x - y).abs() < 1e-4);
+            }
+        }
+        let mut damaged = bytes.clone();
+        damaged[100] ^= 1;
+        assert!(samples_from_bytes(&damaged).unwrap_err().contains("hash"));
+        assert!(samples_from_bytes(&bytes[..bytes.len() - 3]).is_err());
+        assert!(
+            samples_from_bytes(b"not a samples file at all")
+                .unwrap_err()
+                .contains("YOLAHZS1")
+        );
+    }
+
+    #[test]
+    fn a_symmetric_sample_keeps_its_shares_on_the_images_of_its_moves() {
+        for sample in some_samples(30, 3) {
+            for symmetry in Symmetry::ALL {
+                let image = transformed(&sample, symmetry);
+                let total: f32 = image.policy.iter().sum();
+                let before: f32 = sample.policy.iter().sum();
+                assert!((total - before).abs() < 1e-5);
+                assert_eq!(image.result.to_bits(), sample.result.to_bits());
+            }
+        }
+    }
+
+    /// Training lowers both losses on the games it learns from (the policy's to within half
+    /// its distance to the targets' entropy).
+    #[test]
+    fn training_fits_its_samples() {
+        let samples = some_samples(400, 4);
+        let mut trainer = Trainer::new(Parameters::random(32, 4), 3e-3);
+        // The cross-entropy cannot fall below the targets' own entropy.
+        let entropy: f32 = samples
+            .iter()
+            .map(|s| {
+                -s.policy
+                    .iter()
+                    .filter(|&&p| p > 0.0)
+                    .map(|p| p * p.ln())
+                    .sum::<f32>()
+            })
+            .sum::<f32>()
+            / samples.len() as f32;
+        let before = losses(&trainer.network, &samples);
+        trainer.train(&samples, 30, 64, false, 1, &mut |_, _| {});
+        let after = losses(&trainer.network, &samples);
+        assert!(
+            after.policy - entropy < 0.5 * (before.policy - entropy),
+            "entropy {entropy}: {before:?} → {after:?}"
+        );
+        assert!(after.value < 0.8 * before.value, "{before:?} → {after:?}");
+    }
+}
