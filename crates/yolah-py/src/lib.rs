@@ -13,6 +13,7 @@ mod planes;
 mod players;
 mod position;
 mod rules;
+mod search;
 mod svg;
 mod vector;
 
@@ -35,6 +36,7 @@ fn _yolah(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("NUM_ACTIONS", actions::ACTIONS)?;
     module.add("OBSERVATION_SHAPE", (actions::OBSERVATION_PLANES, 8, 8))?;
     module.add_function(wrap_pyfunction!(players::think, module)?)?;
+    module.add_function(wrap_pyfunction!(search::puct, module)?)?;
     module.add_function(wrap_pyfunction!(data::read_data, module)?)?;
     module.add_function(wrap_pyfunction!(data::selfplay, module)?)?;
     let names: Vec<&str> = yolah_ai::PLAYERS.iter().map(|p| p.name).collect();

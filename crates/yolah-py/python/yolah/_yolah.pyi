@@ -1,6 +1,6 @@
 """Type stubs of the native module (Rust, pyo3); ``yolah`` re-exports everything here."""
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from os import PathLike
 from typing import Literal, TypedDict, final
 
@@ -23,6 +23,7 @@ __all__ = [
     "observations",
     "perft",
     "planes_batch",
+    "puct",
     "random_games",
     "read_data",
     "selfplay",
@@ -144,6 +145,25 @@ class Player:
 def think(spec: str, position: _PositionLike | None = None, seed: int | None = None) -> _Report:
     """Lets a new player ``spec`` choose in ``position`` (the start by default)."""
 
+class _Puct(TypedDict):
+    move: str
+    value: float
+    visits: dict[str, int]
+    policy: npt.NDArray[np.float32]
+
+def puct(
+    position: _PositionLike,
+    evaluate: Callable[
+        [npt.NDArray[np.float32], npt.NDArray[np.bool_]],
+        tuple[npt.ArrayLike, npt.ArrayLike],
+    ],
+    visits: int = 800,
+    c: float = 1.5,
+    batch: int = 16,
+    noise: float = 0.0,
+    seed: int = 1,
+) -> _Puct:
+    """PUCT search whose leaves ``evaluate(observations, masks) -> (logits, values)`` values."""
 def perft(position: _PositionLike, depth: int) -> int:
     """Leaves of the game tree ``depth`` plies below ``position`` (at most 20)."""
 
