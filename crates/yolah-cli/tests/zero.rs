@@ -134,6 +134,7 @@ fn generations_run_and_resume_after_kills_to_the_same_end() {
         "zero.json",
         "state.json",
         "generations.csv",
+        "learning.png",
         "gen-000/network.yolahpv",
         "gen-000/vs-01.csv",
         "gen-001/games-0000.bin",

@@ -9,6 +9,7 @@
 //! ```text
 //! DIR/zero.json              the run's config      DIR/state.json          where it is
 //! DIR/generations.csv        a row per generation, each opponent's score and Elo
+//! DIR/learning.png           each opponent's score by generation and by hours
 //! DIR/gen-000/network.yolahpv   the random start   DIR/gen-000/vs-01.csv   its matches
 //! DIR/gen-001/games-0000.bin … its self-play (chunks of games), network.yolahpv, vs-NN.csv
 //! ```
@@ -151,6 +152,7 @@ const CONFIG: &str = "zero.json";
 const STATE: &str = "state.json";
 const TABLE: &str = "generations.csv";
 const NETWORK: &str = "network.yolahpv";
+const PLOT: &str = "learning.png";
 /// Self-play games kept per file: a kill loses at most these.
 const CHUNK: u64 = 16;
 
@@ -494,5 +496,61 @@ fn test(
         text.push_str(&row);
         text.push('\n');
     }
-    write_atomic(&table, &text)
+    write_atomic(&table, &text)?;
+    draw(&dir.join(PLOT), &text, &config.opponents)
+}
+
+/// The learning curve: each opponent's score by generation, and by hours of the run.
+fn draw(path: &Path, table: &str, opponents: &[String]) -> Result<()> {
+    let rows: Vec<Vec<f64>> = table
+        .lines()
+        .skip(1)
+        .map(|line| {
+            line.split(',')
+                .map(|cell| cell.parse().unwrap_or(f64::NAN))
+                .collect()
+        })
+        .collect();
+    let colors = [
+        plotters::style::RGBColor(40, 80, 200),
+        plotters::style::RGBColor(200, 60, 40),
+        plotters::style::RGBColor(40, 150, 60),
+        plotters::style::RGBColor(150, 60, 170),
+        plotters::style::RGBColor(220, 150, 20),
+    ];
+    let names: Vec<String> = opponents
+        .iter()
+        .map(|o| super::plot::short_spec(o))
+        .collect();
+    let series = |x: usize| -> Vec<super::plot::Series<'_>> {
+        names
+            .iter()
+            .enumerate()
+            .map(|(k, name)| super::plot::Series {
+                name,
+                points: rows
+                    .iter()
+                    .filter(|row| row.len() > 2 + 4 * k)
+                    .map(|row| (row[x], 100.0 * row[2 + 4 * k]))
+                    .collect(),
+                color: colors[k % colors.len()],
+            })
+            .collect()
+    };
+    super::plot::lines(
+        path,
+        "AlphaZero from zero: score against each opponent (%)",
+        "generation (left), hours (right)",
+        &[
+            super::plot::Panel {
+                y_label: "score by generation (%)",
+                series: series(0),
+            },
+            super::plot::Panel {
+                y_label: "score by hours of the run (%)",
+                series: series(1),
+            },
+        ],
+        false,
+    )
 }
