@@ -19,6 +19,10 @@ pub enum ValueKind {
     Threads,
     /// A finite real number ≥ 0.
     Real,
+    /// A real number from 0 to 1.
+    Fraction,
+    /// A real number from 0 to 100 (a search's constants).
+    Constant,
     /// Any whole number from 0 to 2^64 − 1.
     Seed,
     /// A search depth in plies, 1 to 127.
@@ -52,6 +56,8 @@ impl ValueKind {
             ValueKind::Count => "a whole number of at least 1",
             ValueKind::Threads => "a thread count from 1 to 256",
             ValueKind::Real => "a real number of at least 0, like 1.4",
+            ValueKind::Fraction => "a real number from 0 to 1, like 0.25",
+            ValueKind::Constant => "a real number from 0 to 100, like 1.5",
             ValueKind::Seed => "a whole number from 0 to 18446744073709551615",
             ValueKind::Depth => "a depth in plies from 1 to 127",
             ValueKind::Megabytes => "a size in MiB from 1 to 16384",
@@ -172,15 +178,19 @@ impl Value {
                 .filter(|n| range.contains(n))
                 .map(Value::Whole)
         };
+        let real_in = |high: f64| {
+            text.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && (0.0..=high).contains(x))
+                .map(Value::Real)
+        };
         let parsed = match kind {
             ValueKind::Duration => parse_duration(text).map(Value::Duration),
             ValueKind::Count => whole_in(1..=u64::MAX),
             ValueKind::Threads => whole_in(1..=256),
-            ValueKind::Real => text
-                .parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite() && *x >= 0.0)
-                .map(Value::Real),
+            ValueKind::Real => real_in(f64::INFINITY),
+            ValueKind::Fraction => real_in(1.0),
+            ValueKind::Constant => real_in(100.0),
             ValueKind::Seed => whole_in(0..=u64::MAX),
             ValueKind::Depth => whole_in(1..=127),
             ValueKind::Megabytes => whole_in(1..=16_384),

@@ -167,6 +167,22 @@ fn generations_run_and_resume_after_kills_to_the_same_end() {
         "{networks:?}"
     );
 
+    // The same run on two threads ends the same: the networks do not depend on them.
+    let two = root.path().join("two");
+    let mut args = run_args(&two, 2);
+    let threads = args.iter().position(|a| a == "--threads").unwrap() + 1;
+    args[threads] = "2".to_string();
+    let output = run(&args);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let replace = |lines: Vec<String>, from: &Path| -> Vec<String> {
+        let from = from.to_str().unwrap();
+        lines.into_iter().map(|l| l.replace(from, "DIR")).collect()
+    };
+    assert_eq!(
+        replace(outcome(&two), &two),
+        replace(expected.clone(), &straight)
+    );
+
     let killed = root.path().join("killed");
     let start = run_args(&killed, 2);
     let resume: Vec<String> = [
@@ -231,6 +247,20 @@ fn bad_options_are_refused_before_anything_is_written() {
         &yolah(&["zero", "--out", out, "--resume"], ""),
         "nothing to resume",
     );
+    // A path that cannot go into a player spec is refused before anything is made.
+    for odd in ["a,b", "a=b"] {
+        let path = root.path().join(odd);
+        let output = yolah(&["zero", "--out", path.to_str().unwrap()], "");
+        assert_clean_error(&output, "a run's path cannot hold");
+        assert!(!path.exists(), "{odd:?} was made");
+    }
+    let output = Command::new(env!("CARGO_BIN_EXE_yolah"))
+        .args(["zero", "--out", " lead"])
+        .current_dir(root.path())
+        .output()
+        .unwrap();
+    assert_clean_error(&output, "nor start or end with a space");
+    assert!(!root.path().join(" lead").exists());
     let output = run(&run_args(&dir, 1));
     assert!(output.status.success(), "{}", stderr(&output));
     for extra in [["--visits", "5"], ["--opponent", "mcts"]] {
@@ -238,6 +268,23 @@ fn bad_options_are_refused_before_anything_is_written() {
         args.extend_from_slice(&extra);
         assert_clean_error(&yolah(&args, ""), "only --generations and --threads");
     }
+    // A state that cannot be the run's is refused in one line, left as it is.
+    let state = dir.join("state.json");
+    let ours = std::fs::read(&state).unwrap();
+    for forged in [
+        r#"{"generation": 0, "phase": "selfplay", "seconds": 1.0}"#,
+        r#"{"generation": 0, "phase": "train", "seconds": 1.0}"#,
+        r#"{"generation": 500, "phase": "test", "seconds": 1.0}"#,
+        r#"{"generation": 1, "phase": "test", "seconds": -5.0}"#,
+        r#"{"generation": 1, "phase": "sleep", "seconds": 1.0}"#,
+    ] {
+        std::fs::write(&state, forged).unwrap();
+        let untouched = Untouched::take(&state);
+        let output = yolah(&["zero", "--out", out, "--resume"], "");
+        assert_clean_error(&output, "is not this run's state");
+        untouched.assert();
+    }
+    std::fs::write(&state, ours).unwrap();
     // A second run into the same place is refused.
     assert_clean_error(
         &yolah(&["zero", "--out", out], ""),

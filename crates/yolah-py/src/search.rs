@@ -58,8 +58,20 @@ impl PythonEvaluator<'_> {
                     "evaluate must return (logits, values): arrays of shape (n, 4096) and (n,)",
                 )
             })?;
-        let logits = floats(&logits, &[n, ACTIONS], "logits")?;
-        let values = floats(&values, &[n], "values")?;
+        // Illegal actions' logits are ignored (−inf is how a network masks them).
+        let logits = floats(&logits, &[n, ACTIONS], "logits", false)?;
+        let values = floats(&values, &[n], "values", true)?;
+        for (k, position) in positions.iter().enumerate() {
+            for &m in &position.moves() {
+                let logit = logits[k * ACTIONS + action_of(m)];
+                if !logit.is_finite() {
+                    return Err(PyValueError::new_err(format!(
+                        "logits[{k}, {}] is {logit}, for a legal move ({m}): it must be finite",
+                        action_of(m)
+                    )));
+                }
+            }
+        }
         if let Some(bad) = values.iter().position(|v| !(-1.0..=1.0).contains(v)) {
             return Err(PyValueError::new_err(format!(
                 "values[{bad}] is {}: a value is the side to move's expected result, -1 to 1",
@@ -70,8 +82,14 @@ impl PythonEvaluator<'_> {
     }
 }
 
-/// The float32 contents of a numpy-convertible array of exactly `shape`.
-fn floats(array: &Bound<'_, PyAny>, shape: &[usize], name: &str) -> PyResult<Vec<f32>> {
+/// The float32 contents of a numpy-convertible array of exactly `shape`, every number finite
+/// if `finite`.
+fn floats(
+    array: &Bound<'_, PyAny>,
+    shape: &[usize],
+    name: &str,
+    finite: bool,
+) -> PyResult<Vec<f32>> {
     let numpy = array.py().import("numpy")?;
     let contiguous = numpy
         .call_method1("ascontiguousarray", (array, "<f4"))
@@ -87,7 +105,7 @@ fn floats(array: &Bound<'_, PyAny>, shape: &[usize], name: &str) -> PyResult<Vec
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
         .collect();
-    if let Some(bad) = values.iter().position(|v| !v.is_finite()) {
+    if let Some(bad) = values.iter().position(|v| finite && !v.is_finite()) {
         return Err(PyValueError::new_err(format!(
             "{name} holds {} at flat index {bad}: every number must be finite",
             values[bad]
@@ -137,7 +155,8 @@ impl Evaluator for PythonEvaluator<'_> {
 /// `(n, 4096)` policy logits (illegal actions ignored) and `(n,)` values, the side to move's
 /// expected result from −1 to 1. Returns a dict: the most visited `move`, its `value` (mean, −1
 /// to 1), `visits` (a dict of move to visits) and `policy` (float32 `(4096,)`, the visit
-/// shares: `AlphaZero`'s training target). `noise` mixes Dirichlet noise (α 0.3) into the root's
+/// shares: `AlphaZero`'s training target) and `full`, true when the tree (256 MiB) filled
+/// before the visits were made (the search stops there). `noise` mixes Dirichlet noise (α 0.3) into the root's
 /// priors, with `seed`. An exception raised by `evaluate` ends the search and is raised again.
 #[pyfunction]
 #[pyo3(signature = (position, evaluate, visits=800, c=1.5, batch=16, noise=0.0, seed=1))]
@@ -218,11 +237,18 @@ pub fn puct<'py>(
         policy[4 * action_of(m)..][..4].copy_from_slice(&share.to_le_bytes());
     }
     dict.set_item("visits", counts)?;
+    // A search whose tree filled (256 MiB) stops short of its visits.
+    dict.set_item("full", result.visits < visits_asked(visits))?;
     dict.set_item(
         "policy",
         crate::numpy::array(py, &policy, "<f4", &[ACTIONS])?,
     )?;
     Ok(dict)
+}
+
+/// The root visits a search of `visits` aims at.
+fn visits_asked(visits: u64) -> u32 {
+    u32::try_from(visits).unwrap_or(u32::MAX)
 }
 
 /// Passes evaluations through, raising `failed` once the evaluator has an error.

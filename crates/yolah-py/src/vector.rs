@@ -245,10 +245,26 @@ impl VectorEnv {
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
         let numpy = py.import("numpy")?;
+        let given = numpy.call_method1("asarray", (actions,)).map_err(|e| {
+            PyValueError::new_err(format!("actions must be integers: {}", e.value(py)))
+        })?;
+        // Integers only: a float or a string is refused, not truncated.
+        let kind: String = given.getattr("dtype")?.getattr("kind")?.extract()?;
+        if kind != "i" && kind != "u" {
+            let dtype = given.getattr("dtype")?.str()?.to_string();
+            return Err(PyValueError::new_err(format!(
+                "actions must be integers, not {dtype}"
+            )));
+        }
+        let kwargs = pyo3::types::PyDict::new(py);
+        kwargs.set_item("casting", "safe")?;
         let contiguous = numpy
-            .call_method1("ascontiguousarray", (actions, "<i8"))
-            .map_err(|e| {
-                PyValueError::new_err(format!("actions must be integers: {}", e.value(py)))
+            .call_method1("ascontiguousarray", (given,))?
+            .call_method("astype", ("<i8",), Some(&kwargs))
+            .map_err(|_| {
+                PyValueError::new_err(
+                    "actions must be integers that fit in int64 (0 to 4095 for a move)",
+                )
             })?;
         let shape: Vec<usize> = contiguous.getattr("shape")?.extract()?;
         if shape != [self.slots.len()] {

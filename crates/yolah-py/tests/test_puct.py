@@ -46,6 +46,21 @@ def test_the_network_steers_the_search():
     assert result["visits"]["a1:b2"] > 100
 
 
+def test_illegal_actions_may_be_masked_with_minus_infinity():
+    def evaluate(observations, masks):
+        logits = np.where(masks, 0.0, -np.inf).astype(np.float32)
+        return logits, np.zeros(len(observations))
+
+    result = yolah.puct(yolah.START, evaluate, visits=100)
+    assert sum(result["visits"].values()) == 100 and not result["full"]
+
+    def legal_infinite(observations, masks):
+        return np.where(masks, -np.inf, 0.0), np.zeros(len(observations))
+
+    with pytest.raises(ValueError, match=r"for a legal move .*must be finite"):
+        yolah.puct(yolah.START, legal_infinite, visits=10)
+
+
 def test_the_same_seed_gives_the_same_search_with_noise():
     a = yolah.puct(yolah.START, uniform([]), visits=300, noise=0.25, seed=3)
     b = yolah.puct(yolah.START, uniform([]), visits=300, noise=0.25, seed=3)

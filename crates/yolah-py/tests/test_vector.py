@@ -100,6 +100,8 @@ def test_bad_input_is_refused_and_no_game_moves():
         ([legal[0], 64 * 9 + 9, *legal[2:]], "game 1: action 585 is not a move"),
         ([*legal[:3], yolah.move_to_action("h8:a1")], r"game 3: action 4032 \(h8:a1\) is not legal there"),
         (["x"] * 4, "actions must be integers"),
+        (np.array(legal, dtype=np.float64) + 0.7, "actions must be integers, not float64"),
+        (np.array([2**64 - 1] * 4, dtype=np.uint64), "fit in int64"),
     ]:
         with pytest.raises(ValueError, match=message):
             env.step(actions)

@@ -48,7 +48,7 @@ pub fn play_game(network: &Arc<Parameters>, play: SelfPlay, seed: u64) -> Vec<Sa
         explore: play.explore,
         temperature: 1.0,
     };
-    let mut player = AlphaZero::new(Arc::clone(network), settings, choice, seed);
+    let mut player = AlphaZero::new(network, settings, choice, seed);
     let mut position = Position::start();
     let mut samples: Vec<Sample> = Vec::new();
     let limits = Limits {
@@ -317,6 +317,9 @@ pub fn backward(
     (policy_loss, value_loss)
 }
 
+/// The parts a batch's gradient is computed in (in parallel), whatever the threads.
+const GRADIENT_PARTS: usize = 8;
+
 /// Adam's state for a network.
 pub struct Trainer {
     /// The network being trained.
@@ -356,7 +359,9 @@ impl Trainer {
     /// The batch's gradient, computed in parallel, and its mean losses.
     fn gradient(&self, batch: &[Sample]) -> (Gradient, Losses) {
         let hidden = self.network.hidden;
-        let chunk = batch.len().div_ceil(rayon::current_num_threads()).max(1);
+        // A fixed number of parts, summed in order: the same sums, so the same network,
+        // whatever the number of threads.
+        let chunk = batch.len().div_ceil(GRADIENT_PARTS).max(1);
         let parts: Vec<(Gradient, f32, f32)> = batch
             .par_chunks(chunk)
             .map(|part| {

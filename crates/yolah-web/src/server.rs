@@ -41,6 +41,8 @@ use yolah_core::Color;
 
 /// The page, with its style and script: nothing to build, nothing to fetch.
 const INDEX: &str = include_str!("index.html");
+/// The levels and how players are named, shared by the board and the archive.
+const PLAYERS_SCRIPT: &str = include_str!("players.js");
 
 /// A message longer than this gets an error and changes nothing.
 pub const MAX_MESSAGE: usize = 4 * 1024;
@@ -194,6 +196,15 @@ pub fn router(config: Config, store: Arc<Store>) -> Router {
         .route(
             "/",
             get(|Extract(shared): Extract<Arc<Shared>>| async move { Html(shared.page.clone()) }),
+        )
+        .route(
+            "/players.js",
+            get(|| async {
+                (
+                    [(axum::http::header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+                    PLAYERS_SCRIPT,
+                )
+            }),
         )
         .route("/health", get(health))
         .route("/export.pgn", get(crate::export::export))

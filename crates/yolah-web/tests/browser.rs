@@ -527,6 +527,26 @@ async fn landing(client: &Client, name: &str) {
         "{game}"
     );
     assert_unseen(client, "landing").await;
+    // The machine is named by its level while it thinks, not by its spec: every status the
+    // page shows while the move is answered is recorded.
+    run(
+        client,
+        "window.statuses = [];
+         const status = document.getElementById('status');
+         new MutationObserver(() => window.statuses.push(status.textContent))
+           .observe(status, {childList: true, characterData: true, subtree: true});",
+    )
+    .await;
+    play_first(client, &game).await;
+    let statuses = run(client, "return window.statuses;").await;
+    assert!(
+        statuses
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s.as_str().unwrap().contains("white (level 6) is thinking")),
+        "{name}: the machine never named by its level: {statuses}"
+    );
 }
 
 /// Issue 42: a stranger who has the game's id but not the invitation's secret (the archive's
@@ -1379,7 +1399,9 @@ async fn archive_opens(client: &Client, port: u16, now: &Value, name: &str, widt
         .await
         .unwrap();
     let row = wait_for_row(client).await;
-    assert!(row["text"].as_str().unwrap().contains("random"), "{row}");
+    // Players as people read them: this browser's side "you", the machine by its level.
+    assert!(row["text"].as_str().unwrap().contains("● you"), "{row}");
+    assert!(row["text"].as_str().unwrap().contains("○ level 1"), "{row}");
     // Its length in moves as chess players count them (pairs), and in plies.
     let plies = now["moves"].as_str().unwrap().split(' ').count();
     let length = format!("{} moves ({plies} plies)", plies.div_ceil(2));
@@ -1415,6 +1437,20 @@ async fn archive_opens(client: &Client, port: u16, now: &Value, name: &str, widt
     })
     .await;
     assert_eq!(shown["human"], "no", "{name}: only shown, nobody to move");
+    client
+        .goto(&format!("http://127.0.0.1:{port}/games"))
+        .await
+        .unwrap();
+    let row = wait_for_row(client).await;
+    assert!(
+        row["text"].as_str().unwrap().contains("● a person"),
+        "{name}: {row}"
+    );
+    client.back().await.unwrap();
+    wait_for(client, "the game shown again", |p| {
+        p["connected"] == "yes" && p["moves"] == now["moves"]
+    })
+    .await;
     let status = run(
         client,
         "return document.getElementById('status').textContent;",
@@ -1427,6 +1463,16 @@ async fn archive_opens(client: &Client, port: u16, now: &Value, name: &str, widt
     assert_seen(client, "analyse").await;
     assert_unseen(client, "undo").await;
     assert_unseen(client, "banner").await;
+    // In the archive of a browser without its token, its person is not "you".
+    client
+        .goto(&format!("http://127.0.0.1:{port}/games"))
+        .await
+        .unwrap();
+    let row = wait_for_row(client).await;
+    assert!(
+        row["text"].as_str().unwrap().contains("● a person"),
+        "{name}: {row}"
+    );
 }
 
 /// The archive's first game row as a person sees it (waits for the list to load).

@@ -165,8 +165,8 @@ fn path_text(path: &Path) -> Result<String> {
         .to_str()
         .with_context(|| format!("{} is not UTF-8", path.display()))?;
     ensure!(
-        !text.contains(',') && !text.contains('='),
-        "{text}: a run's path cannot hold ',' or '=' (it goes into player specs)"
+        !text.contains(',') && !text.contains('=') && text.trim() == text,
+        "'{text}': a run's path cannot hold ',' or '=' nor start or end with a space (it goes into player specs)"
     );
     Ok(text.to_string())
 }
@@ -250,6 +250,8 @@ fn start(options: &Options) -> Result<(Config, State, DirLock)> {
     };
     config.check().map_err(UsageError)?;
     let dir = &options.out;
+    // The networks' paths go into player specs: checked before anything is made.
+    path_text(&folder(dir, 0).join(NETWORK)).map_err(|e| UsageError(format!("--out: {e}")))?;
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let lock = DirLock::take(dir)?;
     yolah_ai::files::ensure_empty(dir).map_err(anyhow::Error::msg)?;
@@ -296,11 +298,22 @@ fn resume(options: &Options) -> Result<(Config, State, DirLock)> {
         .check()
         .map_err(|e| anyhow::anyhow!("{}: {e}", dir.join(CONFIG).display()))?;
     let state: State = read_json(&dir.join(STATE), "an AlphaZero run's state")?;
+    let phases = if state.generation == 0 {
+        &["test"][..]
+    } else {
+        &["selfplay", "train", "test"]
+    };
     ensure!(
-        ["selfplay", "train", "test"].contains(&state.phase.as_str()),
-        "{}: phase {:?} is none of selfplay, train, test",
+        phases.contains(&state.phase.as_str())
+            && state.generation <= config.generations + 1
+            && state.seconds.is_finite()
+            && state.seconds >= 0.0,
+        "{} is not this run's state: generation {} at {:?} in a run of {} generations, {} seconds",
         dir.join(STATE).display(),
-        state.phase
+        state.generation,
+        state.phase,
+        config.generations,
+        state.seconds
     );
     if let Some(generations) = options.generations {
         usage!(

@@ -150,6 +150,7 @@ class _Puct(TypedDict):
     value: float
     visits: dict[str, int]
     policy: npt.NDArray[np.float32]
+    full: bool
 
 def puct(
     position: _PositionLike,

@@ -6,8 +6,12 @@
 use super::network::Parameters;
 use super::search::{DEFAULT_TREE_MB, NODE_BYTES, NetworkEvaluator, RootResult, Search, Settings};
 use crate::limits::{Budget, Limits};
-use crate::options::{ITERATIONS, OptionInfo, Options, PACE, SEED, TIME, Value, ValueKind};
+use crate::options::{
+    ITERATIONS, OptionInfo, Options, PACE, SEED, THREADS, TIME, Value, ValueKind,
+};
 use crate::player::{Forfeit, Player, PlayerInfo, Report, no_conflicts};
+use crate::search::parallel::Threads;
+use crossbeam_utils::CachePadded;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use std::sync::{Arc, OnceLock};
@@ -34,30 +38,15 @@ pub struct Choice {
     pub temperature: f64,
 }
 
-/// The `alphazero` player.
-pub struct AlphaZero {
+/// One thread's search: its tree, its network's scratch space and its random numbers.
+struct Worker {
     search: Search,
     evaluator: NetworkEvaluator,
-    choice: Choice,
     rng: SmallRng,
 }
 
-/// Principal variation length shown in reports.
-const PV_LENGTH: usize = 6;
-
-impl AlphaZero {
-    /// A player with `network`, search `settings`, move `choice`, drawing from `seed`.
-    pub fn new(network: Arc<Parameters>, settings: Settings, choice: Choice, seed: u64) -> Self {
-        AlphaZero {
-            search: Search::new(settings),
-            evaluator: NetworkEvaluator::new(network),
-            choice,
-            rng: SmallRng::seed_from_u64(seed),
-        }
-    }
-
-    /// Searches `position` (not over) within `budget`: the root's visits and values.
-    pub fn search(&mut self, position: &Position, budget: &Budget) -> RootResult {
+impl Worker {
+    fn search(&mut self, position: &Position, budget: &Budget) -> RootResult {
         let visits = budget.iterations_left(0);
         let mut stop = || budget.out_of_time();
         self.search.run(
@@ -67,6 +56,76 @@ impl AlphaZero {
             visits,
             &mut stop,
         )
+    }
+}
+
+/// The `alphazero` player. With several threads each searches its own tree (root
+/// parallelism, as MCTS does) and the root's visits are summed; a visit limit is split
+/// between them.
+pub struct AlphaZero {
+    workers: Threads<CachePadded<Worker>>,
+    choice: Choice,
+    rng: SmallRng,
+}
+
+/// Principal variation length shown in reports.
+const PV_LENGTH: usize = 6;
+
+impl AlphaZero {
+    /// A player with `network`, search `settings`, move `choice`, drawing from `seed`, on one
+    /// thread.
+    pub fn new(network: &Arc<Parameters>, settings: Settings, choice: Choice, seed: u64) -> Self {
+        AlphaZero::with_threads(network, settings, choice, seed, 1)
+    }
+
+    /// The same on `threads` threads.
+    pub fn with_threads(
+        network: &Arc<Parameters>,
+        settings: Settings,
+        choice: Choice,
+        seed: u64,
+        threads: usize,
+    ) -> Self {
+        let workers = Threads::new((0..threads.max(1) as u64).map(|t| {
+            CachePadded::new(Worker {
+                search: Search::new(settings),
+                evaluator: NetworkEvaluator::new(Arc::clone(network)),
+                rng: SmallRng::seed_from_u64(seed ^ t.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+            })
+        }));
+        AlphaZero {
+            workers,
+            choice,
+            rng: SmallRng::seed_from_u64(seed ^ 0x5A5A_5A5A),
+        }
+    }
+
+    /// Searches `position` (not over) within `budget` on every thread: the root's visits and
+    /// values, summed over the trees.
+    pub fn search(&mut self, position: &Position, budget: &Budget) -> RootResult {
+        let threads = self.workers.len();
+        let position = *position;
+        let budget = *budget;
+        let main =
+            |worker: &mut CachePadded<Worker>| worker.search(&position, &budget.split(0, threads));
+        let helper = move |t: usize, worker: &mut CachePadded<Worker>| {
+            worker.search(&position, &budget.split(t, threads))
+        };
+        let (mut total, helpers) = self.workers.run(main, helper, budget.answer_by());
+        for result in helpers.into_iter().flatten() {
+            total.visits += result.visits;
+            total.reused += result.reused;
+            total.nodes += result.nodes;
+            for (mine, theirs) in total.children.iter_mut().zip(&result.children) {
+                debug_assert_eq!(mine.0, theirs.0, "the trees' roots list the same moves");
+                let visits = mine.1 + theirs.1;
+                if visits > 0 {
+                    mine.2 = (mine.2 * mine.1 as f32 + theirs.2 * theirs.1 as f32) / visits as f32;
+                }
+                mine.1 = visits;
+            }
+        }
+        total
     }
 
     /// The move to play from a search's result: sampled early in the game, else the most
@@ -110,15 +169,20 @@ impl Player for AlphaZero {
         }
         let result = self.search(position, &budget);
         let (mv, visits, value) = self.pick(position, &result);
-        let pv = self.search.principal_variation(mv, PV_LENGTH);
+        let pv = self
+            .workers
+            .first()
+            .search
+            .principal_variation(mv, PV_LENGTH);
         let pv_text: Vec<String> = pv.iter().map(ToString::to_string).collect();
         Ok(Report {
             value: Some(f64::midpoint(f64::from(value), 1.0)),
-            iterations: u64::from(result.visits),
+            iterations: u64::from(result.visits - result.reused),
             detail: format!(
-                "pv {}; {visits} visits for the move, {} nodes",
+                "pv {}; {visits} visits for the move, {} nodes, {} visits reused",
                 pv_text.join(" "),
-                result.nodes
+                result.nodes,
+                result.reused
             ),
             pv,
             ..Report::new(mv, budget.elapsed())
@@ -152,7 +216,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
         },
         OptionInfo {
             name: "c",
-            kind: ValueKind::Real,
+            kind: ValueKind::Constant,
             default: "1.5",
             help: "PUCT exploration constant",
         },
@@ -168,15 +232,16 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             default: "256",
             help: "the tree's size in MiB (a search stops when it is full)",
         },
+        THREADS,
         OptionInfo {
             name: "noise",
-            kind: ValueKind::Real,
+            kind: ValueKind::Fraction,
             default: "0 (none)",
             help: "weight of Dirichlet noise (α 0.3) in the root's priors, 0 to 1, for self-play",
         },
         OptionInfo {
             name: "temperature",
-            kind: ValueKind::Real,
+            kind: ValueKind::Constant,
             default: "1",
             help: "during the first `explore` plies, moves are drawn ∝ visits^(1/temperature)",
         },
@@ -197,16 +262,51 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
         let settings = Settings {
             c: real(options, "c", 1.5) as f32,
             batch: options.whole("batch").map_or(8, |b| b.min(256) as usize),
-            noise: real(options, "noise", 0.0).min(1.0) as f32,
+            noise: real(options, "noise", 0.0) as f32,
             max_nodes: (tree_mb(options) << 20) / NODE_BYTES,
+            // The tree is kept from move to move, except in self-play, whose noise differs
+            // from root to root.
+            reuse: options.real("noise").unwrap_or(0.0) == 0.0,
             ..Settings::default()
         };
         let choice = Choice {
             explore: options.whole("explore").map_or(0, |p| p.min(200) as u32),
             temperature: real(options, "temperature", 1.0),
         };
-        Box::new(AlphaZero::new(network, settings, choice, seed))
+        Box::new(AlphaZero::with_threads(
+            &network,
+            settings,
+            choice,
+            seed,
+            options.threads(),
+        ))
     },
     check: no_conflicts,
-    memory_mb: |options| tree_mb(options) as u64 + 8,
+    memory_mb: |options| (tree_mb(options) as u64 + 8) * options.threads() as u64,
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// With two threads a visit limit is split between the trees and their visits summed: the
+    /// report counts the limit, and the move is legal.
+    #[test]
+    fn two_threads_share_the_visits() {
+        for threads in [1, 2] {
+            let spec: crate::Spec = format!("alphazero:iterations=600,threads={threads},seed=3")
+                .parse()
+                .expect("a valid spec");
+            let mut agent = spec.agent(1);
+            let position = Position::start();
+            let report = agent.try_choose(&position).expect("it moves");
+            assert_eq!(report.iterations, 600, "{threads} threads");
+            assert!(position.moves().contains(&report.mv));
+            assert!(
+                report.detail.contains("visits for the move"),
+                "{}",
+                report.detail
+            );
+        }
+    }
+}

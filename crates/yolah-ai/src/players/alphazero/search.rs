@@ -63,8 +63,9 @@ struct Node {
     /// Waiting for its evaluation in the current batch.
     pending: bool,
     visits: u32,
-    /// The sum of the values of its visits, for the side that moved into it.
-    value: f32,
+    /// The sum of the values of its visits, for the side that moved into it: f64, so that
+    /// adding ±1 still counts past 2^24 visits (an f32 sum stops changing there).
+    value: f64,
     /// The network's value of this node for its side to move (once expanded).
     eval: f32,
     prior: f32,
@@ -107,6 +108,9 @@ pub struct Settings {
     pub first_play_reduction: f32,
     /// The most nodes the tree may hold: a search stops when it is full.
     pub max_nodes: usize,
+    /// Whether a search keeps the subtree of the position it is given from the search before
+    /// (our move and the reply since), its visits kept.
+    pub reuse: bool,
 }
 
 /// The memory of a node, bytes.
@@ -121,6 +125,7 @@ impl Default for Settings {
             alpha: 0.3,
             first_play_reduction: 0.2,
             max_nodes: (DEFAULT_TREE_MB << 20) / NODE_BYTES,
+            reuse: false,
         }
     }
 }
@@ -131,8 +136,10 @@ impl Default for Settings {
 pub struct RootResult {
     /// `(move, visits, mean value)` in `position.moves()` order.
     pub children: Vec<(Move, u32, f32)>,
-    /// Visits made (the root's).
+    /// The root's visits, those kept from the search before included.
     pub visits: u32,
+    /// Of those, the visits kept from the search before.
+    pub reused: u32,
     /// Nodes in the tree.
     pub nodes: usize,
 }
@@ -161,6 +168,10 @@ pub struct Search {
     pending: Vec<(usize, usize, Position)>,
     positions: Vec<Position>,
     evaluations: Vec<Evaluation>,
+    /// The position of the last search's root, while its tree is kept.
+    last_root: Option<Position>,
+    /// Visits kept from the last search by the one running.
+    reused: u32,
 }
 
 /// The value of `outcome` for `color`: +1 a win, 0 a draw, −1 a loss.
@@ -178,7 +189,63 @@ impl Search {
             pending: Vec::new(),
             positions: Vec::new(),
             evaluations: Vec::new(),
+            last_root: None,
+            reused: 0,
         }
+    }
+
+    /// The visits the last search kept from the one before.
+    pub fn reused(&self) -> u32 {
+        self.reused
+    }
+
+    /// The node standing for `target` among the kept tree's root, its children and its
+    /// grandchildren, if it has been expanded.
+    fn find(&self, target: &Position) -> Option<usize> {
+        let from = self.last_root?;
+        let plies = target.ply().checked_sub(from.ply())?;
+        if plies == 0 {
+            return (from == *target).then_some(0);
+        }
+        if plies > 2 {
+            return None;
+        }
+        for child in self.nodes[0].children() {
+            let mut position = from;
+            position.play(self.nodes[child].mv);
+            if plies == 1 && position == *target {
+                return self.nodes[child].expanded.then_some(child);
+            }
+            if plies == 2 {
+                for grandchild in self.nodes[child].children() {
+                    let mut next = position;
+                    next.play(self.nodes[grandchild].mv);
+                    if next == *target {
+                        return self.nodes[grandchild].expanded.then_some(grandchild);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Makes the subtree under `node` the whole tree, its root at 0 (copied breadth first).
+    fn keep_subtree(&mut self, node: usize) {
+        let mut kept = Vec::with_capacity(self.nodes[node].visits as usize * 4 + 64);
+        kept.push(self.nodes[node]);
+        let mut next = 0;
+        while next < kept.len() {
+            let old: Node = kept[next];
+            if old.expanded {
+                let first = kept.len();
+                kept.extend(old.children().map(|c| self.nodes[c]));
+                kept[next].first_child = first as u32;
+            }
+            next += 1;
+        }
+        // A root's visits are its children's (a node below also counts its own evaluation).
+        kept[0].visits = kept[0].children().map(|c| kept[c].visits).sum();
+        self.nodes = kept;
     }
 
     /// Its settings.
@@ -196,17 +263,29 @@ impl Search {
         visits: u64,
         stop: &mut dyn FnMut() -> bool,
     ) -> RootResult {
-        self.nodes.clear();
-        self.nodes.push(Node::leaf(Move::PASS, 1.0));
-        self.positions.clear();
-        self.positions.push(*position);
-        evaluator.evaluate(&self.positions, &mut self.evaluations);
-        let root_eval = std::mem::take(&mut self.evaluations[0]);
-        self.expand(0, position, &root_eval);
+        let kept = if self.settings.reuse {
+            self.find(position)
+        } else {
+            None
+        };
+        if let Some(node) = kept {
+            self.keep_subtree(node);
+        } else {
+            self.nodes.clear();
+            self.nodes.push(Node::leaf(Move::PASS, 1.0));
+            self.positions.clear();
+            self.positions.push(*position);
+            evaluator.evaluate(&self.positions, &mut self.evaluations);
+            let root_eval = std::mem::take(&mut self.evaluations[0]);
+            self.expand(0, position, &root_eval);
+        }
+        self.last_root = Some(*position);
+        self.reused = self.nodes[0].visits;
         if self.settings.noise > 0.0 {
             self.add_noise(rng);
         }
-        let visits = visits.min(u64::from(u32::MAX / 4)) as u32;
+        // The limit counts this search's visits, not those kept.
+        let visits = (u64::from(self.reused) + visits).min(u64::from(u32::MAX / 4)) as u32;
         let room = self
             .settings
             .max_nodes
@@ -224,12 +303,13 @@ impl Search {
                     let mean = if child.visits == 0 {
                         top.eval
                     } else {
-                        child.value / child.visits as f32
+                        (child.value / f64::from(child.visits)) as f32
                     };
                     (child.mv, child.visits, mean)
                 })
                 .collect(),
             visits: top.visits,
+            reused: self.reused,
             nodes: self.nodes.len(),
         }
     }
@@ -280,7 +360,7 @@ impl Search {
             let q = if child.visits == 0 {
                 unvisited
             } else {
-                child.value / child.visits as f32
+                (child.value / f64::from(child.visits)) as f32
             };
             let score = q + explore * child.prior / (1 + child.visits) as f32;
             if score > best_score {
@@ -344,7 +424,7 @@ impl Search {
             let end = self.path.len();
             for k in start..end {
                 let (i, mover) = self.path[k];
-                self.nodes[i].value += 1.0 + result_for(outcome, mover);
+                self.nodes[i].value += 1.0 + f64::from(result_for(outcome, mover));
             }
             self.path.truncate(start);
         } else {
@@ -359,7 +439,7 @@ impl Search {
         for k in walk {
             let (i, mover) = self.path[k];
             let v = if mover == side { value } else { -value };
-            self.nodes[i].value += 1.0 + v;
+            self.nodes[i].value += 1.0 + f64::from(v);
         }
     }
 
@@ -440,7 +520,10 @@ mod tests {
                 let mut expanded = 0;
                 for (i, node) in search.nodes.iter().enumerate() {
                     assert!(!node.pending);
-                    assert!(node.value.abs() <= node.visits as f32 + 1e-3, "node {i}");
+                    assert!(
+                        node.value.abs() <= f64::from(node.visits) + 1e-3,
+                        "node {i}"
+                    );
                     if !node.expanded {
                         continue;
                     }
@@ -457,8 +540,8 @@ mod tests {
                         assert_eq!(node.visits, visits + 1, "node {i}");
                         // The node's value for its mover is its first evaluation's plus what
                         // its children's movers (the other side, or itself after a pass) got.
-                        let below: f32 =
-                            node.children().map(|c| search.nodes[c].value).sum::<f32>();
+                        let below: f64 =
+                            node.children().map(|c| search.nodes[c].value).sum::<f64>();
                         let first = node.value.abs() - below.abs();
                         assert!(first.abs() <= 1.0 + 1e-2, "node {i}: {first}");
                     }
@@ -514,6 +597,42 @@ mod tests {
             }
         }
         panic!("only {tried} endgames with one winning move");
+    }
+
+    /// A search two plies on keeps the subtree of the position reached: its visits count, the
+    /// tree still adds up, and the limit counts the new visits only.
+    #[test]
+    fn the_tree_is_kept_from_move_to_move() {
+        let network = Arc::new(Parameters::random(32, 8));
+        let settings = Settings {
+            reuse: true,
+            ..Settings::default()
+        };
+        let mut search = Search::new(settings);
+        let mut evaluator = NetworkEvaluator::new(Arc::clone(&network));
+        let mut rng = SmallRng::seed_from_u64(1);
+        let mut position = Position::start();
+        let first = search.run(&position, &mut evaluator, &mut rng, 4000, &mut || false);
+        assert_eq!(first.reused, 0);
+        let (ours, _, _) = first.best();
+        let line = search.principal_variation(ours, 2);
+        position.play(ours);
+        position.play(line[1]);
+        let second = search.run(&position, &mut evaluator, &mut rng, 1000, &mut || false);
+        assert!(second.reused > 20, "{} visits kept", second.reused);
+        assert_eq!(second.visits, second.reused + 1000);
+        let children: u32 = second.children.iter().map(|c| c.1).sum();
+        assert_eq!(children, second.visits);
+        for (i, node) in search.nodes.iter().enumerate().filter(|(_, n)| n.expanded) {
+            let visits: u32 = node.children().map(|c| search.nodes[c].visits).sum();
+            assert_eq!(node.visits, visits + u32::from(i != 0), "node {i}");
+        }
+        // A position the tree does not hold starts afresh.
+        let elsewhere: Position = "x1xx2xx/8/1b2wx1b/3xxx2/1w1xxw1x/2b5/2xw4/xx2b2x b 8 8 16"
+            .parse()
+            .expect("a valid position");
+        let third = search.run(&elsewhere, &mut evaluator, &mut rng, 500, &mut || false);
+        assert_eq!((third.reused, third.visits), (0, 500));
     }
 
     #[test]
