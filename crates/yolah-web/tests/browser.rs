@@ -904,6 +904,7 @@ async fn evaluation_where_it_belongs(client: &Client) {
     for id in ["evalbar", "pv", "graph"] {
         assert_unseen(client, id).await;
     }
+    let board_before = layout(client, "board").await;
     // A move slides its piece (issue 31): slowed down here, so that the test sees it moving.
     run(client, "moveMs = 3000;").await;
     let now = wait_for(client, "our turn again", |p| p["human"] == "yes").await;
@@ -928,6 +929,13 @@ async fn evaluation_where_it_belongs(client: &Client) {
     .await;
     wait_for(client, "a report in analysis", |p| p["thinking"] == "yes").await;
     assert_seen(client, "evalbar").await;
+    // The bar appearing moves nothing: the board keeps its size.
+    let board_after = layout(client, "board").await;
+    assert_eq!(
+        (&board_before["width"], &board_before["height"]),
+        (&board_after["width"], &board_after["height"]),
+        "the board changed size as the evaluation bar appeared"
+    );
     let shown = text(client).await;
     assert!(
         shown.contains("depth") && shown.contains("black "),
