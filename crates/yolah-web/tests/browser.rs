@@ -1367,6 +1367,24 @@ async fn games_survive_a_reload_and_a_restart_and_fill_the_archive() {
         .await;
         assert_eq!(reloaded["moves"], now["moves"], "{name}");
         assert_eq!(reloaded["players"], "human|random");
+        // The reopened game's own settings are in its New-game form, as a person reads them.
+        let form = run(
+            &client,
+            "const shown = (id) => { const e = document.getElementById(id);
+                                      return e.selectedOptions ? e.selectedOptions[0].textContent : e.value; };
+             return [shown('mode'), shown('level'), shown('colour'), shown('tc')];",
+        )
+        .await;
+        assert_eq!(
+            form,
+            json!([
+                "the machine, by level",
+                "level 1 (moves at random)",
+                "black (moves first)",
+                "5min+2s"
+            ]),
+            "{name}"
+        );
         let after = clocks_shown(&client).await;
         assert_eq!(after.1, before.1, "{name}: white's clock, not running");
         assert!(
@@ -1429,6 +1447,45 @@ async fn archive_opens(client: &Client, port: u16, now: &Value, name: &str, widt
         row["right"].as_f64().unwrap() <= f64::from(width),
         "{name}: {row}"
     );
+    // Its parts in reading order (issue 43): on a phone's two columns, the date on a line of
+    // its own, then the players side by side, then the result and the length.
+    let boxes = run(
+        client,
+        "const card = document.querySelector('#games .game');
+         const at = (cls) => { const b = card.querySelector('.' + cls).getBoundingClientRect();
+                               return [Math.round(b.top), Math.round(b.left)]; };
+         return {date: at('date'), black: at('black'), white: at('white'),
+                 result: at('result'), length: at('length')};",
+    )
+    .await;
+    let top = |k: &str| boxes[k][0].as_f64().unwrap();
+    let left = |k: &str| boxes[k][1].as_f64().unwrap();
+    // One line: tops a few pixels apart (cells of different sizes are centred on it).
+    let line = |a: &str, b: &str| (top(a) - top(b)).abs() < 8.0;
+    if name == "phone" {
+        assert!(
+            top("date") < top("black") && top("black") < top("result"),
+            "{name}: {boxes}"
+        );
+        assert!(
+            line("black", "white") && left("black") < left("white"),
+            "{name}: {boxes}"
+        );
+        assert!(
+            line("result", "length") && left("result") < left("length"),
+            "{name}: {boxes}"
+        );
+        assert!(
+            !line("date", "black") && !line("black", "result"),
+            "{name}: {boxes}"
+        );
+    } else {
+        let order = ["date", "black", "white", "result", "length"];
+        assert!(
+            order.windows(2).all(|w| left(w[0]) < left(w[1])),
+            "{name}: {boxes}"
+        );
+    }
     screenshot(client, &format!("{name}-archive.png")).await;
     run(client, "document.querySelector('#games .game').click();").await;
     let shown = wait_for(client, "the game from the archive", |p| {
