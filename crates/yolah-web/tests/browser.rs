@@ -1447,45 +1447,7 @@ async fn archive_opens(client: &Client, port: u16, now: &Value, name: &str, widt
         row["right"].as_f64().unwrap() <= f64::from(width),
         "{name}: {row}"
     );
-    // Its parts in reading order (issue 43): on a phone's two columns, the date on a line of
-    // its own, then the players side by side, then the result and the length.
-    let boxes = run(
-        client,
-        "const card = document.querySelector('#games .game');
-         const at = (cls) => { const b = card.querySelector('.' + cls).getBoundingClientRect();
-                               return [Math.round(b.top), Math.round(b.left)]; };
-         return {date: at('date'), black: at('black'), white: at('white'),
-                 result: at('result'), length: at('length')};",
-    )
-    .await;
-    let top = |k: &str| boxes[k][0].as_f64().unwrap();
-    let left = |k: &str| boxes[k][1].as_f64().unwrap();
-    // One line: tops a few pixels apart (cells of different sizes are centred on it).
-    let line = |a: &str, b: &str| (top(a) - top(b)).abs() < 8.0;
-    if name == "phone" {
-        assert!(
-            top("date") < top("black") && top("black") < top("result"),
-            "{name}: {boxes}"
-        );
-        assert!(
-            line("black", "white") && left("black") < left("white"),
-            "{name}: {boxes}"
-        );
-        assert!(
-            line("result", "length") && left("result") < left("length"),
-            "{name}: {boxes}"
-        );
-        assert!(
-            !line("date", "black") && !line("black", "result"),
-            "{name}: {boxes}"
-        );
-    } else {
-        let order = ["date", "black", "white", "result", "length"];
-        assert!(
-            order.windows(2).all(|w| left(w[0]) < left(w[1])),
-            "{name}: {boxes}"
-        );
-    }
+    archive_card_in_reading_order(client, name).await;
     screenshot(client, &format!("{name}-archive.png")).await;
     run(client, "document.querySelector('#games .game').click();").await;
     let shown = wait_for(client, "the game from the archive", |p| {
@@ -1538,6 +1500,49 @@ async fn archive_opens(client: &Client, port: u16, now: &Value, name: &str, widt
         row["text"].as_str().unwrap().contains("● a person"),
         "{name}: {row}"
     );
+}
+
+/// The archive's first card has its parts in reading order (issue 43): on a phone's two
+/// columns, the date on a line of its own, then the players side by side, then the result and
+/// the length; on a desktop, all on one line from left to right.
+async fn archive_card_in_reading_order(client: &Client, name: &str) {
+    let boxes = run(
+        client,
+        "const card = document.querySelector('#games .game');
+         const at = (cls) => { const b = card.querySelector('.' + cls).getBoundingClientRect();
+                               return [Math.round(b.top), Math.round(b.left)]; };
+         return {date: at('date'), black: at('black'), white: at('white'),
+                 result: at('result'), length: at('length')};",
+    )
+    .await;
+    let top = |k: &str| boxes[k][0].as_f64().unwrap();
+    let left = |k: &str| boxes[k][1].as_f64().unwrap();
+    // One line: tops a few pixels apart (cells of different sizes are centred on it).
+    let line = |a: &str, b: &str| (top(a) - top(b)).abs() < 8.0;
+    if name == "phone" {
+        assert!(
+            top("date") < top("black") && top("black") < top("result"),
+            "{name}: {boxes}"
+        );
+        assert!(
+            line("black", "white") && left("black") < left("white"),
+            "{name}: {boxes}"
+        );
+        assert!(
+            line("result", "length") && left("result") < left("length"),
+            "{name}: {boxes}"
+        );
+        assert!(
+            !line("date", "black") && !line("black", "result"),
+            "{name}: {boxes}"
+        );
+    } else {
+        let order = ["date", "black", "white", "result", "length"];
+        assert!(
+            order.windows(2).all(|w| left(w[0]) < left(w[1])),
+            "{name}: {boxes}"
+        );
+    }
 }
 
 /// The archive's first game row as a person sees it (waits for the list to load).
