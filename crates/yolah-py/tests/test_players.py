@@ -15,6 +15,7 @@ QUICK = {
     "montecarlo": "montecarlo:iterations=300",
     "mcts": "mcts:iterations=300",
     "minimax": "minimax:depth=2",
+    "alphazero": "alphazero:iterations=100",
 }
 
 
