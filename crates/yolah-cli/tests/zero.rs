@@ -237,6 +237,8 @@ fn bad_options_are_refused_before_anything_is_written() {
         (&["--learning-rate", "0"], "learning rate is 0"),
         (&["--opponent", "chess"], "opponent chess"),
         (&["--threads", "0"], "--threads is 0: 1 to 1024"),
+        (&["--gate", "3"], "gate games is 3: an even number"),
+        (&["--gate", "20000"], "gate games is 20000: 2 to 10000"),
     ] {
         let mut args = vec!["zero", "--out", out];
         args.extend_from_slice(extra);
@@ -414,4 +416,79 @@ fn a_second_writer_is_refused_with_one_line() {
     }
     first.kill().unwrap();
     first.wait().unwrap();
+}
+
+/// `--gate N`: each network plays the one self-play uses and replaces it only with 55 %; every
+/// generation's self-play says whose network it plays, and that is the last promoted one, in
+/// one run and across a resume.
+#[test]
+fn a_gated_run_plays_itself_with_the_last_promoted_network() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("gated");
+    let mut args = run_args(&dir, 2);
+    args.extend(["--gate".to_string(), "4".to_string()]);
+    let first = run(&args);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let resume = [
+        "zero",
+        "--out",
+        dir.to_str().unwrap(),
+        "--resume",
+        "--generations",
+        "4",
+        "--threads",
+        "1",
+    ];
+    let second = yolah(&resume, "");
+    assert!(second.status.success(), "{}", stderr(&second));
+    let said = stdout(&first) + &stdout(&second);
+    let mut best = 0;
+    let (mut plays, mut gates) = (0, 0);
+    for line in said.lines() {
+        if let Some(rest) = line.split(" self-play with generation ").nth(1) {
+            let player: u32 = rest.split('\'').next().unwrap().parse().unwrap();
+            assert_eq!(player, best, "{line}\n{said}");
+            plays += 1;
+        }
+        if line.contains("(the gate)") {
+            gates += 1;
+            if line.ends_with(": promoted") {
+                best = line["zero: generation ".len()..]
+                    .split(' ')
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+            } else {
+                assert!(line.ends_with(": not promoted"), "{line}");
+            }
+        }
+    }
+    assert_eq!((plays, gates), (4, 5), "{said}");
+    let table = std::fs::read_to_string(dir.join("generations.csv")).unwrap();
+    assert!(
+        table.starts_with(
+            "generation,hours,score_1,elo_1,elo_low_1,elo_high_1,gate_score,promoted\n"
+        ),
+        "{table}"
+    );
+    assert_eq!(table.lines().count(), 6, "{table}");
+    for generation in 1..=4 {
+        assert!(dir.join(format!("gen-{generation:03}/gate.csv")).is_file());
+    }
+    // Without --gate on --resume: the run's own settings stand.
+    assert_clean_error(
+        &yolah(
+            &[
+                "zero",
+                "--out",
+                dir.to_str().unwrap(),
+                "--resume",
+                "--gate",
+                "2",
+            ],
+            "",
+        ),
+        "only --generations and --threads",
+    );
 }

@@ -61,6 +61,11 @@ pub struct Options {
     /// Games against each opponent per generation, even, 2 to 10000 [default: 40].
     #[arg(long, value_name = "N")]
     pub test_games: Option<u32>,
+    /// Gate each new network, as `AlphaGo` Zero did: it plays N games (even, 2 to 10000) against
+    /// the network self-play uses, and replaces it only with at least 55 % [default: no gate,
+    /// as `AlphaZero`: the latest network always plays].
+    #[arg(long, value_name = "N")]
+    pub gate: Option<u32>,
     /// The run's seed [default: 1].
     #[arg(long, short, value_name = "SEED")]
     pub seed: Option<u64>,
@@ -86,7 +91,13 @@ pub struct Config {
     opponents: Vec<String>,
     test_games: u32,
     seed: u64,
+    /// Games of the gate (0: none). Runs made before the gate have none.
+    #[serde(default)]
+    gate: u32,
 }
+
+/// The score a gated network needs against the one self-play uses, as `AlphaGo` Zero's.
+const GATE_SCORE: f64 = 0.55;
 
 impl Config {
     fn check(&self) -> Result<(), String> {
@@ -107,6 +118,12 @@ impl Config {
         within("epochs", u64::from(self.epochs), 1, 100)?;
         within("window", u64::from(self.window), 1, 50)?;
         within("test games", u64::from(self.test_games), 2, 10_000)?;
+        if self.gate != 0 {
+            within("gate games", u64::from(self.gate), 2, 10_000)?;
+            if !self.gate.is_multiple_of(2) {
+                return Err(format!("gate games is {}: an even number", self.gate));
+            }
+        }
         if !self.test_games.is_multiple_of(2) {
             return Err(format!("test games is {}: an even number", self.test_games));
         }
@@ -146,6 +163,9 @@ struct State {
     phase: String,
     /// Seconds spent by the finished phases, all generations together.
     seconds: f64,
+    /// With a gate: the generation whose network self-play uses (without one, the last).
+    #[serde(default)]
+    best: u32,
 }
 
 const CONFIG: &str = "zero.json";
@@ -196,7 +216,16 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         let started = Instant::now();
         match state.phase.as_str() {
             "selfplay" => {
-                pool.install(|| self_play(dir, &config, generation))?;
+                let player = if config.gate > 0 {
+                    state.best
+                } else {
+                    generation - 1
+                };
+                writeln!(
+                    out,
+                    "zero: generation {generation} self-play with generation {player}'s network"
+                )?;
+                pool.install(|| self_play(dir, &config, generation, player))?;
                 state.phase = "train".into();
             }
             "train" => {
@@ -208,7 +237,9 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
                 state.phase = "test".into();
             }
             _ => {
-                test(out, dir, &config, &state, generation, threads)?;
+                if test(out, dir, &config, &state, generation, threads)? {
+                    state.best = generation;
+                }
                 state.generation += 1;
                 state.phase = "selfplay".into();
             }
@@ -246,6 +277,7 @@ fn start(options: &Options) -> Result<(Config, State, DirLock)> {
         learning_rate: options.learning_rate.unwrap_or(0.001),
         opponents,
         test_games: options.test_games.unwrap_or(40),
+        gate: options.gate.unwrap_or(0),
         seed: options.seed.unwrap_or(1),
     };
     config.check().map_err(UsageError)?;
@@ -268,6 +300,7 @@ fn start(options: &Options) -> Result<(Config, State, DirLock)> {
         generation: 0,
         phase: "test".into(),
         seconds: 0.0,
+        best: 0,
     };
     write_atomic(&dir.join(STATE), &serde_json::to_string_pretty(&state)?)?;
     Ok((config, state, lock))
@@ -283,6 +316,7 @@ fn resume(options: &Options) -> Result<(Config, State, DirLock)> {
             && options.learning_rate.is_none()
             && options.opponent.is_empty()
             && options.test_games.is_none()
+            && options.gate.is_none()
             && options.seed.is_none(),
         "--resume takes its settings from {CONFIG}: only --generations and --threads may be given"
     );
@@ -307,7 +341,8 @@ fn resume(options: &Options) -> Result<(Config, State, DirLock)> {
         phases.contains(&state.phase.as_str())
             && state.generation <= config.generations + 1
             && state.seconds.is_finite()
-            && state.seconds >= 0.0,
+            && state.seconds >= 0.0
+            && state.best <= state.generation,
         "{} is not this run's state: generation {} at {:?} in a run of {} generations, {} seconds",
         dir.join(STATE).display(),
         state.generation,
@@ -343,9 +378,10 @@ fn load_network(path: &Path) -> Result<Parameters> {
     Parameters::load(path).map_err(anyhow::Error::msg)
 }
 
-/// The generation's self-play, chunk by chunk; chunks already written are kept.
-fn self_play(dir: &Path, config: &Config, generation: u32) -> Result<()> {
-    let network = Arc::new(load_network(&folder(dir, generation - 1).join(NETWORK))?);
+/// The generation's self-play with generation `player`'s network, chunk by chunk; chunks
+/// already written are kept.
+fn self_play(dir: &Path, config: &Config, generation: u32, player: u32) -> Result<()> {
+    let network = Arc::new(load_network(&folder(dir, player).join(NETWORK))?);
     let here = folder(dir, generation);
     let play = SelfPlay {
         visits: config.visits,
@@ -447,7 +483,36 @@ struct Tested {
     elo_high: f64,
 }
 
-/// The generation's network against each opponent; a row of the table.
+/// A match of the run, resumed from its record: `first`'s result.
+fn play_match(
+    players: [&str; 2],
+    games: u32,
+    seed: u64,
+    threads: usize,
+    record: PathBuf,
+) -> Result<Tested> {
+    let options = super::versus::Options {
+        first: players[0].to_string(),
+        second: players[1].to_string(),
+        games: Some(games),
+        sprt: None,
+        pairing: super::Pairing {
+            seed: Some(seed),
+            threads: Some(threads),
+            ..super::Pairing::default()
+        },
+        resume: record.exists(),
+        out: Some(record),
+        json: true,
+    };
+    let mut json = Vec::new();
+    super::versus::run(&mut json, &options)?;
+    serde_json::from_slice(&json).context("reading a match's result")
+}
+
+/// The generation's network against each opponent, and with a gate against the network
+/// self-play uses; a row of the table. Whether the network passed the gate (without a gate,
+/// always).
 fn test(
     out: &mut impl Write,
     dir: &Path,
@@ -455,29 +520,20 @@ fn test(
     state: &State,
     generation: u32,
     threads: usize,
-) -> Result<()> {
+) -> Result<bool> {
     let here = folder(dir, generation);
     let candidate = config.candidate(&here.join(NETWORK))?;
+    let seed = config.seed ^ u64::from(generation);
     let mut row = format!("{generation},{:.3}", state.seconds / 3600.0);
     for (k, opponent) in config.opponents.iter().enumerate() {
         let record = here.join(format!("vs-{:02}.csv", k + 1));
-        let options = super::versus::Options {
-            first: candidate.clone(),
-            second: opponent.clone(),
-            games: Some(config.test_games),
-            sprt: None,
-            pairing: super::Pairing {
-                seed: Some(config.seed ^ u64::from(generation)),
-                threads: Some(threads),
-                ..super::Pairing::default()
-            },
-            resume: record.exists(),
-            out: Some(record),
-            json: true,
-        };
-        let mut json = Vec::new();
-        super::versus::run(&mut json, &options)?;
-        let tested: Tested = serde_json::from_slice(&json).context("reading a match's result")?;
+        let tested = play_match(
+            [&candidate, opponent],
+            config.test_games,
+            seed,
+            threads,
+            record,
+        )?;
         writeln!(
             out,
             "zero: generation {generation} against {opponent}: {:.1} % of {} games, Elo {:+.0} [{:+.0}, {:+.0}]",
@@ -493,6 +549,32 @@ fn test(
             tested.score, tested.elo, tested.elo_low, tested.elo_high
         )?;
     }
+    let mut promoted = true;
+    if config.gate > 0 {
+        let (score, passed) = if generation == 0 {
+            (0.5, true)
+        } else {
+            let best = config.candidate(&folder(dir, state.best).join(NETWORK))?;
+            let tested = play_match(
+                [&candidate, &best],
+                config.gate,
+                seed,
+                threads,
+                here.join("gate.csv"),
+            )?;
+            (tested.score, tested.score >= GATE_SCORE)
+        };
+        promoted = passed;
+        writeln!(
+            out,
+            "zero: generation {generation} against generation {}'s network (the gate): {:.1} % of {} games: {}",
+            state.best,
+            100.0 * score,
+            config.gate,
+            if passed { "promoted" } else { "not promoted" }
+        )?;
+        write!(row, ",{score:.4},{passed}")?;
+    }
     let table = dir.join(TABLE);
     let mut text = if table.is_file() {
         yolah_ai::files::read_text_bounded(&table, 1 << 20)?
@@ -500,6 +582,9 @@ fn test(
         let mut header = "generation,hours".to_string();
         for k in 1..=config.opponents.len() {
             write!(header, ",score_{k},elo_{k},elo_low_{k},elo_high_{k}")?;
+        }
+        if config.gate > 0 {
+            header.push_str(",gate_score,promoted");
         }
         header + "\n"
     };
@@ -510,7 +595,8 @@ fn test(
         text.push('\n');
     }
     write_atomic(&table, &text)?;
-    draw(&dir.join(PLOT), &text, &config.opponents)
+    draw(&dir.join(PLOT), &text, &config.opponents)?;
+    Ok(promoted)
 }
 
 /// The learning curve: each opponent's score by generation, and by hours of the run.
