@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{assert_clean_error, stderr, stdout, yolah};
+use common::{assert_clean_error, stderr, stdout, walk, yolah};
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
@@ -689,23 +689,6 @@ fn a_full_disk_is_said_in_one_line_and_loses_no_generation() {
         file.assert();
     }
     assert_eq!(outcome(&dir), outcome(&straight));
-}
-
-/// The paths of the files under `dir`.
-fn walk(dir: &Path) -> Vec<String> {
-    let mut files = Vec::new();
-    let mut folders = vec![dir.to_path_buf()];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(folder).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                folders.push(path);
-            } else {
-                files.push(path.display().to_string());
-            }
-        }
-    }
-    files
 }
 
 /// A second writer into a running learning run — a resume, a new run, a phase's own command

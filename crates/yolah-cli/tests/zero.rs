@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{assert_clean_error, stderr, stdout, yolah};
+use common::{assert_clean_error, stderr, stdout, walk, yolah};
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
@@ -99,23 +99,6 @@ fn outcome(dir: &Path) -> Vec<String> {
         }
     }
     seen
-}
-
-/// The paths of the files under `dir`.
-fn walk(dir: &Path) -> Vec<String> {
-    let mut files = Vec::new();
-    let mut folders = vec![dir.to_path_buf()];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(folder).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                folders.push(path);
-            } else {
-                files.push(path.display().to_string());
-            }
-        }
-    }
-    files
 }
 
 #[test]

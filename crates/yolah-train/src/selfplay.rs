@@ -138,7 +138,7 @@ fn score(report: &Report) -> i16 {
 /// g`) play different games. (`seed ^ number` gave seeds that differ in their low bits the
 /// same games in another order: a loop whose network was not promoted played one
 /// generation's games again, generation after generation.)
-fn game_seed(seed: u64, number: u64) -> u64 {
+pub fn game_seed(seed: u64, number: u64) -> u64 {
     splitmix64(splitmix64(seed) ^ number)
 }
 

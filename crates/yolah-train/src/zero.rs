@@ -14,6 +14,7 @@ use yolah_ai::limits::{Budget, Limits};
 use yolah_ai::players::alphazero::network::{Activations, MOVES, Parameters, softmax};
 use yolah_ai::players::alphazero::player::{AlphaZero, Choice};
 use yolah_ai::players::alphazero::search::Settings;
+use yolah_core::zobrist::fnv1a;
 use yolah_core::{Bitboard, Color, Position, Symmetry};
 
 /// One position of a self-play game and what the network should learn from it.
@@ -79,18 +80,6 @@ pub fn play_game(network: &Arc<Parameters>, play: SelfPlay, seed: u64) -> Vec<Sa
     samples
 }
 
-/// The seed of game `number` of a run seeded `seed`.
-pub fn game_seed(seed: u64, number: u64) -> u64 {
-    splitmix64(splitmix64(seed) ^ number)
-}
-
-fn splitmix64(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// Games `numbers` of a run seeded `seed`, in parallel: their samples, game after game.
 pub fn play_games(
     network: &Arc<Parameters>,
@@ -100,7 +89,7 @@ pub fn play_games(
 ) -> Vec<Sample> {
     numbers
         .into_par_iter()
-        .map(|n| play_game(network, play, game_seed(seed, n)))
+        .map(|n| play_game(network, play, crate::selfplay::game_seed(seed, n)))
         .collect::<Vec<_>>()
         .into_iter()
         .flatten()
@@ -109,12 +98,6 @@ pub fn play_games(
 
 /// The samples file's first bytes.
 pub const SAMPLES_MAGIC: &[u8; 8] = b"YOLAHZS1";
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
-        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
 
 /// Samples as a file's bytes: the magic, the count (`u32`), each sample (black's, white's
 /// and the holes' bitboards as `u64`s, the two scores as bytes, the ply as `u16`, the result
@@ -211,11 +194,7 @@ pub struct Gradient(pub Parameters);
 
 impl Gradient {
     fn zero(hidden: usize) -> Gradient {
-        let mut g = Parameters::random(hidden, 0);
-        for array in g.arrays_mut() {
-            array.fill(0.0);
-        }
-        Gradient(g)
+        Gradient(Parameters::zeros(hidden))
     }
 
     fn add(&mut self, other: &Gradient) {

@@ -16,7 +16,8 @@
 //! DIR/gen-001/gauntlet/ the gauntlet's games, 01-candidate.csv, 01-parent.csv, … by opponent
 //! ```
 
-use super::{UsageError, plot, usage, write_atomic};
+use super::versus::Tested;
+use super::{UsageError, plot, read_json, usage, write_atomic};
 use anyhow::{Context, Result, ensure};
 use std::fmt::Write as _;
 use std::io::Write;
@@ -422,12 +423,6 @@ fn resume(options: &Options) -> Result<(Config, State, DirLock)> {
     Ok((config, state, lock))
 }
 
-fn read_json<T: serde::de::DeserializeOwned>(path: &Path, what: &str) -> Result<T> {
-    let text = yolah_ai::files::read_text_bounded(path, yolah_ai::files::MAX_SETTINGS)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    serde_json::from_str(&text).with_context(|| format!("{} is not {what}", path.display()))
-}
-
 fn write_state(dir: &Path, state: &State) -> Result<()> {
     write_atomic(&dir.join(STATE), &serde_json::to_string_pretty(state)?)
 }
@@ -552,18 +547,6 @@ fn train(
     super::train::run(out, &options)
 }
 
-/// A match's result, as `yolah match --json` prints it.
-#[derive(serde::Deserialize, serde::Serialize)]
-struct Tested {
-    games: u64,
-    score: f64,
-    elo: f64,
-    elo_low: f64,
-    elo_high: f64,
-    llr: Option<f64>,
-    verdict: Option<String>,
-}
-
 impl Tested {
     /// Whether the test accepted H1.
     fn accepted(&self) -> bool {
@@ -611,28 +594,15 @@ fn play(
     record_file: PathBuf,
     threads: usize,
 ) -> Result<(Tested, String)> {
-    let [first, second] = players;
-    let options = super::versus::Options {
-        first,
-        second,
-        games: Some(games),
-        sprt,
-        pairing: super::Pairing {
-            openings: Some(openings),
-            shuffle_openings: true,
-            random_plies: None,
-            seed: Some(seed),
-            threads: Some(threads),
-            ..super::Pairing::default()
-        },
-        resume: record_file.exists(),
-        out: Some(record_file),
-        json: true,
+    let pairing = super::Pairing {
+        openings: Some(openings),
+        shuffle_openings: true,
+        random_plies: None,
+        seed: Some(seed),
+        threads: Some(threads),
+        ..super::Pairing::default()
     };
-    let mut json = Vec::new();
-    super::versus::run(&mut json, &options)?;
-    let tested = serde_json::from_slice(&json).context("reading a match's result")?;
-    Ok((tested, String::from_utf8_lossy(&json).into_owned()))
+    super::versus::recorded(players, games, sprt, pairing, record_file)
 }
 
 /// The generation's test, its result also written to `test.json`.

@@ -359,3 +359,42 @@ fn resume_record_file(path: &Path, config: &Config) -> Result<(RecordWriter, Vec
     );
     Ok((writer, read.records))
 }
+
+/// A match's result, as `yolah match --json` prints it.
+#[derive(serde::Deserialize, serde::Serialize)]
+pub struct Tested {
+    pub games: u64,
+    pub score: f64,
+    pub elo: f64,
+    pub elo_low: f64,
+    pub elo_high: f64,
+    pub llr: Option<f64>,
+    pub verdict: Option<String>,
+}
+
+/// A match of a run (the learning loops' tests and gauntlets): its games in `record`, resumed
+/// from it. Its result, and as `yolah match --json` prints it.
+pub fn recorded(
+    players: [String; 2],
+    games: u32,
+    sprt: Option<Sprt>,
+    pairing: Pairing,
+    record: PathBuf,
+) -> Result<(Tested, String)> {
+    let [first, second] = players;
+    let options = Options {
+        first,
+        second,
+        games: Some(games),
+        sprt,
+        pairing,
+        resume: record.exists(),
+        out: Some(record),
+        json: true,
+    };
+    let mut json = Vec::new();
+    run(&mut json, &options)?;
+    let tested = serde_json::from_slice(&json)
+        .map_err(|e| anyhow::anyhow!("reading a match's result: {e}"))?;
+    Ok((tested, String::from_utf8_lossy(&json).into_owned()))
+}

@@ -14,7 +14,8 @@
 //! DIR/gen-001/games-0000.bin … its self-play (chunks of games), network.yolahpv, vs-NN.csv
 //! ```
 
-use super::{UsageError, usage, write_atomic};
+use super::versus::Tested;
+use super::{UsageError, read_json, usage, write_atomic};
 use anyhow::{Context, Result, ensure};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -368,12 +369,6 @@ fn resume(options: &Options) -> Result<(Config, State, DirLock)> {
     Ok((config, state, lock))
 }
 
-fn read_json<T: serde::de::DeserializeOwned>(path: &Path, what: &str) -> Result<T> {
-    let text = yolah_ai::files::read_text_bounded(path, yolah_ai::files::MAX_SETTINGS)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    serde_json::from_str(&text).with_context(|| format!("{} is not {what}", path.display()))
-}
-
 fn load_network(path: &Path) -> Result<Parameters> {
     Parameters::load(path).map_err(anyhow::Error::msg)
 }
@@ -473,17 +468,7 @@ fn train(dir: &Path, config: &Config, generation: u32) -> Result<usize> {
     Ok(samples.len())
 }
 
-/// A match's result, as `yolah match --json` prints it.
-#[derive(Deserialize)]
-struct Tested {
-    games: u64,
-    score: f64,
-    elo: f64,
-    elo_low: f64,
-    elo_high: f64,
-}
-
-/// A match of the run, resumed from its record: `first`'s result.
+/// A match of the run from random openings, resumed from its record: `first`'s result.
 fn play_match(
     players: [&str; 2],
     games: u32,
@@ -491,23 +476,13 @@ fn play_match(
     threads: usize,
     record: PathBuf,
 ) -> Result<Tested> {
-    let options = super::versus::Options {
-        first: players[0].to_string(),
-        second: players[1].to_string(),
-        games: Some(games),
-        sprt: None,
-        pairing: super::Pairing {
-            seed: Some(seed),
-            threads: Some(threads),
-            ..super::Pairing::default()
-        },
-        resume: record.exists(),
-        out: Some(record),
-        json: true,
+    let pairing = super::Pairing {
+        seed: Some(seed),
+        threads: Some(threads),
+        ..super::Pairing::default()
     };
-    let mut json = Vec::new();
-    super::versus::run(&mut json, &options)?;
-    serde_json::from_slice(&json).context("reading a match's result")
+    let players = players.map(str::to_string);
+    Ok(super::versus::recorded(players, games, None, pairing, record)?.0)
 }
 
 /// The generation's network against each opponent, and with a gate against the network

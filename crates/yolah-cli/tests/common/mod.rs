@@ -70,3 +70,20 @@ pub fn relay_command(log: &std::path::Path, mode: &str) -> String {
         log.display()
     )
 }
+
+/// The paths of the files under `dir`.
+pub fn walk(dir: &std::path::Path) -> Vec<String> {
+    let mut files = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                files.push(path.display().to_string());
+            }
+        }
+    }
+    files
+}

@@ -18,6 +18,7 @@ use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use std::path::Path;
 use std::sync::OnceLock;
+use yolah_core::zobrist::fnv1a;
 use yolah_core::{Move, Position};
 
 /// Input planes × squares.
@@ -101,12 +102,6 @@ pub struct Parameters {
     pub value_bias: f32,
 }
 
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
-        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 impl Parameters {
     /// A new network of `hidden` units, its weights drawn from `seed` (He initialisation; the
     /// heads start near zero, so every move is about as likely and every position a draw).
@@ -131,6 +126,21 @@ impl Parameters {
             policy,
             policy_bias: vec![0.0; MOVES],
             value,
+            value_bias: 0.0,
+        }
+    }
+
+    /// A network of `hidden` units whose every parameter is 0 (the shape of a gradient).
+    pub fn zeros(hidden: usize) -> Parameters {
+        Parameters {
+            hidden,
+            w1: vec![0.0; INPUTS * hidden],
+            b1: vec![0.0; hidden],
+            w2: vec![0.0; hidden * hidden],
+            b2: vec![0.0; hidden],
+            policy: vec![0.0; MOVES * hidden],
+            policy_bias: vec![0.0; MOVES],
+            value: vec![0.0; hidden],
             value_bias: 0.0,
         }
     }
@@ -211,17 +221,7 @@ impl Parameters {
         if let Some(at) = floats.clone().position(|x| !x.is_finite() || x.abs() > 1e6) {
             return Err(format!("parameter {at} is not a finite value below 10⁶"));
         }
-        let mut parameters = Parameters {
-            hidden,
-            w1: vec![0.0; INPUTS * hidden],
-            b1: vec![0.0; hidden],
-            w2: vec![0.0; hidden * hidden],
-            b2: vec![0.0; hidden],
-            policy: vec![0.0; MOVES * hidden],
-            policy_bias: vec![0.0; MOVES],
-            value: vec![0.0; hidden],
-            value_bias: 0.0,
-        };
+        let mut parameters = Parameters::zeros(hidden);
         for array in parameters.arrays_mut() {
             for x in array.iter_mut() {
                 *x = floats.next().expect("the size was checked");
