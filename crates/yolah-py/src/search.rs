@@ -12,7 +12,7 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use yolah_ai::players::alphazero::network::{Evaluation, softmax};
 use yolah_ai::players::alphazero::search::{Evaluator, Search, Settings};
-use yolah_core::Position;
+use yolah_core::{MoveList, Position};
 
 /// The most visits one call makes.
 const MAX_VISITS: u64 = 10_000_000;
@@ -28,8 +28,9 @@ struct PythonEvaluator<'py> {
 }
 
 impl PythonEvaluator<'_> {
-    /// The callable's answer for `positions`: one logit per action and one value a position.
-    fn call(&self, positions: &[Position]) -> PyResult<(Vec<f32>, Vec<f32>)> {
+    /// The callable's answer for `positions` (whose legal moves are `moves`): one logit per
+    /// action and one value a position.
+    fn call(&self, positions: &[Position], moves: &[MoveList]) -> PyResult<(Vec<f32>, Vec<f32>)> {
         let n = positions.len();
         let observations = crate::numpy::array_with(
             self.py,
@@ -61,8 +62,8 @@ impl PythonEvaluator<'_> {
         // Illegal actions' logits are ignored (−inf is how a network masks them).
         let logits = floats(&logits, &[n, ACTIONS], "logits", false)?;
         let values = floats(&values, &[n], "values", true)?;
-        for (k, position) in positions.iter().enumerate() {
-            for &m in &position.moves() {
+        for (k, legal) in moves.iter().enumerate() {
+            for &m in legal {
                 let logit = logits[k * ACTIONS + action_of(m)];
                 if !logit.is_finite() {
                     return Err(PyValueError::new_err(format!(
@@ -115,12 +116,12 @@ fn floats(
 }
 
 impl Evaluator for PythonEvaluator<'_> {
-    fn evaluate(&mut self, positions: &[Position], out: &mut Vec<Evaluation>) {
+    fn evaluate(&mut self, positions: &[Position], moves: &[MoveList], out: &mut Vec<Evaluation>) {
         out.clear();
         let answer = if self.error.is_some() {
             None
         } else {
-            match self.call(positions) {
+            match self.call(positions, moves) {
                 Ok(answer) => Some(answer),
                 Err(error) => {
                     self.error = Some(error);
@@ -128,8 +129,7 @@ impl Evaluator for PythonEvaluator<'_> {
                 }
             }
         };
-        for (k, position) in positions.iter().enumerate() {
-            let moves = position.moves();
+        for (k, moves) in moves.iter().enumerate() {
             out.push(match &answer {
                 Some((logits, values)) => {
                     let row = &logits[k * ACTIONS..][..ACTIONS];
@@ -258,8 +258,8 @@ struct Watched<'a, 'py> {
 }
 
 impl Evaluator for Watched<'_, '_> {
-    fn evaluate(&mut self, positions: &[Position], out: &mut Vec<Evaluation>) {
-        self.inner.evaluate(positions, out);
+    fn evaluate(&mut self, positions: &[Position], moves: &[MoveList], out: &mut Vec<Evaluation>) {
+        self.inner.evaluate(positions, moves, out);
         self.failed.set(self.inner.error.is_some());
     }
 }

@@ -196,10 +196,6 @@ fn tree_mb(options: &Options) -> usize {
         .map_or(DEFAULT_TREE_MB, |mb| mb as usize)
 }
 
-fn real(options: &Options, name: &str, default: f64) -> f64 {
-    options.real(name).unwrap_or(default)
-}
-
 /// This player in specs: its name, options and how a spec builds it.
 pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
     name: "alphazero",
@@ -259,19 +255,23 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             Some(Value::PolicyValue(network)) => Arc::clone(network),
             _ => shipped(),
         };
+        let defaults = Settings::default();
+        let noise = options.real("noise").map_or(defaults.noise, |n| n as f32);
         let settings = Settings {
-            c: real(options, "c", 1.5) as f32,
-            batch: options.whole("batch").map_or(8, |b| b.min(256) as usize),
-            noise: real(options, "noise", 0.0) as f32,
+            c: options.real("c").map_or(defaults.c, |c| c as f32),
+            batch: options
+                .whole("batch")
+                .map_or(defaults.batch, |b| b.min(256) as usize),
+            noise,
             max_nodes: (tree_mb(options) << 20) / NODE_BYTES,
             // The tree is kept from move to move, except in self-play, whose noise differs
             // from root to root.
-            reuse: options.real("noise").unwrap_or(0.0) == 0.0,
-            ..Settings::default()
+            reuse: noise == 0.0,
+            ..defaults
         };
         let choice = Choice {
             explore: options.whole("explore").map_or(0, |p| p.min(200) as u32),
-            temperature: real(options, "temperature", 1.0),
+            temperature: options.real("temperature").unwrap_or(1.0),
         };
         Box::new(AlphaZero::with_threads(
             &network,

@@ -13,7 +13,7 @@ use super::network::{Activations, Evaluation, Parameters};
 use rand::RngExt;
 use rand::rngs::SmallRng;
 use std::sync::Arc;
-use yolah_core::{Color, MAX_MOVES, Move, Position};
+use yolah_core::{Color, MAX_MOVES, Move, MoveList, Position};
 
 /// The tree's default size, MiB.
 pub const DEFAULT_TREE_MB: usize = 256;
@@ -21,8 +21,9 @@ pub const DEFAULT_TREE_MB: usize = 256;
 /// Values positions for the search: a prior per legal move (in `position.moves()` order) and
 /// the value for the side to move.
 pub trait Evaluator {
-    /// Evaluates `positions` (none is over) into `out`, one each, in order.
-    fn evaluate(&mut self, positions: &[Position], out: &mut Vec<Evaluation>);
+    /// Evaluates `positions` (none is over), whose legal moves are `moves`, into `out`, one
+    /// each, in order.
+    fn evaluate(&mut self, positions: &[Position], moves: &[MoveList], out: &mut Vec<Evaluation>);
 }
 
 /// The network in this process.
@@ -42,10 +43,9 @@ impl NetworkEvaluator {
 }
 
 impl Evaluator for NetworkEvaluator {
-    fn evaluate(&mut self, positions: &[Position], out: &mut Vec<Evaluation>) {
+    fn evaluate(&mut self, positions: &[Position], moves: &[MoveList], out: &mut Vec<Evaluation>) {
         out.clear();
-        for position in positions {
-            let moves = position.moves();
+        for (position, moves) in positions.iter().zip(moves) {
             out.push(
                 self.parameters
                     .forward(position, moves.as_slice(), &mut self.activations),
@@ -167,6 +167,9 @@ pub struct Search {
     /// Each pending walk's end in `path`, its leaf and position.
     pending: Vec<(usize, usize, Position)>,
     positions: Vec<Position>,
+    /// The legal moves of each position of the batch, found once for the evaluator and the
+    /// expansion.
+    moves: Vec<MoveList>,
     evaluations: Vec<Evaluation>,
     /// The position of the last search's root, while its tree is kept.
     last_root: Option<Position>,
@@ -188,6 +191,7 @@ impl Search {
             path: Vec::new(),
             pending: Vec::new(),
             positions: Vec::new(),
+            moves: Vec::new(),
             evaluations: Vec::new(),
             last_root: None,
             reused: 0,
@@ -275,9 +279,11 @@ impl Search {
             self.nodes.push(Node::leaf(Move::PASS, 1.0));
             self.positions.clear();
             self.positions.push(*position);
-            evaluator.evaluate(&self.positions, &mut self.evaluations);
+            self.moves.clear();
+            self.moves.push(position.moves());
+            evaluator.evaluate(&self.positions, &self.moves, &mut self.evaluations);
             let root_eval = std::mem::take(&mut self.evaluations[0]);
-            self.expand(0, position, &root_eval);
+            self.expand(0, 0, &root_eval);
         }
         self.last_root = Some(*position);
         self.reused = self.nodes[0].visits;
@@ -314,9 +320,10 @@ impl Search {
         }
     }
 
-    /// Creates the children of `node` at `position` with the evaluation's priors.
-    fn expand(&mut self, node: usize, position: &Position, evaluation: &Evaluation) {
-        let moves = position.moves();
+    /// Creates the children of `node` with the evaluation's priors: the moves of leaf `k` of
+    /// the batch just evaluated.
+    fn expand(&mut self, node: usize, k: usize, evaluation: &Evaluation) {
+        let moves = &self.moves[k];
         let first = self.nodes.len();
         self.nodes.extend(
             moves
@@ -385,13 +392,16 @@ impl Search {
         }
         self.positions.clear();
         self.positions.extend(self.pending.iter().map(|p| p.2));
-        evaluator.evaluate(&self.positions, &mut self.evaluations);
+        self.moves.clear();
+        self.moves
+            .extend(self.positions.iter().map(Position::moves));
+        evaluator.evaluate(&self.positions, &self.moves, &mut self.evaluations);
         let mut start = 0;
         for k in 0..self.pending.len() {
             let (end, leaf, position) = self.pending[k];
             let evaluation = std::mem::take(&mut self.evaluations[k]);
             self.nodes[leaf].pending = false;
-            self.expand(leaf, &position, &evaluation);
+            self.expand(leaf, k, &evaluation);
             self.back_up(start..end, evaluation.value, position.side_to_move());
             start = end;
         }
