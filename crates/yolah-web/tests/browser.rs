@@ -1464,6 +1464,8 @@ async fn archive_opens(client: &Client, port: u16, now: &Value, name: &str, widt
     })
     .await;
     assert_eq!(shown["human"], "no", "{name}: only shown, nobody to move");
+    // In the archive of a browser without its token, its person is not "you"; Back brings
+    // the game again (its page reconnects from the back-forward cache).
     client
         .goto(&format!("http://127.0.0.1:{port}/games"))
         .await
@@ -1490,16 +1492,6 @@ async fn archive_opens(client: &Client, port: u16, now: &Value, name: &str, widt
     assert_seen(client, "analyse").await;
     assert_unseen(client, "undo").await;
     assert_unseen(client, "banner").await;
-    // In the archive of a browser without its token, its person is not "you".
-    client
-        .goto(&format!("http://127.0.0.1:{port}/games"))
-        .await
-        .unwrap();
-    let row = wait_for_row(client).await;
-    assert!(
-        row["text"].as_str().unwrap().contains("● a person"),
-        "{name}: {row}"
-    );
 }
 
 /// The archive's first card has its parts in reading order (issue 43): on a phone's two
