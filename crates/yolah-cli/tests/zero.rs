@@ -54,7 +54,7 @@ fn digest(bytes: &[u8]) -> u64 {
 
 /// What a run made, without its timings: every network and self-play file's digest, the
 /// table without its hours column, the matches' games (players, result, scores, moves; the
-/// run's directory said `DIR`).
+/// run's directory said `DIR`; games sorted, as two threads record them as they finish).
 fn outcome(dir: &Path) -> Vec<String> {
     let mut seen = Vec::new();
     let table = std::fs::read_to_string(dir.join("generations.csv")).unwrap();
@@ -91,11 +91,17 @@ fn outcome(dir: &Path) -> Vec<String> {
                 "moves",
             ]
             .map(column);
-            for game in games.records() {
-                let game = game.unwrap();
-                let cells: Vec<&str> = kept.iter().map(|&k| &game[k]).collect();
-                seen.push(cells.join(";").replace(dir.to_str().unwrap(), "DIR"));
-            }
+            // Games are recorded as they finish: on two threads, in either order.
+            let mut rows: Vec<String> = games
+                .records()
+                .map(|game| {
+                    let game = game.unwrap();
+                    let cells: Vec<&str> = kept.iter().map(|&k| &game[k]).collect();
+                    cells.join(";").replace(dir.to_str().unwrap(), "DIR")
+                })
+                .collect();
+            rows.sort();
+            seen.extend(rows);
         }
     }
     seen
