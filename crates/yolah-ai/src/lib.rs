@@ -37,6 +37,7 @@ pub mod options;
 pub mod player;
 pub mod players;
 pub mod protocol;
+pub mod puzzle;
 pub mod review;
 pub mod search;
 pub mod spec;

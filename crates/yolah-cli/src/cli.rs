@@ -89,6 +89,11 @@ pub enum Command {
     /// moves that kept it. The thresholds are in docs/guide.md.
     #[command(allow_negative_numbers = true)]
     Review(cmd::review::Options),
+    /// Find proven puzzles in game records: positions where one move alone wins (or saves the
+    /// draw), every other move proved worse by the solver.
+    ///
+    /// Writes JSON lines (docs/guide.md, "Puzzles"); resumable with --resume.
+    Puzzles(cmd::puzzles::Options),
     /// Solve a position: the exact final margin with best play, and its line.
     #[command(allow_negative_numbers = true)]
     Solve(cmd::solve::Options),

@@ -69,6 +69,7 @@ fn run(out: &mut impl Write, command: Command) -> anyhow::Result<()> {
         Command::Moves(position) => cmd::moves::run(out, &position),
         Command::Replay(options) => cmd::replay::run(out, &options),
         Command::Review(options) => cmd::review::run(out, &options),
+        Command::Puzzles(options) => cmd::puzzles::run(out, &options),
         Command::Show(position) => cmd::show::run(out, &position),
         Command::RandomGames(options) => cmd::random_games::run(out, &options),
         Command::Players => cmd::players::run(out),

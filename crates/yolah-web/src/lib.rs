@@ -9,12 +9,14 @@
 //! - [`store`]: the games kept in SQLite, for reloads, restarts and the archive;
 //! - [`archive`]: `/games`, the kept games listed and exported;
 //! - [`review`]: `/games/ID/review.json`, finished games judged move by move;
+//! - [`puzzles`]: `/puzzles`, proven puzzles and each browser's rating;
 //! - [`export`]: a game as a PGN-style record (`/export.pgn`).
 
 pub mod archive;
 pub mod export;
 pub mod game;
 pub mod message;
+pub mod puzzles;
 pub mod review;
 pub mod room;
 pub mod server;

@@ -43,6 +43,7 @@ use yolah_core::Color;
 const INDEX: &str = include_str!("index.html");
 /// The levels and how players are named, shared by the board and the archive.
 const PLAYERS_SCRIPT: &str = include_str!("players.js");
+const BOARD_SCRIPT: &str = include_str!("board.js");
 
 /// A message longer than this gets an error and changes nothing.
 pub const MAX_MESSAGE: usize = 4 * 1024;
@@ -110,6 +111,8 @@ pub struct Config {
     pub header_timeout: Duration,
     /// How hard a finished game's review looks (`/games/ID/review.json`).
     pub review: yolah_ai::review::Settings,
+    /// The puzzles of `/puzzles` (`yolah serve --puzzles`; the shipped set by default).
+    pub puzzles: Arc<crate::puzzles::Set>,
 }
 
 impl Default for Config {
@@ -127,6 +130,7 @@ impl Default for Config {
             new_game_refill: NEW_GAME_REFILL,
             header_timeout: HEADER_TIMEOUT,
             review: yolah_ai::review::Settings::default(),
+            puzzles: Arc::new(crate::puzzles::Set::shipped()),
         }
     }
 }
@@ -197,15 +201,8 @@ pub fn router(config: Config, store: Arc<Store>) -> Router {
             "/",
             get(|Extract(shared): Extract<Arc<Shared>>| async move { Html(shared.page.clone()) }),
         )
-        .route(
-            "/players.js",
-            get(|| async {
-                (
-                    [(axum::http::header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-                    PLAYERS_SCRIPT,
-                )
-            }),
-        )
+        .route("/players.js", get(|| async { script(PLAYERS_SCRIPT) }))
+        .route("/board.js", get(|| async { script(BOARD_SCRIPT) }))
         .route("/health", get(health))
         .route("/export.pgn", get(crate::export::export))
         .route("/games", get(crate::archive::page))
@@ -245,6 +242,22 @@ pub fn router(config: Config, store: Arc<Store>) -> Router {
                 },
             ),
         )
+        .route(
+            "/puzzles",
+            get(|| async { Html(PUZZLES_PAGE) }),
+        )
+        .route("/puzzles.js", get(|| async { script(PUZZLES_SCRIPT) }))
+        .route(
+            "/puzzles.json",
+            get(|Extract(shared): Extract<Arc<Shared>>, Query(list): Query<PuzzleList>| async move {
+                match shared.config.puzzles.list(list.from.unwrap_or(0), list.count.unwrap_or(10)) {
+                    Ok(puzzles) => Json(puzzles).into_response(),
+                    Err(refused) => refusal(&refused),
+                }
+            }),
+        )
+        .route("/puzzles/next", axum::routing::post(next_puzzle))
+        .route("/puzzles/{id}/attempt", axum::routing::post(attempt_puzzle))
         .route("/ws", get(upgrade))
         .with_state(shared)
 }
@@ -395,8 +408,9 @@ struct Creations {
 }
 
 impl Creations {
-    /// Takes one creation for `ip`, or says how long to wait.
-    fn take(&self, ip: Option<std::net::IpAddr>) -> Result<(), String> {
+    /// Takes one creation of `what` (new games, new puzzle players) for `ip`, or says how
+    /// long to wait.
+    fn take(&self, ip: Option<std::net::IpAddr>, what: &str) -> Result<(), String> {
         let Some(ip) = ip else { return Ok(()) };
         let burst = f64::from(self.burst);
         let refill = self.refill.as_secs_f64().max(1e-3);
@@ -420,13 +434,107 @@ impl Creations {
         } else {
             let wait = (1.0 - *tokens) * refill;
             Err(format!(
-                "too many new games from this address: wait {:.0} s (at most {} at once, then one \
+                "too many {what} from this address: wait {:.0} s (at most {} at once, then one \
                  every {refill} s)",
                 wait.ceil(),
                 self.burst
             ))
         }
     }
+}
+
+/// One of the pages' scripts.
+fn script(text: &'static str) -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        text,
+    )
+        .into_response()
+}
+
+/// The puzzles page and its script.
+const PUZZLES_PAGE: &str = include_str!("puzzles.html");
+const PUZZLES_SCRIPT: &str = include_str!("puzzles.js");
+
+/// `/puzzles.json`'s query.
+#[derive(serde::Deserialize)]
+struct PuzzleList {
+    count: Option<usize>,
+    from: Option<usize>,
+}
+
+/// A refused puzzle request: its status and `{"error": …}`.
+fn refusal(refused: &crate::puzzles::Refused) -> Response {
+    let status = StatusCode::from_u16(refused.status).unwrap_or(StatusCode::BAD_REQUEST);
+    (status, Json(serde_json::json!({ "error": refused.reason }))).into_response()
+}
+
+/// A request body as JSON, or why not.
+fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, crate::puzzles::Refused> {
+    serde_json::from_slice(bytes).map_err(|e| crate::puzzles::Refused {
+        status: 400,
+        reason: format!("not a request of this kind: {e}"),
+    })
+}
+
+/// `POST /puzzles/next`.
+async fn next_puzzle(
+    Extract(shared): Extract<Arc<Shared>>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Response {
+    if let Err(why) = check_origin(&headers, &shared.config.allowed_origins) {
+        return (
+            StatusCode::FORBIDDEN,
+            Json(serde_json::json!({"error": why})),
+        )
+            .into_response();
+    }
+    let asker: crate::puzzles::Asker = match body(&bytes) {
+        Ok(asker) => asker,
+        Err(refused) => return refusal(&refused),
+    };
+    off_workers(
+        move || match shared.config.puzzles.next(&shared.store, &asker.solver) {
+            Ok(next) => Json(next).into_response(),
+            Err(refused) => refusal(&refused),
+        },
+    )
+    .await
+}
+
+/// `POST /puzzles/ID/attempt`: a new browser's first counted attempt is bounded by address.
+async fn attempt_puzzle(
+    Extract(shared): Extract<Arc<Shared>>,
+    headers: HeaderMap,
+    peer: Option<axum::Extension<Peer>>,
+    Path(id): Path<String>,
+    bytes: axum::body::Bytes,
+) -> Response {
+    if let Err(why) = check_origin(&headers, &shared.config.allowed_origins) {
+        return (
+            StatusCode::FORBIDDEN,
+            Json(serde_json::json!({"error": why})),
+        )
+            .into_response();
+    }
+    let attempt: crate::puzzles::Attempt = match body(&bytes) {
+        Ok(attempt) => attempt,
+        Err(refused) => return refusal(&refused),
+    };
+    let peer = peer.map(|axum::Extension(Peer(ip))| ip);
+    off_workers(move || {
+        let may_create = || shared.creations.take(peer, "new puzzle players");
+        match shared
+            .config
+            .puzzles
+            .attempt(&shared.store, &id, &attempt, may_create)
+        {
+            Ok(answer) => Json(answer).into_response(),
+            Err(refused) => refusal(&refused),
+        }
+    })
+    .await
 }
 
 async fn health(Extract(shared): Extract<Arc<Shared>>) -> impl IntoResponse {
@@ -982,7 +1090,7 @@ impl Connection {
                  one first"
             ));
         }
-        self.shared.creations.take(self.peer)?;
+        self.shared.creations.take(self.peer, "new games")?;
         let room = self.shared.rooms.create(
             position.as_deref(),
             tc,
@@ -1085,7 +1193,7 @@ impl Connection {
                 };
                 table.replay(&moves)?;
                 if !analysis {
-                    self.shared.creations.take(self.peer)?;
+                    self.shared.creations.take(self.peer, "new games")?;
                 }
                 // The old game is kept as it stands, its clocks too (Back brings it back);
                 // its players and memory go before the new game's are reserved.

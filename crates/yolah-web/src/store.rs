@@ -28,7 +28,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 pub const APPLICATION_ID: i32 = 0x596f_6c61;
 
 /// The schema, one step per version: step `k` takes a file from version `k` to `k + 1`.
-pub const MIGRATIONS: [&str; 4] = [
+pub const MIGRATIONS: [&str; 5] = [
     // 1: the games.
     "CREATE TABLE games (
         id TEXT PRIMARY KEY,
@@ -61,10 +61,51 @@ pub const MIGRATIONS: [&str; 4] = [
         review TEXT NOT NULL,
         created INTEGER NOT NULL
     );",
+    // 5: puzzles (`/puzzles`): each browser's rating and streak, each puzzle's rating, and
+    // which puzzles each browser has tried (a puzzle counts once).
+    "CREATE TABLE solvers (
+        id TEXT PRIMARY KEY,
+        rating REAL NOT NULL,
+        deviation REAL NOT NULL,
+        volatility REAL NOT NULL,
+        streak INTEGER NOT NULL,
+        best INTEGER NOT NULL,
+        solved INTEGER NOT NULL,
+        failed INTEGER NOT NULL,
+        created INTEGER NOT NULL
+    );
+    CREATE TABLE puzzle_ratings (
+        id TEXT PRIMARY KEY,
+        rating REAL NOT NULL,
+        deviation REAL NOT NULL,
+        volatility REAL NOT NULL,
+        attempts INTEGER NOT NULL
+    );
+    CREATE TABLE attempts (
+        solver TEXT NOT NULL,
+        puzzle TEXT NOT NULL,
+        solved INTEGER NOT NULL,
+        at INTEGER NOT NULL,
+        PRIMARY KEY (solver, puzzle)
+    );",
 ];
 
 /// The columns of the reviews table of [`VERSION`].
 const REVIEW_COLUMNS: [&str; 4] = ["id", "moves", "review", "created"];
+/// The columns of the puzzles' tables of [`VERSION`].
+const SOLVER_COLUMNS: [&str; 9] = [
+    "id",
+    "rating",
+    "deviation",
+    "volatility",
+    "streak",
+    "best",
+    "solved",
+    "failed",
+    "created",
+];
+const PUZZLE_COLUMNS: [&str; 5] = ["id", "rating", "deviation", "volatility", "attempts"];
+const ATTEMPT_COLUMNS: [&str; 4] = ["solver", "puzzle", "solved", "at"];
 
 /// The columns the schema of [`VERSION`] has: a file that says it is at that version but
 /// lacks one is damaged.
@@ -257,7 +298,7 @@ pub fn now() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
 }
 
-fn sql(e: &rusqlite::Error) -> String {
+pub(crate) fn sql(e: &rusqlite::Error) -> String {
     let text = e.to_string();
     text.lines().next().unwrap_or_default().to_string()
 }
@@ -382,10 +423,16 @@ impl Store {
         Ok(store)
     }
 
-    /// Fails unless the games and reviews tables have every column of this version (a file
+    /// Fails unless every table has every column of this version (a file
     /// stamped with our version whose table is gone or different is damaged, not empty).
     fn check_schema(db: &Connection) -> Result<(), String> {
-        for (table, wanted) in [("games", &COLUMNS[..]), ("reviews", &REVIEW_COLUMNS[..])] {
+        for (table, wanted) in [
+            ("games", &COLUMNS[..]),
+            ("reviews", &REVIEW_COLUMNS[..]),
+            ("solvers", &SOLVER_COLUMNS[..]),
+            ("puzzle_ratings", &PUZZLE_COLUMNS[..]),
+            ("attempts", &ATTEMPT_COLUMNS[..]),
+        ] {
             let mut statement = db
                 .prepare("SELECT name FROM pragma_table_info(?1)")
                 .map_err(|e| sql(&e))?;
@@ -423,12 +470,12 @@ impl Store {
         Ok(())
     }
 
-    fn lock(&self) -> MutexGuard<'_, Connection> {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Connection> {
         lock(&self.db)
     }
 
     /// The archive's connection.
-    fn read(&self) -> MutexGuard<'_, Connection> {
+    pub(crate) fn read(&self) -> MutexGuard<'_, Connection> {
         self.reader.as_ref().map_or_else(|| self.lock(), lock)
     }
 
@@ -1019,7 +1066,7 @@ mod tests {
             .unwrap();
         let junk = dir.path().join("junk.sqlite");
         std::fs::write(&junk, b"not a database at all, just some words".repeat(40)).unwrap();
-        // Our schema's stamp, its games table, and no reviews table.
+        // Our schema's stamp and every step's tables but the last's (the puzzles').
         let reviewless = dir.path().join("reviewless.sqlite");
         {
             let db = Connection::open(&reviewless).unwrap();
@@ -1038,7 +1085,7 @@ mod tests {
             (&junk, "file is not a database"),
             (
                 &reviewless,
-                "the file is damaged: its reviews table lacks the column id",
+                "the file is damaged: its solvers table lacks the column id",
             ),
         ] {
             let before = std::fs::read(path).unwrap();

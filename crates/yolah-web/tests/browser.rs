@@ -2028,3 +2028,147 @@ async fn arrow_on_its_squares(client: &Client, name: &str) {
         );
     }
 }
+
+/// Waits until the element `id`'s text satisfies `done`, and returns it.
+async fn wait_text(client: &Client, id: &str, done: impl Fn(&str) -> bool) -> String {
+    let start = Instant::now();
+    loop {
+        let shown = text(client, id).await;
+        if done(&shown) {
+            return shown;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{id} shows {shown:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Plays `m` on the puzzles page: its piece, then its target.
+async fn puzzle_move(client: &Client, m: &str) {
+    let (from, to) = m.split_once(':').unwrap();
+    square(client, from).await.click().await.unwrap();
+    square(client, to).await.click().await.unwrap();
+}
+
+/// Plays the solution of the puzzle shown, move by move, each reply waited for; returns it.
+async fn solve_shown<'a>(client: &Client, puzzle: &'a Value) -> Vec<&'a str> {
+    let solution: Vec<&str> = puzzle["solution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    for (k, m) in solution.iter().enumerate().step_by(2) {
+        puzzle_move(client, m).await;
+        if k + 1 < solution.len() {
+            let reply = solution[k + 1];
+            wait_text(client, "status", |t| {
+                t.contains(&format!("The reply: {reply}"))
+            })
+            .await;
+        }
+    }
+    let verdict = wait_text(client, "status", |t| t.starts_with("Solved!")).await;
+    assert!(verdict.contains(&solution.join(" ")), "{verdict}");
+    solution
+}
+
+/// Issue 43, item 9: the puzzles page at both sizes, each a new browser. A puzzle solved
+/// (each move of the solution clicked, each reply played on the board), then one failed (a
+/// move the proof says is worse): what to find, the verdict, the solution with every move's
+/// proved value, Next puzzle, and the streak and rating, each on screen.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromedriver: cargo test -p yolah-web --test browser -- --ignored"]
+async fn a_puzzle_solved_and_one_failed() {
+    let address = memory_server().await;
+    for (width, height, name) in [(1280, 800, "desktop"), (390, 844, "phone")] {
+        let (_driver, client, port) = browser(width, height).await;
+        client
+            .goto(&format!("http://{address}/puzzles"))
+            .await
+            .unwrap();
+        let task = wait_text(&client, "task", |t| t.contains("to move:")).await;
+        assert!(
+            task.ends_with("find the only winning move.")
+                || task.ends_with("find the only move that saves the draw."),
+            "{name}: {task}"
+        );
+        for id in ["board", "task", "status", "solution", "standing"] {
+            assert_seen(&client, id).await;
+        }
+        assert_unseen(&client, "next").await;
+        assert_unseen(&client, "proof").await;
+        // The board fits the screen, its squares square.
+        let board = layout(&client, "board").await;
+        let side = board["width"].as_f64().unwrap();
+        assert!(side > 300.0 && side <= f64::from(width), "{name}: {board}");
+        assert!(
+            (side - board["height"].as_f64().unwrap()).abs() < 2.0,
+            "{name}"
+        );
+        let all = run(
+            &client,
+            "return fetch('/puzzles.json?count=1000').then(r => r.json());",
+        )
+        .await;
+        let solution_of = |id: &Value| -> Value {
+            all.as_array()
+                .unwrap()
+                .iter()
+                .find(|p| p["id"] == *id)
+                .unwrap()
+                .clone()
+        };
+        // Solved: each of the solver's moves clicked, each reply waited for.
+        let shown = run(&client, "return puzzle.id;").await;
+        let puzzle = solution_of(&shown);
+        let solution = solve_shown(&client, &puzzle).await;
+        screenshot(&client, &format!("puzzle-solved-{name}.png")).await;
+        assert_seen(&client, "proof").await;
+        assert_seen(&client, "next").await;
+        assert_unseen(&client, "solution").await;
+        let proof = text(&client, "proof").await;
+        assert_eq!(
+            proof.lines().count(),
+            puzzle["moves"].as_array().unwrap().len(),
+            "{name}: every legal move proved: {proof}"
+        );
+        let top = proof.lines().next().unwrap();
+        assert!(
+            top.starts_with(solution[0]) && top.ends_with("(the solution)"),
+            "{name}: the solution first: {proof}"
+        );
+        let standing = text(&client, "standing").await;
+        assert!(
+            standing.contains("streak\n1") || standing.contains("streak 1"),
+            "{name}: {standing}"
+        );
+        // Failed: the next puzzle, a move its proof says is worse.
+        click(&client, "next").await;
+        wait_text(&client, "status", |t| t.starts_with("Puzzle rated")).await;
+        let second = run(&client, "return puzzle.id;").await;
+        assert_ne!(second, shown, "{name}: a new puzzle");
+        let puzzle = solution_of(&second);
+        let wrong = puzzle["moves"][1][0].as_str().unwrap();
+        puzzle_move(&client, wrong).await;
+        let verdict = wait_text(&client, "status", |t| t.starts_with("Not that.")).await;
+        let first = puzzle["solution"][0].as_str().unwrap();
+        assert!(verdict.contains(first), "{name}: {verdict}");
+        assert_seen(&client, "proof").await;
+        assert_seen(&client, "next").await;
+        let standing = text(&client, "standing").await;
+        assert!(
+            standing.contains("streak\n0") || standing.contains("streak 0"),
+            "{name}: {standing}"
+        );
+        assert!(standing.contains("1 of 2"), "{name}: {standing}");
+        screenshot(&client, &format!("puzzle-failed-{name}.png")).await;
+        // A reload keeps the browser's standing: the server has it.
+        client.refresh().await.unwrap();
+        wait_text(&client, "standing", |t| t.contains("1 of 2")).await;
+        assert_no_console_errors(&client, port, name).await;
+        client.close().await.unwrap();
+    }
+}

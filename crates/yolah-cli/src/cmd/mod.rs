@@ -10,6 +10,7 @@ pub mod perft;
 pub mod play;
 pub mod players;
 pub mod plot;
+pub mod puzzles;
 pub mod quality;
 pub mod random_games;
 pub mod replay;

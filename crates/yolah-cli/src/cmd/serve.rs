@@ -46,6 +46,9 @@ pub struct Options {
     /// Review, /games/ID/review.json), 1 to 100000000.
     #[arg(long, value_name = "N", default_value_t = yolah_ai::review::Settings::default().nodes)]
     pub review_nodes: u64,
+    /// The puzzles of /puzzles: a file `yolah puzzles` wrote [default: the shipped set].
+    #[arg(long, value_name = "FILE")]
+    pub puzzles: Option<std::path::PathBuf>,
 }
 
 /// Where the games are kept when `--db` does not say.
@@ -109,6 +112,10 @@ fn config(options: &Options) -> Result<yolah_web::Config> {
         },
         ..yolah_web::Config::default()
     };
+    if let Some(path) = &options.puzzles {
+        config.puzzles =
+            std::sync::Arc::new(yolah_web::puzzles::Set::load(path).map_err(anyhow::Error::msg)?);
+    }
     if let Some(n) = options.max_searches {
         usage!(
             (1..=1024).contains(&n),

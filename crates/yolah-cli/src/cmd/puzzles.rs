@@ -1,0 +1,317 @@
+//! `yolah puzzles --count N --out FILE GAMES…`: proven puzzles ([`yolah_ai::puzzle`]) from
+//! game records — PGN files (the board's export, `match --pgn`) and record files (`match
+//! --out`, a tournament's games.csv) — at most one a game (its first), none twice.
+//!
+//! The file is JSON lines: a header (the settings and the inputs), then puzzles, and now and
+//! then how many games were read (`{"scanned":K}`). Each line is appended whole and synced
+//! before it is counted, under a lock; `--resume` goes on after the last whole line (a line a
+//! kill cut short is cut off), with the same inputs and settings, and finds no puzzle twice.
+
+use super::replay::is_pgn;
+use super::{UsageError, quote, usage};
+use anyhow::{Context, Result, bail};
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, Read, Write};
+use std::path::{Path, PathBuf};
+use yolah_ai::arena::pgn::PgnReader;
+use yolah_ai::arena::record::{RecordFile, Tail};
+use yolah_ai::puzzle::{Finder, Header, Line, Scanned, Settings, VERSION};
+use yolah_core::{Move, Position};
+
+/// The most puzzles one file is asked for.
+pub const MAX_COUNT: usize = 1_000_000;
+/// The longest line of a puzzles file read back.
+const MAX_LINE: usize = 1 << 16;
+/// A `scanned` line at least this often, in games.
+const CHECKPOINT_GAMES: u64 = 16;
+
+/// The options of `yolah puzzles`.
+#[derive(clap::Args)]
+pub struct Options {
+    /// Game records: PGN files, record files (`match --out`, a tournament's games.csv).
+    #[arg(value_name = "GAMES", required = true)]
+    pub games: Vec<PathBuf>,
+    /// Puzzles to find, 1 to 1000000 (the run ends sooner if the games run out).
+    #[arg(long, value_name = "N")]
+    pub count: usize,
+    /// The puzzles file (JSON lines), new unless --resume.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Positions with at most this many free squares are tried, 1 to 24 [default: 20].
+    #[arg(long, value_name = "N")]
+    pub free: Option<u32>,
+    /// The solver's nodes for each position, 1 to 100000000 [default: 2000000].
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u64>,
+    /// The most moves of the solver's in a solution, 1 to 10 [default: 3].
+    #[arg(long, value_name = "N")]
+    pub length: Option<usize>,
+    /// Go on with --out: the same games and settings, after the last game it read.
+    #[arg(long)]
+    pub resume: bool,
+}
+
+/// What a puzzles file holds so far.
+struct Sofar {
+    ids: HashSet<String>,
+    scanned: u64,
+    /// The length of its whole lines.
+    len: u64,
+}
+
+/// The header of the file `options` ask for, its numbers checked and its games readable.
+fn header(options: &Options) -> Result<Header> {
+    let defaults = Settings::default();
+    let settings = Settings {
+        free: options.free.unwrap_or(defaults.free),
+        nodes: options.nodes.unwrap_or(defaults.nodes),
+        length: options.length.unwrap_or(defaults.length),
+    };
+    settings.check().map_err(UsageError)?;
+    usage!(
+        (1..=MAX_COUNT).contains(&options.count),
+        "--count must be from 1 to {MAX_COUNT}, not {}",
+        options.count
+    );
+    for path in &options.games {
+        yolah_ai::files::open_regular(path)
+            .with_context(|| format!("cannot read {}", quote(&path.display().to_string())))?;
+    }
+    Ok(Header {
+        yolah_puzzles: VERSION,
+        settings,
+        games: options
+            .games
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect(),
+    })
+}
+
+pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
+    let header = header(options)?;
+    let settings = header.settings;
+    let shown = quote(&options.out.display().to_string());
+    let (mut file, sofar) =
+        open(&options.out, &header, options.resume).with_context(|| format!("--out {shown}"))?;
+    let Sofar {
+        mut ids,
+        mut scanned,
+        mut len,
+    } = sofar;
+    let mut append = |line: String, len: &mut u64| -> Result<()> {
+        let bytes = format!("{line}\n");
+        yolah_ai::files::append_whole(&mut file, len, bytes.as_bytes())
+            .and_then(|()| file.sync_data())
+            .with_context(|| format!("--out {shown}"))
+    };
+    if len == 0 {
+        append(serde_json::to_string(&header)?, &mut len)?;
+    }
+    let mut found = ids.len();
+    if found >= options.count {
+        writeln!(out, "puzzles: {found} in {shown}, as many as asked")?;
+        return Ok(());
+    }
+    if scanned > 0 {
+        writeln!(
+            out,
+            "puzzles: {found} found in the first {scanned} games; going on"
+        )?;
+    }
+    let mut finder = Finder::new(settings);
+    let mut index = 0u64;
+    let mut since = 0u64;
+    for path in &options.games {
+        let name = path.display().to_string();
+        let mut each = |number: String, start: Position, moves: Vec<Move>| -> Result<bool> {
+            index += 1;
+            if index <= scanned {
+                return Ok(true);
+            }
+            if let Some((ply, position, puzzle)) = finder.in_game(&start, &moves) {
+                let id = yolah_ai::puzzle::id_of(&position);
+                if ids.insert(id) {
+                    let puzzle =
+                        puzzle.puzzle(&position, format!("{name} game {number} ply {ply}"));
+                    append(serde_json::to_string(&puzzle)?, &mut len)?;
+                    found += 1;
+                    writeln!(
+                        out,
+                        "puzzle {found} of {}: {}: {} to {} ({})",
+                        options.count,
+                        puzzle.source,
+                        position.side_to_move().name(),
+                        puzzle.goal.task(),
+                        puzzle.solution.join(" ")
+                    )?;
+                }
+            }
+            since += 1;
+            scanned = index;
+            if since >= CHECKPOINT_GAMES || found >= options.count {
+                append(serde_json::to_string(&Scanned { scanned })?, &mut len)?;
+                since = 0;
+            }
+            Ok(found < options.count)
+        };
+        if !games(path, &mut each)? {
+            break;
+        }
+    }
+    if since > 0 {
+        append(serde_json::to_string(&Scanned { scanned })?, &mut len)?;
+    }
+    writeln!(
+        out,
+        "puzzles: {found} in {shown} from {scanned} games{}",
+        if found < options.count {
+            format!(" (the games ran out before {})", options.count)
+        } else {
+            String::new()
+        }
+    )?;
+    Ok(())
+}
+
+/// Calls `each(number, start, moves)` for every game of the record or PGN file at `path`, in
+/// order, while it returns true; returns false if it stopped.
+fn games(
+    path: &Path,
+    each: &mut impl FnMut(String, Position, Vec<Move>) -> Result<bool>,
+) -> Result<bool> {
+    let name = quote(&path.display().to_string());
+    if is_pgn(path)? {
+        let mut reader = PgnReader::open(path).map_err(anyhow::Error::msg)?;
+        for (k, game) in reader.by_ref().enumerate() {
+            let game = game.map_err(|e| anyhow::anyhow!("{name} {e}"))?;
+            let number = game
+                .tag("Game")
+                .map_or_else(|| k.to_string(), str::to_string);
+            if !each(number, game.start, game.moves)? {
+                return Ok(false);
+            }
+        }
+        return Ok(true);
+    }
+    let read = RecordFile::read(path).with_context(|| name.clone())?;
+    if let Tail::Damaged { line, reason, .. } = &read.tail {
+        eprintln!("note: skipped the damaged last row of {name} (line {line}: {reason})");
+    }
+    for record in read.records {
+        let start = record.start_position().map_err(anyhow::Error::msg)?;
+        let mut position = start;
+        let mut moves = Vec::new();
+        for token in record.moves.split_whitespace() {
+            let m: Move = token
+                .parse()
+                .with_context(|| format!("{name} game {}", record.game))?;
+            if let Err(reason) = position.check_move(m) {
+                bail!(
+                    "{name} game {}: {} is illegal: {reason}",
+                    record.game,
+                    quote(token)
+                );
+            }
+            position.play(m);
+            moves.push(m);
+        }
+        if !each(record.game.to_string(), start, moves)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Opens the puzzles file under its lock: a new one (refused if it exists), or with
+/// `resume` one of ours with the same header, read through and checked, cut after its last
+/// whole line (an empty file, one a kill left before its header, is taken as new).
+fn open(path: &Path, header: &Header, resume: bool) -> Result<(File, Sofar)> {
+    if let Ok(metadata) = std::fs::metadata(path)
+        && !metadata.is_file()
+    {
+        bail!("it is not a regular file");
+    }
+    if !resume && path.exists() {
+        bail!("it exists: --resume goes on with it, or give another file");
+    }
+    if resume && !path.exists() {
+        bail!("there is no such file to go on with");
+    }
+    let file = OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create(!resume)
+        .open(path)?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            bail!("in use by another run; wait for it to end or choose another file")
+        }
+        Err(std::fs::TryLockError::Error(e)) => bail!("cannot lock it: {e}"),
+    }
+    let mut sofar = Sofar {
+        ids: HashSet::new(),
+        scanned: 0,
+        len: 0,
+    };
+    if !resume {
+        return Ok((file, sofar));
+    }
+    let mut reader = std::io::BufReader::new(&file);
+    let mut line = Vec::new();
+    let mut number = 0;
+    loop {
+        line.clear();
+        let n = reader
+            .by_ref()
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut line)?;
+        if n == 0 {
+            break;
+        }
+        number += 1;
+        if line.last() != Some(&b'\n') {
+            if n > MAX_LINE {
+                bail!("line {number} is longer than {MAX_LINE} bytes: not a puzzles file");
+            }
+            // Cut short by a kill or a full disk: not counted, cut off below. A first line
+            // is ours cut short only if it begins the header this run would write.
+            if number == 1 && !serde_json::to_string(header)?.as_bytes().starts_with(&line) {
+                bail!("its first line is not a puzzles file's header");
+            }
+            break;
+        }
+        let text = std::str::from_utf8(&line[..n - 1])
+            .map_err(|_| anyhow::anyhow!("line {number} is not UTF-8: not a puzzles file"))?;
+        let line = Line::parse(text);
+        if number == 1 && !matches!(line, Ok(Line::Header(_))) {
+            bail!("its first line is not a puzzles file's header");
+        }
+        match line.map_err(|e| anyhow::anyhow!("line {number}: {e}"))? {
+            Line::Header(theirs) if number == 1 => {
+                if theirs != *header {
+                    bail!(
+                        "it was made from other games or settings ({}); --resume needs the same",
+                        text.chars().take(200).collect::<String>()
+                    );
+                }
+            }
+            Line::Header(_) => bail!("line {number} is a second header"),
+            Line::Scanned(scanned) => sofar.scanned = sofar.scanned.max(scanned),
+            Line::Puzzle(puzzle) => {
+                puzzle
+                    .check()
+                    .map_err(|e| anyhow::anyhow!("line {number}: {e}"))?;
+                sofar.ids.insert(puzzle.id);
+            }
+        }
+        sofar.len += n as u64;
+    }
+    if file.metadata()?.len() > sofar.len {
+        file.set_len(sofar.len)?;
+        file.sync_data()?;
+    }
+    Ok((file, sofar))
+}

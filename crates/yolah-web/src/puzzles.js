@@ -1,0 +1,207 @@
+"use strict";
+// The puzzles page: a puzzle from the server (POST /puzzles/next), your moves checked by it
+// (POST /puzzles/ID/attempt, which plays the reply while the line goes on), the solution
+// and its proof at the end; this browser's name kept in localStorage, its rating on the
+// server.
+const $ = id => document.getElementById(id);
+const KEY = "yolah.puzzles.solver";
+
+function solverName() {
+  let name = localStorage.getItem(KEY);
+  if (!/^[0-9a-f]{32}$/.test(name || "")) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    name = Array.from(bytes, b => b.toString(16).padStart(2, "0")).join("");
+    localStorage.setItem(KEY, name);
+  }
+  return name;
+}
+const solver = solverName();
+
+let puzzle = null;    // the puzzle shown, as /puzzles/next gives it
+let board = {};       // square → "black", "white", "hole" or "empty"
+let scores = [0, 0];
+let legal = [];       // the moves the side to find may play now
+let played = [];      // the moves so far: yours and the replies
+let last = [];        // the last move's squares
+let selected = null;
+let over = true;
+const squares = {};
+
+function buildBoard(flipped) {
+  const grid = $("board");
+  grid.textContent = "";
+  const ranks = flipped ? [1, 2, 3, 4, 5, 6, 7, 8] : [8, 7, 6, 5, 4, 3, 2, 1];
+  const files = flipped ? [...FILES].reverse() : [...FILES];
+  for (const rank of ranks) {
+    for (const f of files) {
+      const name = f + rank;
+      const div = document.createElement("div");
+      div.className = "sq " + ((FILES.indexOf(f) + rank) % 2 === 0 ? "light" : "dark");
+      div.dataset.square = name;
+      div.setAttribute("role", "gridcell");
+      if (f === files[0]) { const c = document.createElement("span"); c.className = "coord rank"; c.textContent = rank; div.appendChild(c); }
+      if (rank === ranks[7]) { const c = document.createElement("span"); c.className = "coord file"; c.textContent = f; div.appendChild(c); }
+      div.addEventListener("click", () => clicked(name));
+      squares[name] = div;
+      grid.appendChild(div);
+    }
+  }
+}
+
+function draw() {
+  const targets = selected ? legal.filter(m => m.startsWith(selected + ":")).map(m => m.split(":")[1]) : [];
+  for (const [name, div] of Object.entries(squares)) {
+    const cell = board[name];
+    div.setAttribute("aria-label", name + (cell === "empty" ? "" : " " + (cell === "hole" ? "hole" : cell + " piece")));
+    div.classList.toggle("hole", cell === "hole");
+    div.classList.toggle("last", last.includes(name));
+    div.classList.toggle("selected", name === selected);
+    div.classList.toggle("target", targets.includes(name));
+    const piece = div.querySelector(".piece");
+    if (piece) piece.remove();
+    if (cell === "black" || cell === "white") {
+      const p = document.createElement("div");
+      p.className = "piece " + cell;
+      div.appendChild(p);
+    }
+  }
+  $("scores").textContent = "● black " + scores[0] + " · ○ white " + scores[1];
+}
+
+function play(m) {
+  if (m !== "a1:a1") {
+    const [from, to] = m.split(":");
+    const mover = board[from];
+    board[to] = mover;
+    board[from] = "hole";
+    scores[mover === "black" ? 0 : 1] += 1;
+    last = [from, to];
+  } else {
+    last = [];
+  }
+  played.push(m);
+}
+
+function say(text, tone) {
+  $("status").textContent = text;
+  $("status").className = tone || "";
+}
+
+function showStanding(s) {
+  const box = $("standing");
+  box.textContent = "";
+  const item = (label, value) => {
+    const span = document.createElement("span");
+    const b = document.createElement("b");
+    b.textContent = value;
+    span.append(label + " ", b);
+    box.appendChild(span);
+  };
+  item("rating", s.rating + (s.provisional ? "?" : ""));
+  item("streak", s.streak);
+  item("best streak", s.best);
+  item("solved", s.solved + " of " + (s.solved + s.failed));
+}
+
+// A final margin in words, for the side to find.
+function margin(v) {
+  return v > 0 ? "wins by " + v : v < 0 ? "loses by " + (-v) : "draws";
+}
+
+async function post(url, body) {
+  const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const data = await response.json().catch(() => ({ error: "the server's answer is not JSON" }));
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+async function next() {
+  say("");
+  $("proof").hidden = true;
+  $("next").hidden = true;
+  let data;
+  try {
+    data = await post("/puzzles/next", { solver });
+  } catch (e) {
+    say("Cannot get a puzzle: " + e.message, "bad");
+    return;
+  }
+  showStanding(data.standing);
+  puzzle = data.puzzle;
+  if (!puzzle) {
+    $("task").textContent = "You have tried every puzzle here.";
+    $("solution").hidden = true;
+    return;
+  }
+  const parts = puzzle.position.split(" ");
+  board = cells(puzzle.position);
+  scores = [Number(parts[2]), Number(parts[3])];
+  legal = puzzle.legal;
+  played = [];
+  last = [];
+  selected = null;
+  over = false;
+  buildBoard(puzzle.side === "white");
+  $("task").textContent = (puzzle.side === "black" ? "Black" : "White") + " to move: " + puzzle.task + ".";
+  $("solution").hidden = false;
+  say("Puzzle rated " + puzzle.rating + ". Pick a " + puzzle.side + " piece, then where it goes.");
+  draw();
+}
+
+function clicked(name) {
+  if (over) return;
+  if (selected && legal.includes(selected + ":" + name)) {
+    const m = selected + ":" + name;
+    selected = null;
+    play(m);
+    legal = [];
+    draw();
+    attempt(false);
+    return;
+  }
+  selected = legal.some(m => m.startsWith(name + ":")) && name !== selected ? name : null;
+  draw();
+}
+
+async function attempt(giveUp) {
+  let data;
+  try {
+    data = await post("/puzzles/" + puzzle.id + "/attempt", { solver, moves: giveUp ? [] : played, give_up: giveUp });
+  } catch (e) {
+    say("Cannot check the move: " + e.message, "bad");
+    return;
+  }
+  if (data.result === "continue") {
+    say("Right. The reply: " + data.reply + (data.reply === "a1:a1" ? " (a pass)" : "") + ". Go on.", "good");
+    play(data.reply);
+    legal = data.legal;
+    draw();
+    return;
+  }
+  over = true;
+  legal = [];
+  selected = null;
+  const change = data.counted ? " (rating " + (data.change >= 0 ? "+" : "−") + Math.abs(data.change) + ")" : "";
+  if (data.result === "solved") {
+    say("Solved! " + data.solution.join(" ") + ": " + puzzle.side + " " + margin(data.value) + change + ".", "good");
+  } else {
+    say("Not that. The solution: " + data.solution.join(" ") + ": " + puzzle.side + " " + margin(data.value) + change + ".", "bad");
+  }
+  const proof = $("proof");
+  proof.textContent = "";
+  for (const [m, v] of data.proof) {
+    const li = document.createElement("li");
+    li.textContent = m + " " + margin(v) + (m === data.solution[0] ? " (the solution)" : "");
+    if (m === data.solution[0]) li.className = "solution";
+    proof.appendChild(li);
+  }
+  proof.hidden = false;
+  showStanding(data.standing);
+  $("solution").hidden = true;
+  $("next").hidden = false;
+  draw();
+}
+
+$("next").addEventListener("click", next);
+$("solution").addEventListener("click", () => { if (!over) attempt(true); });
+next();
