@@ -401,9 +401,16 @@ impl Line {
 pub fn read_set(text: &str) -> Result<Vec<Puzzle>, String> {
     let mut puzzles = Vec::new();
     let mut ids = std::collections::HashSet::new();
+    let count = text.lines().count();
     for (number, line) in (1..).zip(text.lines()) {
         let at = |why: String| format!("line {number}: {why}");
         let parsed = Line::parse(line);
+        if parsed.is_err() && number == count && !text.ends_with('\n') {
+            return Err(at(
+                "cut short (a run killed or still writing: `yolah puzzles --resume` finishes it)"
+                    .into(),
+            ));
+        }
         if number == 1 && !matches!(parsed, Ok(Line::Header(_))) {
             return Err(at("not a puzzles file's header".into()));
         }

@@ -270,6 +270,39 @@ fn foreign_files_are_refused_and_left_as_they_are() {
     untouched.assert();
 }
 
+/// A bad game anywhere in the inputs is refused before the file is made (not hours in);
+/// a hand-edited file with a puzzle twice, or more games read than given, is refused.
+#[test]
+fn bad_games_and_edited_files_are_refused_before_any_work() {
+    let (csv, pgn) = games();
+    let root = tempfile::tempdir().unwrap();
+    let bad = root.path().join("bad.pgn");
+    let mut text = std::fs::read_to_string(pgn).unwrap();
+    text.push_str("\n[Event \"x\"]\n[Result \"*\"]\n\n1. zz:zz *\n");
+    std::fs::write(&bad, text).unwrap();
+    let out = root.path().join("puzzles.jsonl");
+    let output = run(&args(&out, 5, &bad));
+    assert!(!output.status.success());
+    assert_one_line(&stderr(&output));
+    assert!(!out.exists(), "made before the games were read");
+    // A puzzle twice.
+    let output = run(&args(&out, 3, csv));
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let second = text.lines().nth(1).unwrap();
+    std::fs::write(&out, format!("{text}{second}\n")).unwrap();
+    let untouched = Untouched::take(&out);
+    assert_clean_error(&run(&resume(&args(&out, 5, csv))), "again");
+    untouched.assert();
+    // More games read than the inputs hold.
+    let first = text.lines().next().unwrap();
+    std::fs::write(&out, format!("{first}\n{{\"scanned\":99999}}\n")).unwrap();
+    assert_clean_error(
+        &run(&resume(&args(&out, 5, csv))),
+        "the games given hold 60",
+    );
+}
+
 #[test]
 fn bad_options_are_refused_before_anything_is_written() {
     let (csv, _) = games();
@@ -280,7 +313,7 @@ fn bad_options_are_refused_before_anything_is_written() {
     for (options, expected) in [
         (
             vec!["--count", "0"],
-            "--count must be from 1 to 1000000, not 0",
+            "--count must be from 1 to 100000, not 0",
         ),
         (
             vec!["--count", "5", "--free", "25"],

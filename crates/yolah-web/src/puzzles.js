@@ -25,6 +25,8 @@ let played = [];      // the moves so far: yours and the replies
 let last = [];        // the last move's squares
 let selected = null;
 let over = true;
+let pending = false;  // a move or a give-up being checked
+let before = null;    // the state before your move, restored if it cannot be checked
 const squares = {};
 
 function buildBoard(flipped) {
@@ -97,7 +99,7 @@ function showStanding(s) {
     span.append(label + " ", b);
     box.appendChild(span);
   };
-  item("rating", s.rating + (s.provisional ? "?" : ""));
+  item("rating", s.rating + (s.provisional ? " (provisional)" : ""));
   item("streak", s.streak);
   item("best streak", s.best);
   item("solved", s.solved + " of " + (s.solved + s.failed));
@@ -149,10 +151,11 @@ async function next() {
 }
 
 function clicked(name) {
-  if (over) return;
+  if (over || pending) return;
   if (selected && legal.includes(selected + ":" + name)) {
     const m = selected + ":" + name;
     selected = null;
+    before = { board: { ...board }, scores: [...scores], legal: [...legal], played: [...played], last: [...last] };
     play(m);
     legal = [];
     draw();
@@ -165,11 +168,19 @@ function clicked(name) {
 
 async function attempt(giveUp) {
   let data;
+  pending = true;
+  $("solution").disabled = true;
   try {
     data = await post("/puzzles/" + puzzle.id + "/attempt", { solver, moves: giveUp ? [] : played, give_up: giveUp });
   } catch (e) {
-    say("Cannot check the move: " + e.message, "bad");
+    // Not checked: the move is taken back, to be played again.
+    if (!giveUp && before) ({ board, scores, legal, played, last } = before);
+    say((giveUp ? "Cannot show the solution: " : "Cannot check the move (play it again): ") + e.message, "bad");
+    draw();
     return;
+  } finally {
+    pending = false;
+    $("solution").disabled = false;
   }
   if (data.result === "continue") {
     say("Right. The reply: " + data.reply + (data.reply === "a1:a1" ? " (a pass)" : "") + ". Go on.", "good");
@@ -203,5 +214,5 @@ async function attempt(giveUp) {
 }
 
 $("next").addEventListener("click", next);
-$("solution").addEventListener("click", () => { if (!over) attempt(true); });
+$("solution").addEventListener("click", () => { if (!over && !pending) attempt(true); });
 next();

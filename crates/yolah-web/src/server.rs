@@ -25,6 +25,7 @@ use crate::message::{
 use crate::room::{Room, Rooms, Seat};
 use crate::store::{FORGET_EMPTY_AFTER, Kept, Kind, Pin, Store, Written, secret};
 use axum::Router;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State as Extract};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -156,6 +157,8 @@ struct Shared {
     store: Arc<Store>,
     /// The games each client address may still keep.
     creations: Creations,
+    /// The puzzle attempts each client address may still make.
+    attempts: Creations,
     /// Finished games' reviews.
     reviews: Arc<crate::review::Reviews>,
 }
@@ -191,6 +194,11 @@ pub fn router(config: Config, store: Arc<Store>) -> Router {
         reviews: crate::review::Reviews::new(Arc::clone(&store), review),
         store,
         creations: Creations {
+            buckets: std::sync::Mutex::default(),
+            burst: shared_burst,
+            refill: shared_refill,
+        },
+        attempts: Creations {
             buckets: std::sync::Mutex::default(),
             burst: shared_burst,
             refill: shared_refill,
@@ -249,7 +257,11 @@ pub fn router(config: Config, store: Arc<Store>) -> Router {
         .route("/puzzles.js", get(|| async { script(PUZZLES_SCRIPT) }))
         .route(
             "/puzzles.json",
-            get(|Extract(shared): Extract<Arc<Shared>>, Query(list): Query<PuzzleList>| async move {
+            get(|Extract(shared): Extract<Arc<Shared>>, list: Result<Query<PuzzleList>, QueryRejection>| async move {
+                let Ok(Query(list)) = list else {
+                    let reason = "count and from must be whole numbers from 0, and nothing else asked";
+                    return refusal(&crate::puzzles::Refused { status: 400, reason: reason.into() });
+                };
                 match shared.config.puzzles.list(list.from.unwrap_or(0), list.count.unwrap_or(10)) {
                     Ok(puzzles) => Json(puzzles).into_response(),
                     Err(refused) => refusal(&refused),
@@ -458,6 +470,7 @@ const PUZZLES_SCRIPT: &str = include_str!("puzzles.js");
 
 /// `/puzzles.json`'s query.
 #[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 struct PuzzleList {
     count: Option<usize>,
     from: Option<usize>,
@@ -524,11 +537,18 @@ async fn attempt_puzzle(
     };
     let peer = peer.map(|axum::Extension(Peer(ip))| ip);
     off_workers(move || {
-        let may_create = || shared.creations.take(peer, "new puzzle players");
+        // A browser's first attempt is a new row; every counted attempt writes: both bounded
+        // by address.
+        let limit = |new: bool| {
+            if new {
+                shared.creations.take(peer, "new puzzle players")?;
+            }
+            shared.attempts.take(peer, "puzzle attempts")
+        };
         match shared
             .config
             .puzzles
-            .attempt(&shared.store, &id, &attempt, may_create)
+            .attempt(&shared.store, &id, &attempt, limit)
         {
             Ok(answer) => Json(answer).into_response(),
             Err(refused) => refusal(&refused),

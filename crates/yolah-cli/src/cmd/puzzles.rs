@@ -20,9 +20,9 @@ use yolah_ai::puzzle::{Finder, Header, Line, Scanned, Settings, VERSION};
 use yolah_core::{Move, Position};
 
 /// The most puzzles one file is asked for.
-pub const MAX_COUNT: usize = 1_000_000;
-/// The longest line of a puzzles file read back.
-const MAX_LINE: usize = 1 << 16;
+pub const MAX_COUNT: usize = 100_000;
+/// The longest line of a puzzles file read back (a header naming many games is long).
+const MAX_LINE: usize = 16 << 20;
 /// A `scanned` line at least this often, in games.
 const CHECKPOINT_GAMES: u64 = 16;
 
@@ -32,7 +32,7 @@ pub struct Options {
     /// Game records: PGN files, record files (`match --out`, a tournament's games.csv).
     #[arg(value_name = "GAMES", required = true)]
     pub games: Vec<PathBuf>,
-    /// Puzzles to find, 1 to 1000000 (the run ends sooner if the games run out).
+    /// Puzzles to find, 1 to 100000 (the run ends sooner if the games run out).
     #[arg(long, value_name = "N")]
     pub count: usize,
     /// The puzzles file (JSON lines), new unless --resume.
@@ -93,8 +93,26 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     let header = header(options)?;
     let settings = header.settings;
     let shown = quote(&options.out.display().to_string());
+    usage!(
+        serde_json::to_string(&header)?.len() < MAX_LINE,
+        "the games' names are longer than a puzzles file's header holds ({MAX_LINE} bytes)"
+    );
+    // Every game read and checked before anything is written.
+    let mut total = 0u64;
+    for path in &options.games {
+        games(path, &mut |_, _, _| {
+            total += 1;
+            Ok(true)
+        })?;
+    }
     let (mut file, sofar) =
         open(&options.out, &header, options.resume).with_context(|| format!("--out {shown}"))?;
+    if sofar.scanned > total {
+        bail!(
+            "--out {shown} says {} games were read; the games given hold {total}",
+            sofar.scanned
+        );
+    }
     let Sofar {
         mut ids,
         mut scanned,
@@ -195,7 +213,7 @@ fn games(
         }
         return Ok(true);
     }
-    let read = RecordFile::read(path).with_context(|| name.clone())?;
+    let read = RecordFile::read(path)?;
     if let Tail::Damaged { line, reason, .. } = &read.tail {
         eprintln!("note: skipped the damaged last row of {name} (line {line}: {reason})");
     }
@@ -304,7 +322,9 @@ fn open(path: &Path, header: &Header, resume: bool) -> Result<(File, Sofar)> {
                 puzzle
                     .check()
                     .map_err(|e| anyhow::anyhow!("line {number}: {e}"))?;
-                sofar.ids.insert(puzzle.id);
+                if !sofar.ids.insert(puzzle.id.clone()) {
+                    bail!("line {number}: puzzle {} again", puzzle.id);
+                }
             }
         }
         sofar.len += n as u64;

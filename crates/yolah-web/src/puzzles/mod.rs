@@ -148,14 +148,16 @@ impl Set {
         })
     }
 
-    /// Checks an attempt at puzzle `id`: the moves so far against the solution. `may_create`
-    /// is asked before a new browser's first attempt is kept.
+    /// Checks an attempt at puzzle `id`: the moves so far against the solution. The first
+    /// move of the solver's that is not the solution's ends it, failed, whatever follows (so
+    /// a guess costs the attempt: no answer tells a right move from a wrong one for free).
+    /// `limit(new)` is asked before an attempt is counted (`new`: the browser's first).
     pub fn attempt(
         &self,
         store: &Store,
         id: &str,
         attempt: &Attempt,
-        may_create: impl FnOnce() -> Result<(), String>,
+        limit: impl FnOnce(bool) -> Result<(), String>,
     ) -> Result<Answer, Refused> {
         check_solver(&attempt.solver)?;
         let entry = self
@@ -164,19 +166,27 @@ impl Set {
             .map(|&k| &self.entries[k])
             .ok_or_else(|| refused(404, format!("no puzzle {}", yolah_core::text::quote(id))))?;
         let solution = &entry.solution;
+        if attempt.moves.is_empty() && !attempt.give_up {
+            return Err(refused(400, "no move given: moves, or give_up"));
+        }
         if attempt.moves.len() > solution.len() {
             return Err(refused(400, "more moves than the solution has"));
         }
+        // Each move's text first, whatever the solution.
+        let moves = attempt
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(k, text)| {
+                text.parse::<Move>()
+                    .map_err(|e| refused(400, format!("move {}: {e}", k + 1)))
+            })
+            .collect::<Result<Vec<Move>, Refused>>()?;
         let mut position = entry.position;
         let mut wrong = attempt.give_up;
-        for (k, text) in attempt.moves.iter().enumerate() {
-            let m: Move = text
-                .parse()
-                .map_err(|e| refused(400, format!("move {}: {e}", k + 1)))?;
-            position
-                .check_move(m)
-                .map_err(|e| refused(400, format!("move {} {text}: {e}", k + 1)))?;
-            position.play(m);
+        let mut upto = 0;
+        for (k, &m) in moves.iter().enumerate() {
+            upto = k + 1;
             if m != solution[k] {
                 if k % 2 == 1 {
                     return Err(refused(
@@ -184,20 +194,22 @@ impl Set {
                         format!("move {} is not the reply given", k + 1),
                     ));
                 }
+                position
+                    .check_move(m)
+                    .map_err(|e| refused(400, format!("move {} {m}: {e}", k + 1)))?;
                 wrong = true;
-                if k + 1 != attempt.moves.len() {
-                    return Err(refused(400, "moves after a wrong one"));
-                }
+                break;
             }
+            position.play(m);
         }
-        if !wrong && attempt.moves.len().is_multiple_of(2) {
+        if !wrong && upto.is_multiple_of(2) {
             return Err(refused(
                 400,
                 "the moves end with a reply: the solver's move is next",
             ));
         }
-        if !wrong && attempt.moves.len() < solution.len() {
-            let reply = solution[attempt.moves.len()];
+        if !wrong && upto < solution.len() {
+            let reply = solution[upto];
             let mut after = position;
             after.play(reply);
             return Ok(Answer {
@@ -208,12 +220,10 @@ impl Set {
             });
         }
         let solved = !wrong;
-        if !store
+        let new = !store
             .has_solver(&attempt.solver)
-            .map_err(|e| refused(500, e))?
-        {
-            may_create().map_err(|e| refused(429, e))?;
-        }
+            .map_err(|e| refused(500, e))?;
+        limit(new).map_err(|e| refused(429, e))?;
         let counted = store
             .attempt(&attempt.solver, id, solved)
             .map_err(|e| refused(500, e))?;
@@ -376,7 +386,7 @@ mod tests {
         for (k, m) in solution.iter().enumerate().step_by(2) {
             played.push(m);
             let answer = set
-                .attempt(&store, &shown.id, &attempt(&played), || Ok(()))
+                .attempt(&store, &shown.id, &attempt(&played), |_| Ok(()))
                 .unwrap();
             if k + 1 < solution.len() {
                 assert_eq!(answer.result, "continue");
@@ -402,7 +412,7 @@ mod tests {
         let id = entry.puzzle.id.clone();
         let wrong = entry.puzzle.moves[1].0.clone();
         let error = set
-            .attempt(&store, &id, &attempt(&["zz"]), || Ok(()))
+            .attempt(&store, &id, &attempt(&["zz"]), |_| Ok(()))
             .unwrap_err();
         assert_eq!(error.status, 400);
         assert!(error.reason.contains("move 1"), "{}", error.reason);
@@ -414,7 +424,7 @@ mod tests {
             .chain(["a1:a1"])
             .collect();
         let error = set
-            .attempt(&store, &id, &attempt(&too_many), || Ok(()))
+            .attempt(&store, &id, &attempt(&too_many), |_| Ok(()))
             .unwrap_err();
         assert!(error.reason.contains("more moves"), "{}", error.reason);
         let bad_solver = Attempt {
@@ -422,25 +432,25 @@ mod tests {
             ..attempt(&[])
         };
         assert_eq!(
-            set.attempt(&store, &id, &bad_solver, || Ok(()))
+            set.attempt(&store, &id, &bad_solver, |_| Ok(()))
                 .unwrap_err()
                 .status,
             400
         );
         assert_eq!(
-            set.attempt(&store, "nope", &attempt(&[]), || Ok(()))
+            set.attempt(&store, "nope", &attempt(&[]), |_| Ok(()))
                 .unwrap_err()
                 .status,
             404
         );
         // A new browser the address may not add: refused, nothing kept.
         let error = set
-            .attempt(&store, &id, &attempt(&[&wrong]), || Err("too many".into()))
+            .attempt(&store, &id, &attempt(&[&wrong]), |_| Err("too many".into()))
             .unwrap_err();
         assert_eq!(error.status, 429);
         assert!(!store.has_solver(SOLVER).unwrap());
         let answer = set
-            .attempt(&store, &id, &attempt(&[&wrong]), || Ok(()))
+            .attempt(&store, &id, &attempt(&[&wrong]), |_| Ok(()))
             .unwrap();
         assert_eq!(answer.result, "failed");
         let end = answer.end.unwrap();
@@ -452,11 +462,70 @@ mod tests {
             give_up: true,
             ..attempt(&[])
         };
-        let again = set.attempt(&store, &id, &give_up, || Ok(())).unwrap();
+        let again = set.attempt(&store, &id, &give_up, |_| Ok(())).unwrap();
         assert_eq!(again.result, "failed");
         assert!(!again.end.unwrap().counted.counted);
         assert_eq!(set.list(0, 0).unwrap_err().status, 400);
         assert_eq!(set.list(0, 3).unwrap().len(), 3.min(set.len()));
+    }
+
+    /// A guess costs the attempt: a wrong move of the solver's with anything after it is a
+    /// failure counted, never an error that would tell it from a right one.
+    #[test]
+    fn a_guess_costs_the_attempt() {
+        let set = Set::shipped();
+        let store = Store::memory();
+        let long = set
+            .entries
+            .iter()
+            .find(|e| e.solution.len() >= 3)
+            .expect("a puzzle of three moves or more");
+        let id = long.puzzle.id.clone();
+        let right = long.puzzle.solution[0].clone();
+        let wrong = long.puzzle.moves[1].0.clone();
+        // Right, then a reply that is not the one given: refused, nothing counted.
+        let error = set
+            .attempt(&store, &id, &attempt(&[&right, "a1:a1"]), |_| Ok(()))
+            .unwrap_err();
+        assert!(
+            error.reason.contains("not the reply given"),
+            "{}",
+            error.reason
+        );
+        assert!(!store.has_solver(SOLVER).unwrap());
+        // Wrong, then anything: failed and counted.
+        let mut news = Vec::new();
+        let answer = set
+            .attempt(&store, &id, &attempt(&[&wrong, "a1:a1"]), |new| {
+                news.push(new);
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(answer.result, "failed");
+        assert!(answer.end.unwrap().counted.counted);
+        assert_eq!(news, [true], "the browser's first attempt is its row's");
+        let error = set
+            .attempt(&store, &id, &attempt(&[]), |_| Ok(()))
+            .unwrap_err();
+        assert!(error.reason.contains("no move given"), "{}", error.reason);
+        // Its second attempt is no new browser's; the address's limit still applies.
+        let other = &set
+            .entries
+            .iter()
+            .find(|e| e.puzzle.id != id)
+            .unwrap()
+            .puzzle;
+        let give_up = Attempt {
+            give_up: true,
+            ..attempt(&[])
+        };
+        let error = set
+            .attempt(&store, &other.id, &give_up, |new| {
+                assert!(!new);
+                Err("too many puzzle attempts".into())
+            })
+            .unwrap_err();
+        assert_eq!(error.status, 429);
     }
 
     #[test]

@@ -39,7 +39,7 @@ impl Standing {
             best,
             solved,
             failed,
-            provisional: rating.deviation > 110.0,
+            provisional: rating.deviation > PROVISIONAL,
         }
     }
 
@@ -67,6 +67,11 @@ pub struct Counted {
 }
 
 type SolverRow = (Rating, i64, i64, i64, i64);
+
+/// A rating whose deviation is above this is provisional (as lichess says): shown with a
+/// mark, and its holder's attempts do not move the puzzles' ratings (a flood of new browsers
+/// cannot push a puzzle's rating about).
+pub const PROVISIONAL: f64 = 110.0;
 
 impl Store {
     /// Whether `solver` has a standing kept.
@@ -164,7 +169,12 @@ impl Store {
             .optional()
             .map_err(fail)?
             .unwrap_or(glicko::START);
-        let (after, puzzle_after) = Rating::attempt(rating, puzzle_rating, won);
+        let (after, moved) = Rating::attempt(rating, puzzle_rating, won);
+        let puzzle_after = if rating.deviation > PROVISIONAL {
+            puzzle_rating
+        } else {
+            moved
+        };
         let (streak, solved_count, failed) = if won {
             (streak + 1, solved_count + 1, failed)
         } else {
@@ -272,10 +282,22 @@ mod tests {
         let (rating, tried) = store.tried("a").unwrap();
         assert_eq!(rating.round() as i64, failed.standing.rating);
         assert_eq!(tried.len(), 3);
-        // The puzzles moved the other way: p1 and p2 solved fell, p3 failed rose.
+        // A provisional solver's attempts do not move the puzzles' ratings.
+        assert!((store.puzzle_ratings().unwrap()["p1"] - 1500.0).abs() < 1e-9);
+        // An established one's do: solved falls, failed rises.
+        let mut attempts = 0;
+        while store.standing("a").unwrap().provisional {
+            store
+                .attempt("a", &format!("q{attempts}"), attempts % 2 == 0)
+                .unwrap();
+            attempts += 1;
+            assert!(attempts < 100, "still provisional after 100 attempts");
+        }
+        store.attempt("a", "p4", true).unwrap();
+        store.attempt("a", "p5", false).unwrap();
         let ratings = store.puzzle_ratings().unwrap();
         assert!(
-            ratings["p1"] < 1500.0 && ratings["p3"] > 1500.0,
+            ratings["p4"] < 1500.0 && ratings["p5"] > 1500.0,
             "{ratings:?}"
         );
         // Another browser is apart.
