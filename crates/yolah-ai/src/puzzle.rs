@@ -397,8 +397,19 @@ impl Line {
     }
 }
 
+/// A puzzle read and checked, with its position and solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checked {
+    /// The puzzle, as its line has it.
+    pub puzzle: Puzzle,
+    /// Its position.
+    pub position: Position,
+    /// Its solution's moves.
+    pub solution: Vec<Move>,
+}
+
 /// The puzzles of a whole puzzles file, each checked, none twice; an error names the line.
-pub fn read_set(text: &str) -> Result<Vec<Puzzle>, String> {
+pub fn read_set(text: &str) -> Result<Vec<Checked>, String> {
     let mut puzzles = Vec::new();
     let mut ids = std::collections::HashSet::new();
     let count = text.lines().count();
@@ -426,11 +437,15 @@ pub fn read_set(text: &str) -> Result<Vec<Puzzle>, String> {
             Line::Header(_) => return Err(at("a second header".into())),
             Line::Scanned(_) => {}
             Line::Puzzle(puzzle) => {
-                puzzle.check().map_err(at)?;
+                let (position, solution) = puzzle.check().map_err(at)?;
                 if !ids.insert(puzzle.id.clone()) {
                     return Err(at(format!("puzzle {} again", puzzle.id)));
                 }
-                puzzles.push(*puzzle);
+                puzzles.push(Checked {
+                    puzzle: *puzzle,
+                    position,
+                    solution,
+                });
             }
         }
     }

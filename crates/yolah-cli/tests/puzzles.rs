@@ -81,8 +81,18 @@ fn ids(path: &Path) -> Vec<String> {
     read_set(&text)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         .into_iter()
-        .map(|p| p.id)
+        .map(|p| p.puzzle.id)
         .collect()
+}
+
+/// A run over all the games without interruption into `dir`: its file and its puzzles' ids.
+fn straight_run(dir: &Path, games: &Path) -> (PathBuf, Vec<String>) {
+    let straight = dir.join("straight.jsonl");
+    let output = run(&args(&straight, 1000, games));
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("the games ran out before 1000"));
+    let ids = ids(&straight);
+    (straight, ids)
 }
 
 #[test]
@@ -110,7 +120,7 @@ fn puzzles_from_records_and_pgn_are_the_same_and_each_checks() {
     };
     assert_eq!(header.settings, yolah_ai::puzzle::Settings::default());
     let puzzles = read_set(&text).unwrap();
-    for puzzle in &puzzles {
+    for puzzle in puzzles.iter().map(|p| &p.puzzle) {
         assert!(puzzle.source.contains(" game ") && puzzle.source.contains(" ply "));
         let position: yolah_core::Position = puzzle.position.parse().unwrap();
         assert!(64 - position.occupied().count() <= 20, "{puzzle:?}");
@@ -124,12 +134,8 @@ fn puzzles_from_records_and_pgn_are_the_same_and_each_checks() {
         "the same games give the same puzzles"
     );
     // A larger count goes on with --resume to what a straight run finds.
-    let straight = root.path().join("straight.jsonl");
-    let output = run(&args(&straight, 1000, csv));
-    assert!(output.status.success(), "{}", stderr(&output));
-    let all = ids(&straight);
+    let (_, all) = straight_run(root.path(), csv);
     assert!(all.len() > found.len(), "{} puzzles in 60 games", all.len());
-    assert!(stdout(&output).contains("the games ran out before 1000"));
     let output = run(&resume(&args(&from_csv, 1000, csv)));
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(stdout(&output).contains("going on"), "{}", stdout(&output));
@@ -140,10 +146,7 @@ fn puzzles_from_records_and_pgn_are_the_same_and_each_checks() {
 fn killed_at_random_it_resumes_to_a_straight_runs_end() {
     let (csv, _) = games();
     let root = tempfile::tempdir().unwrap();
-    let straight = root.path().join("straight.jsonl");
-    let output = run(&args(&straight, 1000, csv));
-    assert!(output.status.success(), "{}", stderr(&output));
-    let expected = ids(&straight);
+    let (_, expected) = straight_run(root.path(), csv);
     let killed = root.path().join("killed.jsonl");
     let start = args(&killed, 1000, csv);
     let kills = kill_at_random(
@@ -186,10 +189,7 @@ fn killed_at_random_it_resumes_to_a_straight_runs_end() {
 fn a_full_disk_is_said_in_one_line_and_loses_nothing() {
     let (csv, _) = games();
     let root = tempfile::tempdir().unwrap();
-    let straight = root.path().join("straight.jsonl");
-    let output = run(&args(&straight, 1000, csv));
-    assert!(output.status.success(), "{}", stderr(&output));
-    let expected = ids(&straight);
+    let (straight, expected) = straight_run(root.path(), csv);
     let size = std::fs::metadata(&straight).unwrap().len();
     // Room for one page of the tmpfs: less than the whole file.
     assert!(size > 4096, "{size} bytes");

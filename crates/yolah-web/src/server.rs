@@ -482,8 +482,19 @@ fn refusal(refused: &crate::puzzles::Refused) -> Response {
     (status, Json(serde_json::json!({ "error": refused.reason }))).into_response()
 }
 
-/// A request body as JSON, or why not.
-fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, crate::puzzles::Refused> {
+/// A puzzle request's body as JSON, from the page's own origin or an allowed one (another
+/// site's page may not spend a browser's attempts), or why not.
+fn request<T: serde::de::DeserializeOwned>(
+    shared: &Shared,
+    headers: &HeaderMap,
+    bytes: &[u8],
+) -> Result<T, crate::puzzles::Refused> {
+    check_origin(headers, &shared.config.allowed_origins).map_err(|reason| {
+        crate::puzzles::Refused {
+            status: 403,
+            reason,
+        }
+    })?;
     serde_json::from_slice(bytes).map_err(|e| crate::puzzles::Refused {
         status: 400,
         reason: format!("not a request of this kind: {e}"),
@@ -496,14 +507,7 @@ async fn next_puzzle(
     headers: HeaderMap,
     bytes: axum::body::Bytes,
 ) -> Response {
-    if let Err(why) = check_origin(&headers, &shared.config.allowed_origins) {
-        return (
-            StatusCode::FORBIDDEN,
-            Json(serde_json::json!({"error": why})),
-        )
-            .into_response();
-    }
-    let asker: crate::puzzles::Asker = match body(&bytes) {
+    let asker: crate::puzzles::Asker = match request(&shared, &headers, &bytes) {
         Ok(asker) => asker,
         Err(refused) => return refusal(&refused),
     };
@@ -524,14 +528,7 @@ async fn attempt_puzzle(
     Path(id): Path<String>,
     bytes: axum::body::Bytes,
 ) -> Response {
-    if let Err(why) = check_origin(&headers, &shared.config.allowed_origins) {
-        return (
-            StatusCode::FORBIDDEN,
-            Json(serde_json::json!({"error": why})),
-        )
-            .into_response();
-    }
-    let attempt: crate::puzzles::Attempt = match body(&bytes) {
+    let attempt: crate::puzzles::Attempt = match request(&shared, &headers, &bytes) {
         Ok(attempt) => attempt,
         Err(refused) => return refusal(&refused),
     };

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use standing::{Counted, Standing};
 use std::collections::HashMap;
 use std::path::Path;
-use yolah_ai::puzzle::Puzzle;
+use yolah_ai::puzzle::{Checked, Puzzle};
 use yolah_core::{Move, Position};
 
 /// The shipped set.
@@ -30,18 +30,10 @@ const MAX_FILE: u64 = 64 << 20;
 /// The most puzzles one `/puzzles.json` gives.
 pub const MAX_COUNT: usize = 1000;
 
-/// A puzzle as the set holds it: read, checked, its position and solution parsed.
-#[derive(Debug)]
-struct Entry {
-    puzzle: Puzzle,
-    position: Position,
-    solution: Vec<Move>,
-}
-
 /// A set of puzzles.
 #[derive(Debug)]
 pub struct Set {
-    entries: Vec<Entry>,
+    entries: Vec<Checked>,
     by_id: HashMap<String, usize>,
 }
 
@@ -64,18 +56,11 @@ fn refused(status: u16, reason: impl Into<String>) -> Refused {
 impl Set {
     /// The set of a puzzles file's text, every puzzle checked.
     pub fn parse(text: &str) -> Result<Set, String> {
-        let puzzles = yolah_ai::puzzle::read_set(text)?;
-        let mut entries = Vec::with_capacity(puzzles.len());
-        let mut by_id = HashMap::new();
-        for puzzle in puzzles {
-            let (position, solution) = puzzle.check()?;
-            by_id.insert(puzzle.id.clone(), entries.len());
-            entries.push(Entry {
-                puzzle,
-                position,
-                solution,
-            });
-        }
+        let entries = yolah_ai::puzzle::read_set(text)?;
+        let by_id = (0..)
+            .zip(&entries)
+            .map(|(k, entry)| (entry.puzzle.id.clone(), k))
+            .collect();
         Ok(Set { entries, by_id })
     }
 
@@ -134,7 +119,7 @@ impl Set {
             .iter()
             .filter(|e| !tried.contains(&e.puzzle.id))
             .min_by(|a, b| {
-                let distance = |e: &Entry| (rating_of(&e.puzzle.id) - rating).abs();
+                let distance = |e: &Checked| (rating_of(&e.puzzle.id) - rating).abs();
                 distance(a).total_cmp(&distance(b))
             });
         Ok(Next {
@@ -279,7 +264,7 @@ pub struct Shown {
 }
 
 impl Shown {
-    fn of(entry: &Entry, rating: f64) -> Shown {
+    fn of(entry: &Checked, rating: f64) -> Shown {
         #[allow(clippy::cast_possible_truncation)]
         let rating = rating.round() as i64;
         Shown {
