@@ -27,46 +27,11 @@ let selected = null;
 let over = true;
 let pending = false;  // a move or a give-up being checked
 let before = null;    // the state before your move, restored if it cannot be checked
-const squares = {};
-
-function buildBoard(flipped) {
-  const grid = $("board");
-  grid.textContent = "";
-  const ranks = flipped ? [1, 2, 3, 4, 5, 6, 7, 8] : [8, 7, 6, 5, 4, 3, 2, 1];
-  const files = flipped ? [...FILES].reverse() : [...FILES];
-  for (const rank of ranks) {
-    for (const f of files) {
-      const name = f + rank;
-      const div = document.createElement("div");
-      div.className = "sq " + ((FILES.indexOf(f) + rank) % 2 === 0 ? "light" : "dark");
-      div.dataset.square = name;
-      div.setAttribute("role", "gridcell");
-      if (f === files[0]) { const c = document.createElement("span"); c.className = "coord rank"; c.textContent = rank; div.appendChild(c); }
-      if (rank === ranks[7]) { const c = document.createElement("span"); c.className = "coord file"; c.textContent = f; div.appendChild(c); }
-      div.addEventListener("click", () => clicked(name));
-      squares[name] = div;
-      grid.appendChild(div);
-    }
-  }
-}
+let squares = {};
 
 function draw() {
   const targets = selected ? legal.filter(m => m.startsWith(selected + ":")).map(m => m.split(":")[1]) : [];
-  for (const [name, div] of Object.entries(squares)) {
-    const cell = board[name];
-    div.setAttribute("aria-label", name + (cell === "empty" ? "" : " " + (cell === "hole" ? "hole" : cell + " piece")));
-    div.classList.toggle("hole", cell === "hole");
-    div.classList.toggle("last", last.includes(name));
-    div.classList.toggle("selected", name === selected);
-    div.classList.toggle("target", targets.includes(name));
-    const piece = div.querySelector(".piece");
-    if (piece) piece.remove();
-    if (cell === "black" || cell === "white") {
-      const p = document.createElement("div");
-      p.className = "piece " + cell;
-      div.appendChild(p);
-    }
-  }
+  for (const [name, div] of Object.entries(squares)) paintSquare(div, name, board[name], { last, targets, selected });
   $("scores").textContent = "● black " + scores[0] + " · ○ white " + scores[1];
 }
 
@@ -143,7 +108,7 @@ async function next() {
   last = [];
   selected = null;
   over = false;
-  buildBoard(puzzle.side === "white");
+  squares = buildSquares($("board"), puzzle.side === "white", clicked);
   $("task").textContent = (puzzle.side === "black" ? "Black" : "White") + " to move: " + puzzle.task + ".";
   $("solution").hidden = false;
   say("Puzzle rated " + puzzle.rating + ". Pick a " + puzzle.side + " piece, then where it goes.");

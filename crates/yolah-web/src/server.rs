@@ -45,6 +45,7 @@ const INDEX: &str = include_str!("index.html");
 /// The levels and how players are named, shared by the board and the archive.
 const PLAYERS_SCRIPT: &str = include_str!("players.js");
 const BOARD_SCRIPT: &str = include_str!("board.js");
+const BOARD_STYLE: &str = include_str!("board.css");
 
 /// A message longer than this gets an error and changes nothing.
 pub const MAX_MESSAGE: usize = 4 * 1024;
@@ -211,6 +212,10 @@ pub fn router(config: Config, store: Arc<Store>) -> Router {
         )
         .route("/players.js", get(|| async { script(PLAYERS_SCRIPT) }))
         .route("/board.js", get(|| async { script(BOARD_SCRIPT) }))
+        .route(
+            "/board.css",
+            get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], BOARD_STYLE) }),
+        )
         .route("/health", get(health))
         .route("/export.pgn", get(crate::export::export))
         .route("/games", get(crate::archive::page))
