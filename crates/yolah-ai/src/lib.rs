@@ -48,5 +48,5 @@ pub use arena::record::GameRecord;
 pub use catalogue::PLAYERS;
 pub use clock::{Clock, TimeControl};
 pub use limits::{Budget, Limits};
-pub use player::{Forfeit, Margin, Player, PlayerInfo, Report};
+pub use player::{Forfeit, Line, Margin, Player, PlayerInfo, Report};
 pub use spec::{Spec, SpecError};

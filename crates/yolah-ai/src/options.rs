@@ -31,6 +31,8 @@ pub enum ValueKind {
     Megabytes,
     /// A whole percentage, 1 to 100.
     Percent,
+    /// A number of lines to show (multi-PV), 1 to 16.
+    Lines,
     /// The path of a weights file (JSON, see `yolah_ai::eval::weights`).
     WeightsFile,
     /// The path of a network file (`docs/network-format.md`).
@@ -62,6 +64,7 @@ impl ValueKind {
             ValueKind::Depth => "a depth in plies from 1 to 127",
             ValueKind::Megabytes => "a size in MiB from 1 to 16384",
             ValueKind::Percent => "a whole percentage from 1 to 100",
+            ValueKind::Lines => "a number of lines from 1 to 16",
             ValueKind::WeightsFile => "the path of a weights file",
             ValueKind::NetworkFile => "the path of a network file",
             ValueKind::PolicyValueFile => "the path of a policy-value network file (.yolahpv)",
@@ -100,6 +103,9 @@ pub struct OptionInfo {
     /// What it does.
     pub help: &'static str,
 }
+
+/// The most lines a search shows at once (`lines=N`, multi-PV).
+pub const MAX_LINES: u64 = 16;
 
 /// The per-move time of a search player given neither `time` nor `iterations`.
 pub const DEFAULT_TIME: Duration = Duration::from_millis(100);
@@ -195,6 +201,7 @@ impl Value {
             ValueKind::Depth => whole_in(1..=127),
             ValueKind::Megabytes => whole_in(1..=16_384),
             ValueKind::Percent => whole_in(1..=100),
+            ValueKind::Lines => whole_in(1..=MAX_LINES),
             ValueKind::Switch => match text {
                 "on" => Some(Value::Whole(1)),
                 "off" => Some(Value::Whole(0)),

@@ -120,6 +120,9 @@ pub struct Report {
     pub nodes: Option<u64>,
     /// The principal variation, starting with the move; empty when the player has none.
     pub pv: Vec<Move>,
+    /// The best lines with their margins, best first, when the player was asked for more
+    /// than one (minimax's `lines=N`, multi-PV); the first is `pv`'s. Empty otherwise.
+    pub lines: Vec<Line>,
     /// Whether the move came from the opening book (minimax), not from a search.
     pub book: bool,
     /// Whatever else the algorithm knows (principal variation, tree size, reuse), one line.
@@ -135,6 +138,39 @@ pub struct Margin {
     pub proved: bool,
 }
 
+/// One of a search's best lines (multi-PV): its moves and what they lead to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    /// The moves, starting with a move of the position searched.
+    pub pv: Vec<Move>,
+    /// The final margin this line leads to, for the side to move.
+    pub margin: Margin,
+    /// The expected score, 0 (loss) to 1 (win), for the side to move.
+    pub value: f64,
+}
+
+impl fmt::Display for Line {
+    /// `+1.35 e4:c2 h8:g7 …`, or `win by 3 (proved) …`: the margin for the side to move, then
+    /// the moves.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let points = self.margin.points;
+        if self.margin.proved {
+            match points.partial_cmp(&0.0) {
+                Some(std::cmp::Ordering::Greater) => write!(f, "win by {points}")?,
+                Some(std::cmp::Ordering::Less) => write!(f, "loss by {}", -points)?,
+                _ => f.write_str("draw")?,
+            }
+            f.write_str(" (proved)")?;
+        } else {
+            write!(f, "{points:+.2}")?;
+        }
+        for m in &self.pv {
+            write!(f, " {m}")?;
+        }
+        Ok(())
+    }
+}
+
 impl Report {
     /// A report of `mv` found in `time`, with nothing else known yet.
     pub fn new(mv: Move, time: Duration) -> Report {
@@ -147,6 +183,7 @@ impl Report {
             margin: None,
             nodes: None,
             pv: Vec::new(),
+            lines: Vec::new(),
             book: false,
             detail: String::new(),
         }

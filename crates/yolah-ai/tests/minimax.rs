@@ -538,3 +538,91 @@ fn each_pruning_switched_off_searches_more_nodes_to_the_same_depth() {
         assert!(off > on, "{switch}=off {off} nodes, all on {on}");
     }
 }
+
+/// Multi-PV (`lines=N`) in solved endgames: the lines start with different moves, each is
+/// legal and reaches the end with its proved margin, and their margins are the best N of the
+/// moves' exact margins (exhaustive search), in order; the first is the single line's.
+#[test]
+fn multi_pv_lines_are_the_best_moves_with_their_exact_margins() {
+    let mut rng = SmallRng::seed_from_u64(43);
+    let mut player = Minimax::new(Weights::tuned(), 4, 1);
+    player.lines = 3;
+    let mut checked = 0;
+    for i in 0..120 {
+        let position = random_endgame(8 + i % 4, &mut rng);
+        let mut exact: Vec<i32> = position
+            .moves()
+            .iter()
+            .map(|&m| {
+                let mut child = position;
+                child.play(m);
+                -exact_margin(&child)
+            })
+            .collect();
+        exact.sort_unstable_by(|a, b| b.cmp(a));
+        let outcome = player.search(&position, unlimited());
+        let wanted = 3.min(exact.len());
+        assert_eq!(outcome.lines.len(), wanted, "{position}: {outcome:?}");
+        assert_eq!(outcome.lines[0].pv, outcome.pv, "{position}");
+        assert_eq!(outcome.lines[0].value, outcome.value, "{position}");
+        let mut firsts: Vec<Move> = outcome.lines.iter().map(|line| line.pv[0]).collect();
+        firsts.sort_unstable();
+        firsts.dedup();
+        assert_eq!(firsts.len(), wanted, "{position}: a first move twice");
+        for (k, line) in outcome.lines.iter().enumerate() {
+            assert!(line.proven, "{position}: line {k} not proved");
+            let margin = proven_margin(line.value).unwrap_or(0);
+            assert_eq!(margin, exact[k], "{position}: line {k} {line:?}");
+            let mut end = position;
+            for &m in &line.pv {
+                assert_eq!(end.check_move(m), Ok(()), "{position}: line {k} {line:?}");
+                end.play(m);
+            }
+            assert!(end.game_over(), "{position}: line {k} stops short");
+            let us = position.side_to_move();
+            let reached = i32::from(end.score(us)) - i32::from(end.score(us.opponent()));
+            assert_eq!(reached, margin, "{position}: line {k} {line:?}");
+        }
+        checked += usize::from(wanted > 1);
+    }
+    assert!(
+        checked > 60,
+        "only {checked} positions with two moves or more"
+    );
+}
+
+/// Multi-PV under a time limit, through a spec as the board asks for it: three lines of
+/// different first moves, the move played the first line's, the report's lines in the same
+/// order; one line asked for (the default) gives no list.
+#[test]
+fn a_timed_multi_pv_search_reports_its_lines() {
+    let position = Position::start();
+    let spec: Spec = "minimax:lines=3,depth=4".parse().unwrap();
+    let report = spec.player(1).choose(&position, spec.limits());
+    assert_eq!(report.lines.len(), 3, "{report:?}");
+    assert_eq!(report.lines[0].pv, report.pv);
+    assert_eq!(report.lines[0].pv[0], report.mv);
+    assert_eq!(report.lines[0].margin, report.margin.unwrap());
+    let firsts: std::collections::HashSet<Move> =
+        report.lines.iter().map(|line| line.pv[0]).collect();
+    assert_eq!(firsts.len(), 3);
+    for line in &report.lines {
+        let mut end = position;
+        for &m in &line.pv {
+            assert_eq!(end.check_move(m), Ok(()), "{line:?}");
+            end.play(m);
+        }
+    }
+    let single: Spec = "minimax:depth=4".parse().unwrap();
+    assert!(
+        single
+            .player(1)
+            .choose(&position, single.limits())
+            .lines
+            .is_empty()
+    );
+    for bad in ["minimax:lines=0", "minimax:lines=17", "minimax:lines=x"] {
+        let error = bad.parse::<Spec>().unwrap_err().to_string();
+        assert!(error.contains("from 1 to 16"), "{bad}: {error}");
+    }
+}

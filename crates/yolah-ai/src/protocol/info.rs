@@ -46,6 +46,29 @@ pub fn line(report: &Report) -> String {
     line
 }
 
+/// The `info` lines of a report: one, or with several lines (multi-PV, `lines=N`) one for each,
+/// best first, each `info multipv <k> …` with its own score and `pv`.
+pub fn lines(report: &Report) -> Vec<String> {
+    if report.lines.len() <= 1 {
+        return vec![line(report)];
+    }
+    report
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(k, found)| {
+            let one = Report {
+                margin: Some(found.margin),
+                value: Some(found.value),
+                pv: found.pv.clone(),
+                lines: Vec::new(),
+                ..report.clone()
+            };
+            line(&one).replacen("info", &format!("info multipv {}", k + 1), 1)
+        })
+        .collect()
+}
+
 /// What an `info` line (the words after `info`) says, put into `report`: the fields it knows,
 /// skipping those it does not. `info string …` says nothing of the search and is left alone.
 /// Malformed values are skipped too: the line is for people; only `bestmove` must be exact.
@@ -55,8 +78,13 @@ pub fn read(words: &[&str], report: &mut Report) {
     }
     let mut i = 0;
     let number = |i: usize| words.get(i + 1).and_then(|w| w.parse::<u64>().ok());
+    // Another line than the best (multi-PV) says nothing of the move to be played.
+    if words.first() == Some(&"multipv") && number(0).is_some_and(|k| k != 1) {
+        return;
+    }
     while i < words.len() {
         match words[i] {
+            "multipv" => i += 2,
             "book" => {
                 report.book = true;
                 i += 1;
@@ -166,5 +194,39 @@ mod tests {
         assert_eq!(back.iterations, 7);
         assert_eq!(back.value, None, "an expected score above 1 is dropped");
         assert_eq!(back.pv, vec!["a1:c3".parse::<Move>().unwrap()]);
+    }
+
+    #[test]
+    fn several_lines_give_one_info_line_each_and_only_the_first_is_read_back() {
+        let mut report = Report::new("a1:c3".parse().unwrap(), Duration::from_millis(87));
+        report.depth = Some(6);
+        let found = |pv: &str, points: f64| crate::player::Line {
+            pv: pv.split(' ').map(|m| m.parse().unwrap()).collect(),
+            margin: Margin {
+                points,
+                proved: false,
+            },
+            value: 0.5,
+        };
+        report.lines = vec![found("a1:c3 h8:f6", 1.5), found("a1:b2 h8:g7", -0.25)];
+        report.pv = report.lines[0].pv.clone();
+        report.margin = Some(report.lines[0].margin);
+        let written = lines(&report);
+        assert_eq!(
+            written,
+            [
+                "info multipv 1 depth 6 score margin 1.50 expect 0.500 time 87 pv a1:c3 h8:f6",
+                "info multipv 2 depth 6 score margin -0.25 expect 0.500 time 87 pv a1:b2 h8:g7",
+            ]
+        );
+        let mut read_back = Report::new("a1:c3".parse().unwrap(), Duration::ZERO);
+        for text in &written {
+            let words: Vec<&str> = text.split(' ').skip(1).collect();
+            read(&words, &mut read_back);
+        }
+        assert_eq!(read_back.pv, report.pv);
+        assert_eq!(read_back.margin, report.margin);
+        report.lines.truncate(1);
+        assert_eq!(lines(&report), [line(&report)]);
     }
 }

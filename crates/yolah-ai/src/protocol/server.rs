@@ -295,9 +295,13 @@ impl Session {
         let finished = Arc::clone(&done);
         let handle = std::thread::spawn(move || {
             let report: Report = player.choose_observed(&position, limits, &mut |report| {
-                say(&output, &info::line(report));
+                for line in info::lines(report) {
+                    say(&output, &line);
+                }
             });
-            say(&output, &info::line(&report));
+            for line in info::lines(&report) {
+                say(&output, &line);
+            }
             if report.detail.starts_with("forfeit (") {
                 // A player that failed (an `engine:` program): the move is a replacement,
                 // and the GUI is told why.

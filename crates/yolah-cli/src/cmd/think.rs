@@ -40,6 +40,9 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         writeln!(out, "{}", report_json(&spec.to_string(), &report))?;
     } else {
         writeln!(out, "{report}")?;
+        for (k, line) in report.lines.iter().enumerate() {
+            writeln!(out, "line {}: {line}", k + 1)?;
+        }
     }
     Ok(())
 }
@@ -57,6 +60,12 @@ pub fn report_json(player: &str, report: &Report) -> serde_json::Value {
         "nodes": report.nodes,
         "time_ms": report.time.as_secs_f64() * 1e3,
         "pv": report.pv.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "lines": report.lines.iter().map(|line| serde_json::json!({
+            "margin": line.margin.points,
+            "proved": line.margin.proved,
+            "value": line.value,
+            "pv": line.pv.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
         "book": report.book,
         "detail": report.detail,
     })

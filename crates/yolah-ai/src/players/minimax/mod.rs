@@ -31,7 +31,7 @@ mod spec;
 mod time;
 mod values;
 
-pub use outcome::Outcome;
+pub use outcome::{Outcome, Variation};
 pub use player::Minimax;
 pub use pruning::Pruning;
 pub use spec::DEFAULT_TT_MB;

@@ -2,7 +2,7 @@
 
 use super::values::proven_margin;
 use crate::book::{self, BookMove};
-use crate::player::{Margin, Report};
+use crate::player::{Line, Margin, Report};
 use std::fmt::Write as _;
 use std::time::Duration;
 use yolah_core::{Move, Position};
@@ -26,8 +26,66 @@ pub struct Outcome {
     pub tt_hits: u64,
     /// The principal variation, starting with the move.
     pub pv: Vec<Move>,
+    /// The best lines, best first, when more than one was asked for (`lines=N`); the first
+    /// is `pv`'s. Empty otherwise.
+    pub lines: Vec<Variation>,
     /// Time taken.
     pub time: Duration,
+}
+
+/// One line of a multi-PV search: its value for the side to move at the root and its moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variation {
+    /// The value, as [`Outcome::value`].
+    pub value: i32,
+    /// Whether the value is exact.
+    pub proven: bool,
+    /// The moves, starting with a root move.
+    pub pv: Vec<Move>,
+}
+
+impl Variation {
+    /// The line as a player reports it.
+    pub fn line(&self) -> Line {
+        Line {
+            pv: self.pv.clone(),
+            margin: margin(self.value, self.proven),
+            value: expected_score(self.value, self.proven),
+        }
+    }
+}
+
+/// `first` made the first of `lines`, the others kept in their order without a line that
+/// starts with its move, as many lines as before.
+pub(super) fn led_by(first: Variation, lines: &[Variation]) -> Vec<Variation> {
+    let wanted = lines.len().max(1);
+    let head = first.pv.first().copied();
+    std::iter::once(first)
+        .chain(
+            lines
+                .iter()
+                .filter(|line| line.pv.first().copied() != head)
+                .cloned(),
+        )
+        .take(wanted)
+        .collect()
+}
+
+/// The margin a value stands for: exact points for a proven game's end, hundredths otherwise.
+fn margin(value: i32, proved: bool) -> Margin {
+    Margin {
+        points: proven_margin(value).map_or(f64::from(value) / 100.0, f64::from),
+        proved,
+    }
+}
+
+/// Expected score 0–1 for the side to move: exact when proven, else a logistic of the
+/// margin estimate (4 points ≈ 0.73; a rough scale, for display).
+fn expected_score(value: i32, proven: bool) -> f64 {
+    if proven || proven_margin(value).is_some() {
+        return f64::midpoint(f64::from(value.signum()), 1.0);
+    }
+    1.0 / (1.0 + (-f64::from(value) / 400.0).exp())
 }
 
 impl Outcome {
@@ -44,10 +102,7 @@ impl Outcome {
     /// Expected score 0–1 for the side to move: exact when proven, else a logistic of the
     /// margin estimate (4 points ≈ 0.73; a rough scale, for display).
     pub fn expected_score(&self) -> f64 {
-        if self.proven || proven_margin(self.value).is_some() {
-            return f64::midpoint(f64::from(self.value.signum()), 1.0);
-        }
-        1.0 / (1.0 + (-f64::from(self.value) / 400.0).exp())
+        expected_score(self.value, self.proven)
     }
 }
 
@@ -66,6 +121,7 @@ pub(super) fn book_report(position: &Position, found: BookMove, time: Duration) 
         nodes: 0,
         tt_hits: 0,
         pv: vec![found.mv],
+        lines: Vec::new(),
         time,
     };
     let mut report = report(&outcome);
@@ -103,13 +159,10 @@ pub(super) fn report(outcome: &Outcome) -> Report {
         value: Some(outcome.expected_score()),
         iterations: outcome.nodes,
         depth: Some(outcome.depth),
-        margin: Some(Margin {
-            points: proven_margin(outcome.value)
-                .map_or(f64::from(outcome.value) / 100.0, f64::from),
-            proved,
-        }),
+        margin: Some(margin(outcome.value, proved)),
         nodes: Some(outcome.nodes),
         pv: outcome.pv.clone(),
+        lines: outcome.lines.iter().map(Variation::line).collect(),
         detail,
         ..Report::new(outcome.mv, outcome.time)
     }

@@ -1,7 +1,7 @@
 //! The minimax player: its settings, its table and threads, and [`Minimax::search_with`], which
 //! plans a search's time and limits and runs it on every thread.
 
-use super::outcome::{Outcome, book_report, report};
+use super::outcome::{Outcome, Variation, book_report, led_by, report};
 use super::pruning::Pruning;
 use super::searcher::{Iteration, Searcher, Shared, outcome};
 use super::time::{DEFAULT_SOFT_PERCENT, TimePlan};
@@ -39,6 +39,9 @@ pub struct Minimax {
     /// Whether positions in the opening book ([`crate::book`]) are played from it, without
     /// search; off in [`Minimax::new`], on in specs of the shipped network player.
     pub book: bool,
+    /// The best lines each iteration finds (multi-PV), 1 by default: the k-th is searched with
+    /// the first moves of the lines before it left out, so k lines cost about k searches.
+    pub lines: usize,
     table: Arc<Table>,
     evaluation: Arc<Evaluation>,
     searchers: Threads<CachePadded<Searcher>>,
@@ -55,6 +58,7 @@ impl Minimax {
             soft_percent: DEFAULT_SOFT_PERCENT,
             stretch: false,
             book: false,
+            lines: 1,
             table: Arc::new(Table::new(tt_megabytes)),
             evaluation: Arc::new(evaluation.into()),
             searchers: Threads::new(
@@ -155,6 +159,7 @@ impl Minimax {
             },
             regions: self.regions,
             region_limits: self.region_limits,
+            lines: self.lines.max(1),
         };
         let max_depth = limits
             .depth
@@ -192,6 +197,14 @@ impl Minimax {
                 result.value = helper.value;
                 result.depth = helper.depth;
                 result.proven = helper.proven;
+                if !result.lines.is_empty() {
+                    let first = Variation {
+                        value: helper.value,
+                        proven: helper.proven,
+                        pv: helper.pv.clone(),
+                    };
+                    result.lines = led_by(first, &result.lines);
+                }
                 result.pv = helper.pv;
             }
             result.seldepth = result.seldepth.max(helper.seldepth);

@@ -2,7 +2,7 @@
 //! search, the table, the cuts of [`super::pruning`] and the order of [`super::ordering`].
 
 use super::ordering::MoveOrder;
-use super::outcome::Outcome;
+use super::outcome::{Outcome, Variation, led_by};
 use super::pruning::{
     FUTILITY_DEPTH, FUTILITY_MARGIN, NULL_MIN_DEPTH, PRUNE_MIN_FREE, Pruning, plies_left,
 };
@@ -42,6 +42,8 @@ pub(super) struct Shared {
     pub(super) regions: bool,
     /// How much a position's one-player runs may cost ([`super::Minimax::region_limits`]).
     pub(super) region_limits: AreaLimits,
+    /// The lines the first thread finds at each depth ([`super::Minimax::lines`]).
+    pub(super) lines: usize,
 }
 
 /// One thread's search state.
@@ -74,6 +76,9 @@ pub(super) struct Searcher {
     accumulator: Option<Accumulator>,
     /// Exact values of positions whose sides can no longer meet.
     regions: Regions,
+    /// Root moves left out of the search: the first moves of the lines already found at this
+    /// depth, when more than one is asked for.
+    excluded: Vec<Move>,
 }
 
 impl Searcher {
@@ -98,6 +103,7 @@ impl Searcher {
             root_value: 0,
             accumulator: None,
             regions: Regions::new(),
+            excluded: Vec::new(),
         }
     }
 
@@ -232,10 +238,12 @@ impl Searcher {
         }
 
         // Step 1: the table. A deep enough bound cuts at once (on the principal variation
-        // only a proven one, to keep the line whole).
+        // only a proven one, to keep the line whole). A root that leaves moves out is not the
+        // position the table knows: it neither reads its value nor stores one.
         let pv_node = beta - alpha > 1;
+        let excluding = ply == 0 && !self.excluded.is_empty();
         let key = position.hash();
-        let entry = shared.table.probe(key);
+        let entry = shared.table.probe(key).filter(|_| !excluding);
         let mut table_move = None;
         if let Some(entry) = entry {
             self.tt_hits += 1;
@@ -261,6 +269,9 @@ impl Searcher {
         let mut moves = position.moves();
         if let Some((own, keep)) = own {
             moves.retain(|m| m == keep || own & (1 << m.from().index()) == 0);
+        }
+        if excluding {
+            moves.retain(|m| !self.excluded.contains(&m));
         }
 
         // Step 2: cuts by the static value, away from the principal variation, from endgames
@@ -391,9 +402,11 @@ impl Searcher {
         } else {
             depth.clamp(0, i32::from(PROVEN) - 1) as u8
         };
-        shared
-            .table
-            .store(key, best_move, best, stored_depth, bound);
+        if !excluding {
+            shared
+                .table
+                .store(key, best_move, best, stored_depth, bound);
+        }
         best
     }
 
@@ -445,6 +458,51 @@ impl Searcher {
         line
     }
 
+    /// Multi-PV: after `first` (this depth's best line), the next best lines at its depth,
+    /// each searched with the first moves of the lines before it left out, the others sorted
+    /// best first; `None` if the search was stopped on the way.
+    fn more_lines(
+        &mut self,
+        shared: &Shared,
+        root: &Position,
+        first: &Iteration,
+    ) -> Option<Vec<Variation>> {
+        let wanted = shared.lines.min(root.moves().len());
+        let mut lines = vec![first.variation()];
+        let mut position = *root;
+        while lines.len() < wanted {
+            self.excluded = lines
+                .iter()
+                .filter_map(|line| line.pv.first().copied())
+                .collect();
+            let unproven_before = self.unproven;
+            self.set_root(shared, &position);
+            let value = self.search(
+                shared,
+                &mut position,
+                first.depth as i32,
+                0,
+                -INFINITY,
+                INFINITY,
+                false,
+            );
+            self.excluded.clear();
+            let pv = self.pv[0][..self.pv_len[0]].to_vec();
+            if self.stopped || pv.is_empty() {
+                return None;
+            }
+            let proven = self.unproven == unproven_before;
+            let pv = if proven {
+                self.complete_line(shared, root, value, pv)
+            } else {
+                pv
+            };
+            lines.push(Variation { value, proven, pv });
+        }
+        lines[1..].sort_by(|a, b| b.value.cmp(&a.value));
+        Some(lines)
+    }
+
     /// Iterative deepening from `root` up to `max_depth`, telling `on_iteration` of each
     /// finished one. The first thread (`ahead` 0) goes one ply at a time; a helper searches
     /// `ahead` plies deeper than the first thread is searching, skipping the depths it has
@@ -491,6 +549,7 @@ impl Searcher {
                     best.value = self.root_value;
                     best.proven = false;
                     best.pv = pv;
+                    best.lines = best.led_lines();
                 }
                 break;
             }
@@ -500,12 +559,22 @@ impl Searcher {
             } else {
                 pv
             };
-            let iteration = Iteration {
+            let mut iteration = Iteration {
                 depth,
                 value,
                 proven,
                 pv,
+                lines: Vec::new(),
             };
+            if self.main && shared.lines > 1 {
+                match self.more_lines(shared, root, &iteration) {
+                    Some(lines) => iteration.lines = lines,
+                    // Stopped among the other lines: the last iteration stands whole, so that
+                    // its lines are all of one depth.
+                    None => break,
+                }
+            }
+            let all_proven = iteration.lines.iter().all(|line| line.proven);
             on_iteration(&iteration, self);
             if let Some(plan) = plan {
                 let changed = best.as_ref().is_some_and(|b| b.pv[0] != iteration.pv[0]);
@@ -517,7 +586,9 @@ impl Searcher {
                 self.deadline = Some(plan.stop_at(factor));
             }
             best = Some(iteration);
-            if proven || plan.is_some_and(|plan| Instant::now() >= plan.last_start(factor)) {
+            if (proven && all_proven)
+                || plan.is_some_and(|plan| Instant::now() >= plan.last_start(factor))
+            {
                 break;
             }
             depth = (depth + 1).max(shared.main_depth.load(Ordering::Relaxed) + ahead);
@@ -532,6 +603,28 @@ pub(super) struct Iteration {
     value: i32,
     proven: bool,
     pv: Vec<Move>,
+    /// The best lines when more than one is asked for, the first `pv`'s; else empty.
+    lines: Vec<Variation>,
+}
+
+impl Iteration {
+    /// This iteration's line.
+    fn variation(&self) -> Variation {
+        Variation {
+            value: self.value,
+            proven: self.proven,
+            pv: self.pv.clone(),
+        }
+    }
+
+    /// The lines with this iteration's own first (after its move changed); none if only one
+    /// was asked for.
+    fn led_lines(&self) -> Vec<Variation> {
+        if self.lines.is_empty() {
+            return Vec::new();
+        }
+        led_by(self.variation(), &self.lines)
+    }
 }
 
 /// The outcome of a search that found `iteration` (none: the first legal move).
@@ -541,9 +634,16 @@ pub(super) fn outcome(
     searcher: &Searcher,
     start: Instant,
 ) -> Outcome {
-    let (depth, value, proven, mut pv) = iteration.map_or((0, 0, false, Vec::new()), |it| {
-        (it.depth, it.value, it.proven, it.pv.clone())
-    });
+    let (depth, value, proven, mut pv, lines) =
+        iteration.map_or((0, 0, false, Vec::new(), Vec::new()), |it| {
+            (
+                it.depth,
+                it.value,
+                it.proven,
+                it.pv.clone(),
+                it.lines.clone(),
+            )
+        });
     if pv.is_empty() {
         pv.push(position.moves()[0]);
     }
@@ -556,6 +656,7 @@ pub(super) fn outcome(
         nodes: searcher.nodes,
         tt_hits: searcher.tt_hits,
         pv,
+        lines,
         time: start.elapsed(),
     }
 }

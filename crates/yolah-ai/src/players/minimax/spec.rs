@@ -49,6 +49,14 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             help: "positions searched per move, counted by the first thread",
         },
         OptionInfo {
+            name: "lines",
+            kind: ValueKind::Lines,
+            default: "1",
+            help: "the best lines to find and show, each with its value (multi-PV: the k-th \
+                   line's search leaves out the first moves of the lines before it; the move \
+                   played is the first line's)",
+        },
+        OptionInfo {
             name: "tt",
             kind: ValueKind::Megabytes,
             default: "16",
@@ -142,6 +150,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             .whole("soft")
             .map_or(DEFAULT_SOFT_PERCENT, |p| p as u32);
         player.stretch = spec.whole("stretch") == Some(1);
+        player.lines = spec.whole("lines").map_or(1, |n| n as usize);
         Box::new(player)
     },
     check: check_evaluation,
