@@ -499,7 +499,7 @@ impl Searcher {
             };
             lines.push(Variation { value, proven, pv });
         }
-        lines[1..].sort_by(|a, b| b.value.cmp(&a.value));
+        lines[1..].sort_by_key(|line| std::cmp::Reverse(line.value));
         Some(lines)
     }
 
