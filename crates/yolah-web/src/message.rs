@@ -207,6 +207,9 @@ pub struct ReportMessage {
     pub depth: Option<u32>,
     /// The principal variation, from the move.
     pub pv: Vec<String>,
+    /// An analysis's best lines, best first (the first is `pv`), each with its value; empty
+    /// in a game.
+    pub lines: Vec<LineMessage>,
     /// Whether this is its last word on the position (the search has ended).
     pub done: bool,
     /// How long it has thought, ms.
@@ -215,6 +218,19 @@ pub struct ReportMessage {
     pub nodes: Option<u64>,
     /// Iterations or playouts (the tree searches), else 0.
     pub iterations: u64,
+}
+
+/// One of an analysis's best lines (multi-PV), its numbers for the side searched.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LineMessage {
+    /// The moves, from a move of the position searched.
+    pub pv: Vec<String>,
+    /// The final margin it leads to, in points.
+    pub points: f64,
+    /// Whether `points` is proved.
+    pub proved: bool,
+    /// The expected score, 0 (loss) to 1 (win).
+    pub value: f64,
 }
 
 /// The game as the page draws it.

@@ -19,8 +19,8 @@
 use crate::archive::Selection;
 use crate::game::Table;
 use crate::message::{
-    ClientMessage, Focus, GameMessage, HostGame, JoinRoom, NewGame, OpenGame, PlayMove,
-    ReportMessage, ServerMessage, Undo,
+    ClientMessage, Focus, GameMessage, HostGame, JoinRoom, LineMessage, NewGame, OpenGame,
+    PlayMove, ReportMessage, ServerMessage, Undo,
 };
 use crate::room::{Room, Rooms, Seat};
 use crate::store::{FORGET_EMPTY_AFTER, Kept, Kind, Pin, Store, Written, secret};
@@ -82,6 +82,9 @@ fn blocking<T>(work: impl FnOnce() -> T) -> T {
         _ => work(),
     }
 }
+
+/// The lines an analysis shows (multi-PV), best first.
+pub const ANALYSIS_LINES: usize = 3;
 
 /// The longest the engine thinks on one position of an analysis board before it pauses.
 pub const MAX_ANALYSIS_TIME: Duration = Duration::from_mins(2);
@@ -1423,9 +1426,12 @@ impl Connection {
 /// The player of analysis boards: the strongest, searching until it is stopped (the opening
 /// book off: an analysis shows a search, even of the first plies).
 fn analysis_spec() -> yolah_ai::Spec {
-    format!("{},book=off", yolah_ai::catalogue::DEFAULT_PLAYER)
-        .parse()
-        .expect("the default player's spec is valid")
+    format!(
+        "{},book=off,lines={ANALYSIS_LINES}",
+        yolah_ai::catalogue::DEFAULT_PLAYER
+    )
+    .parse()
+    .expect("the default player's spec is valid")
 }
 
 impl Drop for Connection {
@@ -1464,6 +1470,16 @@ fn report_message(
             proved: report.margin.is_some_and(|m| m.proved),
             depth: report.depth,
             pv: report.pv.iter().map(ToString::to_string).collect(),
+            lines: report
+                .lines
+                .iter()
+                .map(|line| LineMessage {
+                    pv: line.pv.iter().map(ToString::to_string).collect(),
+                    points: line.margin.points,
+                    proved: line.margin.proved,
+                    value: line.value,
+                })
+                .collect(),
             done,
             time_ms,
             nodes: report.nodes,
@@ -1480,6 +1496,7 @@ fn report_message(
             proved: false,
             depth: None,
             pv: Vec::new(),
+            lines: Vec::new(),
             done,
             time_ms,
             nodes: None,

@@ -975,7 +975,7 @@ async fn shared_link_and_analysis(client: &Client, address: &str, name: &str) {
         assert_seen(client, id).await;
     }
     let pv = run(client, "return document.getElementById('pv').textContent;").await;
-    assert!(pv.as_str().unwrap().starts_with("pv"), "{pv}");
+    assert!(pv.as_str().unwrap().starts_with("best lines"), "{pv}");
     // A move for black on the board, then the engine on the new position.
     let now = page(client).await;
     let moved = play_first(client, &now).await;
@@ -1850,6 +1850,94 @@ async fn a_bad_analysis_link_shows_the_landing_with_the_error() {
         assert_no_console_errors(&client, port, name).await;
         client.close().await.unwrap();
     }
+}
+
+/// Issue 43, item 8: an analysis shows its three best lines with black's values; on an
+/// endgame the solver settles, "proved: black wins by 3" over them and each line to the end.
+/// Each line is laid out on screen, one under the other, inside the page's width.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromedriver: cargo test -p yolah-web --test browser -- --ignored"]
+async fn an_analysis_shows_three_lines_and_the_proof() {
+    let address = memory_server().await;
+    let endgame = "x2xxwbx/2xxxxxx/1wxxxxx1/xxbxx1wx/1xxxxxxx/1b1xx1x1/3xxxxb/xx2wx1x b 19 19 38";
+    for (width, height, name) in [(1280, 800, "desktop"), (390, 844, "phone")] {
+        let (_driver, client, port) = browser(width, height).await;
+        // From the start: three lines, each with black's value, no proof.
+        client
+            .goto(&format!("http://{address}/?moves=a1:c3,h1:f3"))
+            .await
+            .unwrap();
+        let shown = wait_text(&client, "pv", |t| t.lines().count() == 4).await;
+        assert!(shown.starts_with("best lines (depth "), "{name}: {shown}");
+        assert!(!shown.contains("proved"), "{name}: {shown}");
+        let rows = seen_rows(&client).await;
+        assert_eq!(rows.len(), 3, "{name}: {rows:?}");
+        for (k, row) in rows.iter().enumerate() {
+            assert!(
+                row.starts_with(&format!("{}. black ", k + 1)),
+                "{name}: {row}"
+            );
+        }
+        // The endgame: proved, the only winning move first.
+        client
+            .goto(&format!(
+                "http://{address}/?position={}",
+                endgame.replace(' ', "%20")
+            ))
+            .await
+            .unwrap();
+        let shown = wait_text(&client, "pv", |t| {
+            t.contains("proved: black wins by 3") && t.lines().count() == 4
+        })
+        .await;
+        let rows = seen_rows(&client).await;
+        assert!(
+            rows[0].starts_with("1. black wins by 3 b3:d1 "),
+            "{name}: {shown}"
+        );
+        assert!(
+            rows[1].starts_with("2. white wins by 2 b3:c2 "),
+            "{name}: {shown}"
+        );
+        assert!(
+            rows[2].starts_with("3. white wins by 3 b3:c3 "),
+            "{name}: {shown}"
+        );
+        screenshot(&client, &format!("{name}-analysis-lines.png")).await;
+        assert_no_console_errors(&client, port, name).await;
+        client.close().await.unwrap();
+    }
+}
+
+/// The engine's lines as a person sees them: each row's text, every row on screen, inside
+/// the window's width and below the one before it.
+async fn seen_rows(client: &Client) -> Vec<String> {
+    let rows = run(
+        client,
+        "return [...document.querySelectorAll('#pv .line')].map(row => {
+             const box = row.getBoundingClientRect(), style = getComputedStyle(row);
+             return {text: row.innerText.replace(/\\s+/g, ' '), top: box.top, bottom: box.bottom,
+                     left: box.left, right: box.right, height: box.height,
+                     visible: style.visibility === 'visible' && style.display !== 'none',
+                     width: window.innerWidth};
+         });",
+    )
+    .await;
+    let rows = rows.as_array().unwrap();
+    let mut above = f64::MIN;
+    for row in rows {
+        let number = |key: &str| row[key].as_f64().unwrap();
+        assert!(row["visible"] == true && number("height") > 0.0, "{row}");
+        assert!(
+            number("left") >= 0.0 && number("right") <= number("width"),
+            "{row}"
+        );
+        assert!(number("top") >= above, "{row}");
+        above = number("bottom");
+    }
+    rows.iter()
+        .map(|row| row["text"].as_str().unwrap().to_string())
+        .collect()
 }
 
 /// Issue 43, item 7: a finished game's review on the page. Not offered while a person plays;

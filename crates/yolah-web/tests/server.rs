@@ -1059,3 +1059,66 @@ async fn report_of(socket: &mut Socket, ply: usize) -> Value {
         }
     }
 }
+
+/// Issue 43, item 8: an analysis gives the top three lines with their values. On an endgame
+/// the solver settles (a shipped puzzle, whose proof ranks every move), they are proved: the
+/// only winning move by 3, then the moves that lose by 2 and by 3, each line legal.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_analysis_gives_three_lines_proved_in_the_endgame() {
+    let address = server(yolah_web::Config::default()).await;
+    let mut socket = connect(address).await;
+    let position = "x2xxwbx/2xxxxxx/1wxxxxx1/xxbxx1wx/1xxxxxxx/1b1xx1x1/3xxxxb/xx2wx1x b 19 19 38";
+    send(
+        &mut socket,
+        &json!({"type": "new", "black": "human", "white": "human", "analysis": true,
+                "position": position}),
+    )
+    .await;
+    let report = loop {
+        let report = report_of(&mut socket, 0).await;
+        let lines = report["lines"].as_array().unwrap();
+        assert!(lines.len() <= 3, "{report}");
+        if lines.len() == 3 && lines.iter().all(|line| line["proved"] == true) {
+            break report;
+        }
+        assert!(
+            report["done"] != true,
+            "done without three proved lines: {report}"
+        );
+    };
+    let lines = report["lines"].as_array().unwrap();
+    assert_eq!(lines[0]["pv"], report["pv"], "{report}");
+    let found: Vec<(&str, f64)> = lines
+        .iter()
+        .map(|line| {
+            (
+                line["pv"][0].as_str().unwrap(),
+                line["points"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(found, [("b3:d1", 3.0), ("b3:c2", -2.0), ("b3:c3", -3.0)]);
+    for line in lines {
+        let mut end: yolah_core::Position = position.parse().unwrap();
+        for m in line["pv"].as_array().unwrap() {
+            let m = m.as_str().unwrap().parse().unwrap();
+            assert_eq!(end.check_move(m), Ok(()), "{line}");
+            end.play(m);
+        }
+        assert!(end.game_over(), "a proved line goes to the end: {line}");
+    }
+    // A game's reports carry no lines.
+    send(
+        &mut socket,
+        &json!({"type": "new", "black": "minimax:depth=2", "white": "minimax:depth=2"}),
+    )
+    .await;
+    let report = loop {
+        // The analysis's last report may come first.
+        let report = next(&mut socket, "report").await;
+        if report["done"] == true && report["depth"] == 2 {
+            break report;
+        }
+    };
+    assert_eq!(report["lines"], json!([]), "{report}");
+}
