@@ -13,6 +13,7 @@
 //! - [`export`]: a game as a PGN-style record (`/export.pgn`).
 
 pub mod archive;
+pub mod assets;
 pub mod export;
 pub mod game;
 pub mod message;

@@ -40,12 +40,8 @@ use yolah_ai::limits::StopFlag;
 use yolah_ai::{Player, Report};
 use yolah_core::Color;
 
-/// The page, with its style and script: nothing to build, nothing to fetch.
+/// The board page; its modules and style are served under `/static/` ([`crate::assets`]).
 const INDEX: &str = include_str!("index.html");
-/// The levels and how players are named, shared by the board and the archive.
-const PLAYERS_SCRIPT: &str = include_str!("players.js");
-const BOARD_SCRIPT: &str = include_str!("board.js");
-const BOARD_STYLE: &str = include_str!("board.css");
 
 /// A message longer than this gets an error and changes nothing.
 pub const MAX_MESSAGE: usize = 4 * 1024;
@@ -213,12 +209,7 @@ pub fn router(config: Config, store: Arc<Store>) -> Router {
             "/",
             get(|Extract(shared): Extract<Arc<Shared>>| async move { Html(shared.page.clone()) }),
         )
-        .route("/players.js", get(|| async { script(PLAYERS_SCRIPT) }))
-        .route("/board.js", get(|| async { script(BOARD_SCRIPT) }))
-        .route(
-            "/board.css",
-            get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], BOARD_STYLE) }),
-        )
+        .route("/static/{*path}", get(crate::assets::serve))
         .route("/health", get(health))
         .route("/export.pgn", get(crate::export::export))
         .route("/games", get(crate::archive::page))
@@ -262,7 +253,6 @@ pub fn router(config: Config, store: Arc<Store>) -> Router {
             "/puzzles",
             get(|| async { Html(PUZZLES_PAGE) }),
         )
-        .route("/puzzles.js", get(|| async { script(PUZZLES_SCRIPT) }))
         .route(
             "/puzzles.json",
             get(|Extract(shared): Extract<Arc<Shared>>, list: Result<Query<PuzzleList>, QueryRejection>| async move {
@@ -463,18 +453,8 @@ impl Creations {
     }
 }
 
-/// One of the pages' scripts.
-fn script(text: &'static str) -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        text,
-    )
-        .into_response()
-}
-
-/// The puzzles page and its script.
+/// The puzzles page.
 const PUZZLES_PAGE: &str = include_str!("puzzles.html");
-const PUZZLES_SCRIPT: &str = include_str!("puzzles.js");
 
 /// `/puzzles.json`'s query.
 #[derive(serde::Deserialize)]

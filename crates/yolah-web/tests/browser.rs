@@ -646,7 +646,7 @@ async fn play_a_friend(address: &str) {
         }
         if played == 16 {
             // The desktop's connection drops: the page reconnects and rejoins.
-            run(&host, "socket.close();").await;
+            run(&host, "page.socket.close();").await;
             wait_for(&host, "reconnected", |p| {
                 p["connected"] == "yes" && p["seat"] == "black" && p["moves"] == now["moves"]
             })
@@ -906,7 +906,7 @@ async fn evaluation_where_it_belongs(client: &Client) {
     }
     let board_before = layout(client, "board").await;
     // A move slides its piece (issue 31): slowed down here, so that the test sees it moving.
-    run(client, "moveMs = 3000;").await;
+    run(client, "page.moveMs = 3000;").await;
     let now = wait_for(client, "our turn again", |p| p["human"] == "yes").await;
     play_first(client, &now).await;
     let moving = run(
@@ -916,7 +916,7 @@ async fn evaluation_where_it_belongs(client: &Client) {
     )
     .await;
     assert!(moving.as_u64().unwrap() >= 1, "a piece in motion: {moving}");
-    run(client, "moveMs = 160;").await;
+    run(client, "page.moveMs = 160;").await;
     // Over: its analysis shows everything.
     wait_for(client, "our turn", |p| p["human"] == "yes").await;
     click(client, "resign").await;
@@ -1062,7 +1062,12 @@ async fn sounds(client: &Client) {
     .await;
     let played = |client: &Client| {
         let client = client.clone();
-        async move { run(&client, "return soundsPlayed;").await.as_u64().unwrap() }
+        async move {
+            run(&client, "return page.soundsPlayed;")
+                .await
+                .as_u64()
+                .unwrap()
+        }
     };
     let label = |client: &Client| {
         let client = client.clone();
@@ -1672,8 +1677,9 @@ async fn back_to_playing_returns_to_the_game_and_history_moves_between_views() {
 #[ignore = "needs chromium and chromedriver: cargo test -p yolah-web --test browser -- --ignored"]
 async fn no_analysis_of_a_game_while_one_plays_it() {
     // What the page would send to analyse the game it shows (as its Analyse button did).
-    const ANALYSE: &str = "send({ type: 'new', black: 'human', white: 'human', analysis: true,
-                                 position: state.start, moves: state.moves });";
+    const ANALYSE: &str = "document.getElementById('error').textContent = '';
+        page.socket.send(JSON.stringify({ type: 'new', black: 'human', white: 'human',
+            analysis: true, position: page.state.start, moves: page.state.moves }));";
     let address = memory_server().await;
     for (width, height, name) in [(1280, 800, "desktop"), (390, 844, "phone")] {
         let (_driver, client, port) = browser(width, height).await;
@@ -1701,7 +1707,7 @@ async fn no_analysis_of_a_game_while_one_plays_it() {
             !report.as_str().unwrap().contains("depth"),
             "{name}: {report}"
         );
-        let evaluations = run(&client, "return Object.keys(evals).length;").await;
+        let evaluations = run(&client, "return Object.keys(page.evals).length;").await;
         assert_eq!(evaluations, 0, "{name}: the server sent evaluations");
         run(&client, ANALYSE).await;
         let refused = wait_for(&client, "refused", |p| p["error"] != "").await;
@@ -2210,7 +2216,7 @@ async fn a_puzzle_solved_and_one_failed() {
                 .clone()
         };
         // Solved: each of the solver's moves clicked, each reply waited for.
-        let shown = run(&client, "return puzzle.id;").await;
+        let shown = run(&client, "return puzzles.puzzle.id;").await;
         let puzzle = solution_of(&shown);
         let solution = solve_shown(&client, &puzzle).await;
         screenshot(&client, &format!("puzzle-solved-{name}.png")).await;
@@ -2236,7 +2242,7 @@ async fn a_puzzle_solved_and_one_failed() {
         // Failed: the next puzzle, a move its proof says is worse.
         click(&client, "next").await;
         wait_text(&client, "status", |t| t.starts_with("Puzzle rated")).await;
-        let second = run(&client, "return puzzle.id;").await;
+        let second = run(&client, "return puzzles.puzzle.id;").await;
         assert_ne!(second, shown, "{name}: a new puzzle");
         let puzzle = solution_of(&second);
         let wrong = puzzle["moves"][1][0].as_str().unwrap();

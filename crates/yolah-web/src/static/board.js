@@ -1,9 +1,8 @@
-"use strict";
 // The board's squares and the notation's cells, shared by the board and the puzzles.
-const FILES = "abcdefgh";
+export const FILES = "abcdefgh";
 
 // The board part of the notation: ranks 8 to 1, b/w pieces, x holes, digits free squares.
-function cells(notation) {
+export function cells(notation) {
   const result = {};
   const ranks = notation.split(" ")[0].split("/");
   ranks.forEach((row, r) => {
@@ -21,7 +20,7 @@ function cells(notation) {
 
 // The 64 squares into `grid`, rank 8 at the top (rank 1 if `flipped`), each calling
 // `clicked(name)` on a click, Enter or Space; returns them by name.
-function buildSquares(grid, flipped, clicked) {
+export function buildSquares(grid, flipped, clicked) {
   const squares = {};
   grid.replaceChildren();
   const ranks = flipped ? [1, 2, 3, 4, 5, 6, 7, 8] : [8, 7, 6, 5, 4, 3, 2, 1];
@@ -47,7 +46,7 @@ function buildSquares(grid, flipped, clicked) {
 
 // Paints square `name` (its element `div`) holding `cell`, with the marks: the last move's
 // squares, the selected piece's targets, the selected square.
-function paintSquare(div, name, cell, { last, targets, selected }) {
+export function paintSquare(div, name, cell, { last, targets, selected }) {
   div.dataset.cell = cell;
   div.setAttribute("aria-label", name + (cell === "empty" ? "" : " " + (cell === "hole" ? "hole" : cell + " piece")));
   div.classList.toggle("hole", cell === "hole");

@@ -1,8 +1,9 @@
-"use strict";
 // The puzzles page: a puzzle from the server (POST /puzzles/next), your moves checked by it
 // (POST /puzzles/ID/attempt, which plays the reply while the line goes on), the solution
 // and its proof at the end; this browser's name kept in localStorage, its rating on the
 // server.
+import { buildSquares, cells, paintSquare } from "./board.js";
+
 const $ = id => document.getElementById(id);
 const KEY = "yolah.puzzles.solver";
 
@@ -181,3 +182,6 @@ async function attempt(giveUp) {
 $("next").addEventListener("click", next);
 $("solution").addEventListener("click", () => { if (!over && !pending) attempt(true); });
 next();
+
+// For the browser tests and the console: the puzzle shown.
+window.puzzles = { get puzzle() { return puzzle; } };

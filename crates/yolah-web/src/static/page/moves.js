@@ -1,0 +1,66 @@
+import { show } from "./draw.js";
+import { page, $, live } from "./page.js";
+import { GLYPHS, reviewed } from "./review.js";
+
+// The move of ply `ply` (from 1) as chess players number them, in pairs, black's first:
+// "3. d4:d6" for black's, "3… e5:e7" for white's; a pass is "pass". Counts of half-moves say
+// "ply".
+export function moveName(ply) {
+  const m = page.state.moves[ply - 1];
+  return Math.floor((ply + 1) / 2) + (ply % 2 === 1 ? ". " : "… ") + (m === "a1:a1" ? "pass" : m);
+}
+
+// A side with no move passes on each of its turns: a run of one side's passes is one entry,
+// "pass ×N", at the run's first pass (the positions in between are still there to step
+// through with the keys).
+export function passRuns(moves) {
+  const runs = {};            // the ply of a run's first pass → its length
+  const within = {};          // the ply of any later pass of a run → the run's first ply
+  moves.forEach((m, i) => {
+    if (m !== "a1:a1") return;
+    if (i >= 2 && moves[i - 2] === "a1:a1") {
+      const first = within[i - 2] !== undefined ? within[i - 2] : i - 2;
+      within[i] = first;
+      runs[first] += 1;
+    } else runs[i] = 1;
+  });
+  return { runs, within };
+}
+
+export function drawMoves(count) {
+  const box = $("moves");
+  box.replaceChildren();
+  const { runs, within } = passRuns(page.state.moves);
+  const shownPly = count - 1 in within ? within[count - 1] + 1 : count;
+  page.state.moves.forEach((m, i) => {
+    if (i in within) return;
+    if (i % 2 === 0) {
+      const n = document.createElement("span");
+      n.className = "number";
+      n.textContent = (i / 2 + 1) + ". ";
+      box.appendChild(n);
+    }
+    const span = document.createElement("span");
+    span.className = "move" + (i + 1 === shownPly ? " current" : "") + (m === "a1:a1" ? " pass" : "");
+    span.textContent = m === "a1:a1" ? (runs[i] > 1 ? "pass ×" + runs[i] : "pass") : m;
+    if (m === "a1:a1") span.title = "a1:a1: " + (i % 2 === 0 ? "black" : "white") + " has no move" + (runs[i] > 1 ? ", " + runs[i] + " turns in a row" : "");
+    span.dataset.ply = String(i + 1);
+    span.addEventListener("click", () => show(i + 1));
+    box.appendChild(span);
+    const judged = reviewed() && reviewed().moves[i];
+    if (judged && GLYPHS[judged.class]) {
+      const glyph = document.createElement("span");
+      glyph.className = "glyph judged-" + judged.class;
+      glyph.textContent = GLYPHS[judged.class];
+      glyph.title = judged.class + ": " + Math.round(100 * judged.loss) + " % of expected score lost";
+      glyph.addEventListener("click", () => show(i + 1));
+      box.appendChild(glyph);
+    }
+    box.appendChild(document.createTextNode(" "));
+  });
+  box.dataset.moves = page.state.moves.join(" ");
+  box.dataset.start = page.state.start;
+  const current = box.querySelector(".current");
+  if (live()) box.scrollTop = box.scrollHeight;
+  else if (current) current.scrollIntoView({ block: "nearest" });
+}
