@@ -40,7 +40,10 @@ const FILES: &[(&str, &str)] = &[
 /// The file at `path` under `static/` and its content type, if there is one.
 pub fn find(path: &str) -> Option<(&'static str, &'static str)> {
     let (_, text) = FILES.iter().find(|(name, _)| *name == path)?;
-    let kind = if path.ends_with(".css") {
+    let css = std::path::Path::new(path)
+        .extension()
+        .is_some_and(|ext| ext.eq_ignore_ascii_case("css"));
+    let kind = if css {
         "text/css; charset=utf-8"
     } else {
         "text/javascript; charset=utf-8"
