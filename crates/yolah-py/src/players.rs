@@ -4,7 +4,7 @@
 use crate::position::position_arg;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
 use std::sync::{Mutex, MutexGuard, TryLockError};
 use yolah_ai::{Agent, Report, Spec};
 use yolah_core::Position;
@@ -33,6 +33,17 @@ fn report_dict<'py>(py: Python<'py>, spec: &Spec, report: &Report) -> PyResult<B
     dict.set_item("time_ms", report.time.as_secs_f64() * 1e3)?;
     let pv: Vec<String> = report.pv.iter().map(ToString::to_string).collect();
     dict.set_item("pv", pv)?;
+    let lines = PyList::empty(py);
+    for line in &report.lines {
+        let entry = PyDict::new(py);
+        entry.set_item("margin", line.margin.points)?;
+        entry.set_item("proved", line.margin.proved)?;
+        entry.set_item("value", line.value)?;
+        let pv: Vec<String> = line.pv.iter().map(ToString::to_string).collect();
+        entry.set_item("pv", pv)?;
+        lines.append(entry)?;
+    }
+    dict.set_item("lines", lines)?;
     dict.set_item("book", report.book)?;
     dict.set_item("detail", &report.detail)?;
     Ok(dict)

@@ -46,6 +46,17 @@ def test_think_returns_a_legal_move_for_every_player(cli):
     assert yolah.think("mcts:iterations=500")["iterations"] == 500
 
 
+def test_think_gives_the_best_lines_with_lines_n():
+    # The shipped puzzle set's second puzzle: b3:d1 alone wins (by 3); b3:c2 loses by 2,
+    # b3:c3 by 3 (the guide's `yolah think` example).
+    endgame = "x2xxwbx/2xxxxxx/1wxxxxx1/xxbxx1wx/1xxxxxxx/1b1xx1x1/3xxxxb/xx2wx1x b 19 19 38"
+    report = yolah.think("minimax:lines=3,regions=on,depth=40", endgame)
+    found = [(line["pv"][0], line["margin"], line["proved"]) for line in report["lines"]]
+    assert found == [("b3:d1", 3.0, True), ("b3:c2", -2.0, True), ("b3:c3", -3.0, True)]
+    assert report["lines"][0]["pv"] == report["pv"]
+    assert yolah.think("minimax:depth=2")["lines"] == []
+
+
 def test_the_same_seed_gives_the_same_move_and_the_seed_matters():
     moves = {yolah.think("random", seed=s)["move"] for s in range(20)}
     assert len(moves) > 1

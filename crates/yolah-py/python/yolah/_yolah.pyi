@@ -44,6 +44,16 @@ OBSERVATION_SHAPE: tuple[int, int, int]
 _Side = Literal["black", "white"]
 _PositionLike = Position | str
 
+class _Line(TypedDict):
+    """One of a search's best lines (``lines=N``): its moves and what they lead to."""
+
+    margin: float
+    """Final margin in points for the side to move; exact when ``proved``."""
+    proved: bool
+    value: float
+    """Expected score for the side to move, 0 (loss) to 1 (win)."""
+    pv: list[str]
+
 class _Report(TypedDict):
     """What a player says of its move: the keys of ``yolah think --json``."""
 
@@ -59,6 +69,8 @@ class _Report(TypedDict):
     nodes: int | None
     time_ms: float
     pv: list[str]
+    lines: list[_Line]
+    """The best lines, best first, with ``lines=N`` (minimax's multi-PV); else empty."""
     book: bool
     """Whether the move came from the opening book (minimax), not from a search."""
     detail: str
