@@ -626,3 +626,50 @@ fn a_timed_multi_pv_search_reports_its_lines() {
         assert!(error.contains("from 1 to 16"), "{bad}: {error}");
     }
 }
+
+/// The lines come best first, and the move played is the first line's, also when a later
+/// line's search finds a move better than the first search did (late-move reductions at the
+/// root), and when a node limit stops the search among the lines (the last whole iteration
+/// stands: no line of a deeper, unfinished one leads lines of the depth before; nor does a
+/// helper thread's deeper line).
+#[test]
+fn multi_pv_lines_come_best_first_under_depth_and_node_limits() {
+    let mut rng = SmallRng::seed_from_u64(44);
+    for i in 0..30 {
+        let position = random_endgame(36 + i % 12, &mut rng);
+        for spec in [
+            "minimax:lines=3,depth=3",
+            "minimax:lines=3,nodes=3000",
+            "minimax:lines=3,nodes=3000,threads=2",
+        ] {
+            let spec: Spec = spec.parse().unwrap();
+            let report = spec.player(1).choose(&position, spec.limits());
+            let lines = &report.lines;
+            assert!(!lines.is_empty(), "{spec} {position}");
+            assert_eq!(lines[0].pv[0], report.mv, "{spec} {position}");
+            assert_eq!(lines[0].pv, report.pv, "{spec} {position}");
+            for pair in lines.windows(2) {
+                assert!(
+                    pair[0].margin.points >= pair[1].margin.points,
+                    "{spec} {position}: {lines:?}"
+                );
+            }
+        }
+    }
+}
+
+/// Asking for lines asks for a search: the opening book, which has one move, does not answer.
+#[test]
+fn lines_are_searched_even_where_the_book_has_the_move() {
+    let spec: Spec = "minimax:eval=nn,lines=3,time=50ms".parse().unwrap();
+    let report = spec.player(1).choose(&Position::start(), spec.limits());
+    assert!(!report.book, "{report:?}");
+    assert_eq!(report.lines.len(), 3, "{report:?}");
+    let booked: Spec = "minimax:eval=nn,time=50ms".parse().unwrap();
+    assert!(
+        booked
+            .player(1)
+            .choose(&Position::start(), booked.limits())
+            .book
+    );
+}

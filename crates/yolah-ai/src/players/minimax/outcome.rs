@@ -55,22 +55,6 @@ impl Variation {
     }
 }
 
-/// `first` made the first of `lines`, the others kept in their order without a line that
-/// starts with its move, as many lines as before.
-pub(super) fn led_by(first: Variation, lines: &[Variation]) -> Vec<Variation> {
-    let wanted = lines.len().max(1);
-    let head = first.pv.first().copied();
-    std::iter::once(first)
-        .chain(
-            lines
-                .iter()
-                .filter(|line| line.pv.first().copied() != head)
-                .cloned(),
-        )
-        .take(wanted)
-        .collect()
-}
-
 /// The margin a value stands for: exact points for a proven game's end, hundredths otherwise.
 fn margin(value: i32, proved: bool) -> Margin {
     Margin {

@@ -1,7 +1,7 @@
 //! The minimax player: its settings, its table and threads, and [`Minimax::search_with`], which
 //! plans a search's time and limits and runs it on every thread.
 
-use super::outcome::{Outcome, Variation, book_report, led_by, report};
+use super::outcome::{Outcome, book_report, report};
 use super::pruning::Pruning;
 use super::searcher::{Iteration, Searcher, Shared, outcome};
 use super::time::{DEFAULT_SOFT_PERCENT, TimePlan};
@@ -191,20 +191,14 @@ impl Minimax {
             budget.answer_by(),
         );
         for helper in helped.into_iter().flatten() {
+            // Several lines come from the first thread alone, all of one depth: a helper's
+            // deeper line does not replace them.
             let deeper = helper.depth > result.depth || helper.proven;
-            if !result.proven && deeper {
+            if !result.proven && deeper && result.lines.is_empty() {
                 result.mv = helper.mv;
                 result.value = helper.value;
                 result.depth = helper.depth;
                 result.proven = helper.proven;
-                if !result.lines.is_empty() {
-                    let first = Variation {
-                        value: helper.value,
-                        proven: helper.proven,
-                        pv: helper.pv.clone(),
-                    };
-                    result.lines = led_by(first, &result.lines);
-                }
                 result.pv = helper.pv;
             }
             result.seldepth = result.seldepth.max(helper.seldepth);
@@ -228,10 +222,11 @@ impl Player for Minimax {
             return Ok(Report::only_move(moves[0], start.elapsed()));
         }
         // The book answers timed moves only: a depth, a node count, or no limit at all (an
-        // analysis, `go infinite`) asks for a search.
+        // analysis, `go infinite`) asks for a search; so do several lines, which it has not.
         let timed = limits.time.is_some() && limits.depth.is_none() && limits.nodes.is_none();
         if self.book
             && timed
+            && self.lines <= 1
             && let Some(found) = book::probe(position)
         {
             return Ok(book_report(position, found, start.elapsed()));

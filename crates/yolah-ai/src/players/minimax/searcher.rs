@@ -2,7 +2,7 @@
 //! search, the table, the cuts of [`super::pruning`] and the order of [`super::ordering`].
 
 use super::ordering::MoveOrder;
-use super::outcome::{Outcome, Variation, led_by};
+use super::outcome::{Outcome, Variation};
 use super::pruning::{
     FUTILITY_DEPTH, FUTILITY_MARGIN, NULL_MIN_DEPTH, PRUNE_MIN_FREE, Pruning, plies_left,
 };
@@ -459,8 +459,8 @@ impl Searcher {
     }
 
     /// Multi-PV: after `first` (this depth's best line), the next best lines at its depth,
-    /// each searched with the first moves of the lines before it left out, the others sorted
-    /// best first; `None` if the search was stopped on the way.
+    /// each searched with the first moves of the lines before it left out, all sorted best
+    /// first; `None` if the search was stopped on the way.
     fn more_lines(
         &mut self,
         shared: &Shared,
@@ -499,7 +499,8 @@ impl Searcher {
             };
             lines.push(Variation { value, proven, pv });
         }
-        lines[1..].sort_by_key(|line| std::cmp::Reverse(line.value));
+        // Best first (stable: among equals, the order found).
+        lines.sort_by_key(|line| std::cmp::Reverse(line.value));
         Some(lines)
     }
 
@@ -542,14 +543,15 @@ impl Searcher {
             );
             let pv = self.pv[0][..self.pv_len[0]].to_vec();
             if self.stopped {
-                // A partial iteration changes the root move only for one proved better.
+                // A partial iteration changes the root move only for one proved better, and
+                // not at all when several lines are shown: they stay of one depth.
                 if let (Some(best), Some(&first)) = (best.as_mut(), pv.first())
                     && first != best.pv[0]
+                    && best.lines.is_empty()
                 {
                     best.value = self.root_value;
                     best.proven = false;
                     best.pv = pv;
-                    best.lines = best.led_lines();
                 }
                 break;
             }
@@ -568,7 +570,15 @@ impl Searcher {
             };
             if self.main && shared.lines > 1 {
                 match self.more_lines(shared, root, &iteration) {
-                    Some(lines) => iteration.lines = lines,
+                    // A line found after the first may be better (the first search reduced
+                    // its move): the best line leads, and its move is the one played.
+                    Some(lines) => {
+                        let best = &lines[0];
+                        iteration.value = best.value;
+                        iteration.proven = best.proven;
+                        iteration.pv.clone_from(&best.pv);
+                        iteration.lines = lines;
+                    }
                     // Stopped among the other lines: the last iteration stands whole, so that
                     // its lines are all of one depth.
                     None => break,
@@ -615,15 +625,6 @@ impl Iteration {
             proven: self.proven,
             pv: self.pv.clone(),
         }
-    }
-
-    /// The lines with this iteration's own first (after its move changed); none if only one
-    /// was asked for.
-    fn led_lines(&self) -> Vec<Variation> {
-        if self.lines.is_empty() {
-            return Vec::new();
-        }
-        led_by(self.variation(), &self.lines)
     }
 }
 

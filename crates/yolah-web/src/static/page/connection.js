@@ -4,7 +4,7 @@ import { buildBoard, draw, drawRoom } from "./draw.js";
 import { noteReport } from "./evaluation.js";
 import { page, $ } from "./page.js";
 import { animateMove, forgetDrop } from "./pointer.js";
-import { analysisSearch, formFrom, leaveLanding, newGame, showLanding } from "./setup.js";
+import { analysisSearch, formFrom, leaveLanding, showLanding } from "./setup.js";
 import { newGameSounds, sound } from "./sound.js";
 
 let retry = 500;            // the wait before the next reconnection, ms (doubles to 30 s)
@@ -28,9 +28,9 @@ export function connect() {
       page.state.initial = "w6b/8/8/3bw3/3wb3/8/8/b6w b 0 0 0";
       page.clockBase = performance.now();
       page.selected = null;
-      const newGame = !before || before.start !== page.state.start || before.players.join() !== page.state.players.join()
+      const freshGame = !before || before.start !== page.state.start || before.players.join() !== page.state.players.join()
         || before.analysis !== page.state.analysis || page.state.moves.length === 0 && before.moves.length > 0;
-      if (newGame) {
+      if (freshGame) {
         page.evals = {};
         page.view = null;
         page.bannerClosed = false;
@@ -46,16 +46,16 @@ export function connect() {
       if (page.view !== null && page.view >= page.state.moves.length) page.view = null;
       // A move or an undo makes the last error and (when moves are taken back) the report stale.
       if (!before || before.moves.length !== page.state.moves.length) $("error").textContent = "";
-      if (newGame || (before && page.state.moves.length < before.moves.length)) { $("report").textContent = ""; page.lastReport = null; }
+      if (freshGame || (before && page.state.moves.length < before.moves.length)) { $("report").textContent = ""; page.lastReport = null; }
       if (page.state.analysis) address(analysisSearch());
       draw();
       drawClocks();
-      if (!newGame && before && page.state.moves.length === before.moves.length + 1) {
+      if (!freshGame && before && page.state.moves.length === before.moves.length + 1) {
         const last = page.state.moves[page.state.moves.length - 1];
         animateMove(last);
         sound(last === "a1:a1" ? "pass" : "move");
       }
-      if (newGame) newGameSounds();
+      if (freshGame) newGameSounds();
       if (before && !before.result && page.state.result) sound("end");
       if (before && page.state.moves.length !== before.moves.length) forgetDrop();
     }

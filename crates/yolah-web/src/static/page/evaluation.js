@@ -62,7 +62,8 @@ export function drawEval(count) {
     bar.title = "black: " + (e.points !== null ? signed(e.points) + " points" : "") +
       " expected score " + (100 * black).toFixed(0) + " %";
   }
-  drawLines(e);
+  // The lines are of the position shown only: the position before's moves may not be legal.
+  drawLines(evalShown() ? shownEvals()[count] : null);
   if (evalShown()) drawGraph(count);
   else $("graph").toggleAttribute("hidden", true);
   drawArrow(count);
