@@ -24,3 +24,6 @@ SHIPPED=${SHIPPED:-/work/runs/m45/yolah-gen15-shipped}
 "$SHIPPED" match "engine:time=100ms,cmd=$SHIPPED engine" "engine:time=100ms,cmd=$OLD engine" \
     --games 400 --openings $SUITE --threads 2 \
     --out games-shipped-against-4e39aa1.csv | tee result-shipped-against-4e39aa1.txt
+# And at 1s+10ms, whatever the result: 200 games, both through the protocol.
+"$SHIPPED" match "engine:cmd=$SHIPPED engine" "engine:cmd=$OLD engine" --tc 1s+10ms \
+    --games 200 --openings $SUITE --threads 2 --out games-1s+10ms.csv | tee result-1s+10ms.txt
