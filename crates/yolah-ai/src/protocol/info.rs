@@ -7,7 +7,15 @@ use yolah_core::Move;
 
 /// The `info` line of a report (without its newline): the fields that apply, `pv` last.
 pub fn line(report: &Report) -> String {
+    line_of(report, None)
+}
+
+/// [`line`], `multipv <k>` first when it is one of several lines.
+fn line_of(report: &Report, multipv: Option<usize>) -> String {
     let mut line = String::from("info");
+    if let Some(k) = multipv {
+        let _ = write!(line, " multipv {k}");
+    }
     if report.book {
         line.push_str(" book");
     }
@@ -64,7 +72,7 @@ pub fn lines(report: &Report) -> Vec<String> {
                 lines: Vec::new(),
                 ..report.clone()
             };
-            line(&one).replacen("info", &format!("info multipv {}", k + 1), 1)
+            line_of(&one, Some(k + 1))
         })
         .collect()
 }

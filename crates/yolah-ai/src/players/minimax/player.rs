@@ -170,15 +170,22 @@ impl Minimax {
         // The first thread's answer is the search's unless a helper finished a deeper
         // iteration (and the first did not prove its value); a helper the system has
         // descheduled is not waited for past the deadline.
+        let several = shared.lines > 1;
         let (mut result, helped) = self.searchers.run(
             |searcher| {
                 searcher.prepare();
                 let mut tell = |iteration: &Iteration, searcher: &Searcher| {
-                    on_iteration(&outcome(&position, Some(iteration), searcher, start));
+                    on_iteration(&outcome(
+                        &position,
+                        Some(iteration),
+                        several,
+                        searcher,
+                        start,
+                    ));
                 };
                 let found = searcher.iterate(&shared, &position, max_depth, 0, plan, &mut tell);
                 shared.stop.store(true, Ordering::Relaxed);
-                outcome(&position, found.as_ref(), searcher, start)
+                outcome(&position, found.as_ref(), several, searcher, start)
             },
             move |i, searcher| {
                 searcher.prepare();
@@ -186,7 +193,7 @@ impl Minimax {
                 let ahead = 1 + (i as u32 - 1) % 2;
                 let found =
                     searcher.iterate(&helpers, &position, max_depth, ahead, None, &mut |_, _| {});
-                outcome(&position, found.as_ref(), searcher, start)
+                outcome(&position, found.as_ref(), false, searcher, start)
             },
             budget.answer_by(),
         );

@@ -458,17 +458,19 @@ impl Searcher {
         line
     }
 
-    /// Multi-PV: after `first` (this depth's best line), the next best lines at its depth,
-    /// each searched with the first moves of the lines before it left out, all sorted best
-    /// first; `None` if the search was stopped on the way.
+    /// Multi-PV: after `first` (the line of the search at `depth`), the next best lines at
+    /// that depth, each searched with the first moves of the lines before it left out, all
+    /// sorted best first (a line found after the first may be better: the first search
+    /// reduced its move); `None` if the search was stopped on the way.
     fn more_lines(
         &mut self,
         shared: &Shared,
         root: &Position,
-        first: &Iteration,
+        depth: u32,
+        first: Variation,
     ) -> Option<Vec<Variation>> {
         let wanted = shared.lines.min(root.moves().len());
-        let mut lines = vec![first.variation()];
+        let mut lines = vec![first];
         let mut position = *root;
         while lines.len() < wanted {
             self.excluded = lines
@@ -480,7 +482,7 @@ impl Searcher {
             let value = self.search(
                 shared,
                 &mut position,
-                first.depth as i32,
+                depth as i32,
                 0,
                 -INFINITY,
                 INFINITY,
@@ -546,12 +548,14 @@ impl Searcher {
                 // A partial iteration changes the root move only for one proved better, and
                 // not at all when several lines are shown: they stay of one depth.
                 if let (Some(best), Some(&first)) = (best.as_mut(), pv.first())
-                    && first != best.pv[0]
-                    && best.lines.is_empty()
+                    && first != best.best().pv[0]
+                    && best.lines.len() == 1
                 {
-                    best.value = self.root_value;
-                    best.proven = false;
-                    best.pv = pv;
+                    best.lines[0] = Variation {
+                        value: self.root_value,
+                        proven: false,
+                        pv,
+                    };
                 }
                 break;
             }
@@ -561,44 +565,30 @@ impl Searcher {
             } else {
                 pv
             };
-            let mut iteration = Iteration {
-                depth,
-                value,
-                proven,
-                pv,
-                lines: Vec::new(),
-            };
-            if self.main && shared.lines > 1 {
-                match self.more_lines(shared, root, &iteration) {
-                    // A line found after the first may be better (the first search reduced
-                    // its move): the best line leads, and its move is the one played.
-                    Some(lines) => {
-                        let best = &lines[0];
-                        iteration.value = best.value;
-                        iteration.proven = best.proven;
-                        iteration.pv.clone_from(&best.pv);
-                        iteration.lines = lines;
-                    }
+            let first = Variation { value, proven, pv };
+            let lines = if self.main && shared.lines > 1 {
+                match self.more_lines(shared, root, depth, first) {
+                    Some(lines) => lines,
                     // Stopped among the other lines: the last iteration stands whole, so that
                     // its lines are all of one depth.
                     None => break,
                 }
-            }
+            } else {
+                vec![first]
+            };
+            let iteration = Iteration { depth, lines };
             let all_proven = iteration.lines.iter().all(|line| line.proven);
             on_iteration(&iteration, self);
             if let Some(plan) = plan {
-                let changed = best.as_ref().is_some_and(|b| b.pv[0] != iteration.pv[0]);
-                let dropped = best
-                    .as_ref()
-                    .is_some_and(|b| iteration.value < b.value - TimePlan::DROP);
+                let (now, before) = (iteration.best(), best.as_ref().map(Iteration::best));
+                let changed = before.is_some_and(|b| b.pv[0] != now.pv[0]);
+                let dropped = before.is_some_and(|b| now.value < b.value - TimePlan::DROP);
                 held = if changed { 0 } else { held + 1 };
                 factor = plan.factor(changed || dropped, held);
                 self.deadline = Some(plan.stop_at(factor));
             }
             best = Some(iteration);
-            if (proven && all_proven)
-                || plan.is_some_and(|plan| Instant::now() >= plan.last_start(factor))
-            {
+            if all_proven || plan.is_some_and(|plan| Instant::now() >= plan.last_start(factor)) {
                 break;
             }
             depth = (depth + 1).max(shared.main_depth.load(Ordering::Relaxed) + ahead);
@@ -610,41 +600,49 @@ impl Searcher {
 /// One finished iteration of the deepening.
 pub(super) struct Iteration {
     depth: u32,
-    value: i32,
-    proven: bool,
-    pv: Vec<Move>,
-    /// The best lines when more than one is asked for, the first `pv`'s; else empty.
+    /// Its lines, best first, the first the one played: several only with multi-PV.
     lines: Vec<Variation>,
 }
 
 impl Iteration {
-    /// This iteration's line.
-    fn variation(&self) -> Variation {
-        Variation {
-            value: self.value,
-            proven: self.proven,
-            pv: self.pv.clone(),
-        }
+    /// The line played.
+    fn best(&self) -> &Variation {
+        &self.lines[0]
     }
 }
 
-/// The outcome of a search that found `iteration` (none: the first legal move).
+/// The outcome of a search that found `iteration` (none: the first legal move), with its
+/// lines when `several` were asked for.
 pub(super) fn outcome(
     position: &Position,
     iteration: Option<&Iteration>,
+    several: bool,
     searcher: &Searcher,
     start: Instant,
 ) -> Outcome {
-    let (depth, value, proven, mut pv, lines) =
-        iteration.map_or((0, 0, false, Vec::new(), Vec::new()), |it| {
+    let (
+        depth,
+        Variation {
+            value,
+            proven,
+            mut pv,
+        },
+    ) = iteration.map_or_else(
+        || {
             (
-                it.depth,
-                it.value,
-                it.proven,
-                it.pv.clone(),
-                it.lines.clone(),
+                0,
+                Variation {
+                    value: 0,
+                    proven: false,
+                    pv: Vec::new(),
+                },
             )
-        });
+        },
+        |it| (it.depth, it.best().clone()),
+    );
+    let lines = iteration
+        .filter(|_| several)
+        .map_or_else(Vec::new, |it| it.lines.clone());
     if pv.is_empty() {
         pv.push(position.moves()[0]);
     }
