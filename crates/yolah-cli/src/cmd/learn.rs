@@ -573,13 +573,21 @@ impl Tested {
     }
 }
 
-/// The run's openings as a suite file (`DIR/openings.txt`), written the first time.
+/// The run's openings as a suite file (`DIR/openings.txt`): the config's, written again
+/// whenever the file says otherwise (the config is the run: a file left from other openings
+/// would play them while the test's length counts the config's).
 fn openings_file(dir: &Path, config: &Config) -> Result<PathBuf> {
-    let openings = dir.join(OPENINGS);
-    if !openings.is_file() {
-        write_atomic(&openings, &(config.openings.join("\n") + "\n"))?;
+    suite_file(dir, &config.openings)
+}
+
+/// `openings` as `DIR/openings.txt`, unless the file already says exactly that.
+fn suite_file(dir: &Path, openings: &[String]) -> Result<PathBuf> {
+    let openings_path = dir.join(OPENINGS);
+    let text = openings.join("\n") + "\n";
+    if std::fs::read_to_string(&openings_path).ok().as_deref() != Some(text.as_str()) {
+        write_atomic(&openings_path, &text)?;
     }
-    Ok(openings)
+    Ok(openings_path)
 }
 
 /// A match of the run (the test, or one side of the gauntlet against an opponent): the
@@ -867,4 +875,35 @@ fn draw(path: &Path, records: &[Record], config: &Config) -> Result<()> {
         ],
         false,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The test plays the config's openings: a suite file left from other openings (a config
+    /// changed between generations) is written again, an equal one left alone.
+    #[test]
+    fn the_suite_file_follows_the_configs_openings() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = vec!["startpos moves a1:c3".to_string()];
+        let path = suite_file(dir.path(), &first).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "startpos moves a1:c3\n"
+        );
+        let changed = vec!["startpos moves h1:f3".to_string(), "startpos".to_string()];
+        suite_file(dir.path(), &changed).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "startpos moves h1:f3\nstartpos\n"
+        );
+        let written = std::fs::metadata(&path).unwrap().modified().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        suite_file(dir.path(), &changed).unwrap();
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().modified().unwrap(),
+            written
+        );
+    }
 }
