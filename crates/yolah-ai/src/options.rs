@@ -33,6 +33,8 @@ pub enum ValueKind {
     Percent,
     /// A number of lines to show (multi-PV), 1 to 16.
     Lines,
+    /// A number of free squares, 0 to 32 (0: never).
+    FreeSquares,
     /// The path of a weights file (JSON, see `yolah_ai::eval::weights`).
     WeightsFile,
     /// The path of a network file (`docs/network-format.md`).
@@ -65,6 +67,7 @@ impl ValueKind {
             ValueKind::Megabytes => "a size in MiB from 1 to 16384",
             ValueKind::Percent => "a whole percentage from 1 to 100",
             ValueKind::Lines => "a number of lines from 1 to 16",
+            ValueKind::FreeSquares => "a number of free squares from 0 (never) to 32",
             ValueKind::WeightsFile => "the path of a weights file",
             ValueKind::NetworkFile => "the path of a network file",
             ValueKind::PolicyValueFile => "the path of a policy-value network file (.yolahpv)",
@@ -202,6 +205,7 @@ impl Value {
             ValueKind::Megabytes => whole_in(1..=16_384),
             ValueKind::Percent => whole_in(1..=100),
             ValueKind::Lines => whole_in(1..=MAX_LINES),
+            ValueKind::FreeSquares => whole_in(0..=32),
             ValueKind::Switch => match text {
                 "on" => Some(Value::Whole(1)),
                 "off" => Some(Value::Whole(0)),

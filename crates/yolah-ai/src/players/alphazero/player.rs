@@ -1,15 +1,19 @@
 //! The `alphazero` player: PUCT search ([`super::search`]) guided by a policy-value network
 //! ([`super::network`]), the shipped one unless `net=FILE` is given. For self-play it mixes
 //! Dirichlet noise into the root's priors (`noise`) and, for the first `explore` plies of a
-//! game, picks its move at random in proportion to `visits^(1/temperature)`.
+//! game, picks its move at random in proportion to `visits^(1/temperature)`. With `solve=F`
+//! it asks the endgame solver first when at most F squares are free, as Leela Chess Zero
+//! probes its endgame tables: a proved move is played without a search.
 
 use super::network::Parameters;
 use super::search::{DEFAULT_TREE_MB, NODE_BYTES, NetworkEvaluator, RootResult, Search, Settings};
+use crate::eval::network::free_squares;
 use crate::limits::{Budget, Limits};
 use crate::options::{
     ITERATIONS, OptionInfo, Options, PACE, SEED, THREADS, TIME, Value, ValueKind,
 };
-use crate::player::{Forfeit, Player, PlayerInfo, Report, no_conflicts};
+use crate::player::{Forfeit, Margin, Player, PlayerInfo, Report, no_conflicts};
+use crate::players::minimax::{Minimax, Outcome};
 use crate::search::parallel::Threads;
 use crossbeam_utils::CachePadded;
 use rand::rngs::SmallRng;
@@ -59,6 +63,21 @@ impl Worker {
     }
 }
 
+/// The endgame solver the player asks first near the end (`solve=F`).
+struct Endgame {
+    /// At most this many free squares.
+    free: u32,
+    solver: Minimax,
+}
+
+/// The solver's table, in MiB.
+const ENDGAME_TABLE_MB: usize = 16;
+
+/// Solver nodes a visit's worth under a visit limit: the solver searches about 40 times as
+/// many positions a second as PUCT makes visits (`yolah think`), so this gives it about as
+/// much time as the search would take.
+const NODES_PER_VISIT: u64 = 40;
+
 /// The `alphazero` player. With several threads each searches its own tree (root
 /// parallelism, as MCTS does) and the root's visits are summed; a visit limit is split
 /// between them.
@@ -66,6 +85,7 @@ pub struct AlphaZero {
     workers: Threads<CachePadded<Worker>>,
     choice: Choice,
     rng: SmallRng,
+    endgame: Option<Endgame>,
 }
 
 /// Principal variation length shown in reports.
@@ -97,7 +117,48 @@ impl AlphaZero {
             workers,
             choice,
             rng: SmallRng::seed_from_u64(seed ^ 0x5A5A_5A5A),
+            endgame: None,
         }
+    }
+
+    /// The same, asking the endgame solver first when at most `free` squares are free (0:
+    /// never), with as many threads.
+    #[must_use]
+    pub fn solving(mut self, free: u32) -> Self {
+        let threads = self.workers.len();
+        self.endgame = (free > 0).then(|| Endgame {
+            free,
+            solver: Minimax::solver(ENDGAME_TABLE_MB, threads),
+        });
+        self
+    }
+
+    /// The solver's proof for `position`, if it has a move to play: within half the move's
+    /// time, or [`NODES_PER_VISIT`] nodes a visit under a visit limit, never longer.
+    fn prove(&mut self, position: &Position, limits: &Limits, budget: &Budget) -> Option<Outcome> {
+        let endgame = self.endgame.as_mut()?;
+        if free_squares(position) > endgame.free {
+            return None;
+        }
+        let time = budget
+            .deadline()
+            .map(|deadline| deadline.saturating_duration_since(std::time::Instant::now()) / 2);
+        let nodes = limits
+            .iterations
+            .map(|visits| visits.saturating_mul(NODES_PER_VISIT));
+        if time.is_none() && nodes.is_none() {
+            return None;
+        }
+        let outcome = endgame.solver.search(
+            position,
+            Limits {
+                time,
+                nodes,
+                stop: limits.stop,
+                ..Limits::default()
+            },
+        );
+        outcome.proven.then_some(outcome)
     }
 
     /// Searches `position` (not over) within `budget` on every thread: the root's visits and
@@ -166,6 +227,20 @@ impl Player for AlphaZero {
         let moves = position.moves();
         if moves.len() == 1 {
             return Ok(Report::only_move(moves[0], budget.elapsed()));
+        }
+        if let Some(proof) = self.prove(position, &limits, &budget) {
+            let margin = crate::players::minimax::proven_margin(proof.value).unwrap_or(0);
+            return Ok(Report {
+                value: Some(f64::from(margin.signum() + 1) / 2.0),
+                margin: Some(Margin {
+                    points: f64::from(margin),
+                    proved: true,
+                }),
+                nodes: Some(proof.nodes),
+                detail: format!("proved by the endgame solver in {} nodes", proof.nodes),
+                pv: proof.pv,
+                ..Report::new(proof.mv, budget.elapsed())
+            });
         }
         let result = self.search(position, &budget);
         let (mv, visits, value) = self.pick(position, &result);
@@ -247,6 +322,12 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             default: "none (always the most visited move)",
             help: "plies from the start during which moves are drawn, for self-play",
         },
+        OptionInfo {
+            name: "solve",
+            kind: ValueKind::FreeSquares,
+            default: "0 (never)",
+            help: "with at most this many free squares, the endgame solver is asked first (within half the move's time) and a proved move played",
+        },
         SEED,
     ],
     seeded: true,
@@ -273,16 +354,21 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             explore: options.whole("explore").map_or(0, |p| p.min(200) as u32),
             temperature: options.real("temperature").unwrap_or(1.0),
         };
-        Box::new(AlphaZero::with_threads(
-            &network,
-            settings,
-            choice,
-            seed,
-            options.threads(),
-        ))
+        let free = options.whole("solve").map_or(0, |f| f as u32);
+        Box::new(
+            AlphaZero::with_threads(&network, settings, choice, seed, options.threads())
+                .solving(free),
+        )
     },
     check: no_conflicts,
-    memory_mb: |options| (tree_mb(options) as u64 + 8) * options.threads() as u64,
+    memory_mb: |options| {
+        let solver = if options.whole("solve").unwrap_or(0) > 0 {
+            ENDGAME_TABLE_MB as u64
+        } else {
+            0
+        };
+        (tree_mb(options) as u64 + 8) * options.threads() as u64 + solver
+    },
 };
 
 #[cfg(test)]
@@ -308,5 +394,62 @@ mod tests {
                 report.detail
             );
         }
+    }
+
+    /// The final margin for the side to move with best play: exhaustive negamax.
+    fn exact_margin(position: &Position) -> i32 {
+        if position.game_over() {
+            return crate::players::minimax::margin(position);
+        }
+        position
+            .moves()
+            .iter()
+            .map(|&m| {
+                let mut child = *position;
+                child.play(m);
+                -exact_margin(&child)
+            })
+            .max()
+            .expect("a position not over has a move")
+    }
+
+    /// With `solve=F`, endgames of at most F free squares are played by the solver's proof:
+    /// the best move with its exact margin, reported as proved; with more free squares, or
+    /// without `solve`, the search answers and proves nothing.
+    #[test]
+    fn the_solver_plays_endgames_within_its_squares() {
+        let mut rng = SmallRng::seed_from_u64(44);
+        let spec: crate::Spec = "alphazero:iterations=100,solve=10,seed=1"
+            .parse()
+            .expect("a valid spec");
+        let plain: crate::Spec = "alphazero:iterations=100,seed=1"
+            .parse()
+            .expect("a valid spec");
+        let mut proved = 0;
+        for _ in 0..80 {
+            let mut position = Position::start();
+            while !position.game_over() && free_squares(&position) > 10 {
+                position.play(position.random_move(&mut rng));
+            }
+            if position.game_over() || position.moves().len() < 2 {
+                continue;
+            }
+            let report = spec.agent(1).try_choose(&position).expect("it moves");
+            let exact = exact_margin(&position);
+            let margin = report.margin.expect("a proved margin");
+            assert!(margin.proved, "{position}");
+            assert_eq!(margin.points, f64::from(exact), "{position}");
+            let mut child = position;
+            child.play(report.mv);
+            assert_eq!(-exact_margin(&child), exact, "{position}: {}", report.mv);
+            assert!(plain.agent(1).try_choose(&position).expect("it moves").margin.is_none());
+            proved += 1;
+        }
+        assert!(proved >= 20, "only {proved} endgames tried");
+        // More free squares than asked: the search answers.
+        let position = Position::start();
+        let report = spec.agent(1).try_choose(&position).expect("it moves");
+        assert!(report.margin.is_none());
+        assert!(report.detail.contains("visits for the move"), "{}", report.detail);
     }
 }
