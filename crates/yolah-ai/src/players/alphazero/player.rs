@@ -438,11 +438,18 @@ mod tests {
             let exact = exact_margin(&position);
             let margin = report.margin.expect("a proved margin");
             assert!(margin.proved, "{position}");
-            assert_eq!(margin.points, f64::from(exact), "{position}");
+            assert_eq!(margin.points as i32, exact, "{position}");
             let mut child = position;
             child.play(report.mv);
             assert_eq!(-exact_margin(&child), exact, "{position}: {}", report.mv);
-            assert!(plain.agent(1).try_choose(&position).expect("it moves").margin.is_none());
+            assert!(
+                plain
+                    .agent(1)
+                    .try_choose(&position)
+                    .expect("it moves")
+                    .margin
+                    .is_none()
+            );
             proved += 1;
         }
         assert!(proved >= 20, "only {proved} endgames tried");
@@ -450,6 +457,10 @@ mod tests {
         let position = Position::start();
         let report = spec.agent(1).try_choose(&position).expect("it moves");
         assert!(report.margin.is_none());
-        assert!(report.detail.contains("visits for the move"), "{}", report.detail);
+        assert!(
+            report.detail.contains("visits for the move"),
+            "{}",
+            report.detail
+        );
     }
 }
