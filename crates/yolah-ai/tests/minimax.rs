@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{move_values, positions};
+use common::{exact_margin, move_values, positions, random_endgame};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::collections::HashMap;
@@ -13,38 +13,6 @@ use yolah_ai::players::minimax::{Minimax, Pruning, WIN, proven_margin, terminal_
 use yolah_ai::search::regions::{Regions, SOLVE_LIMITS};
 use yolah_ai::{Limits, Player, Spec};
 use yolah_core::{Move, Position};
-
-/// Random play from the start until at most `free` free squares are left (the game not over).
-fn random_endgame(free: u32, rng: &mut SmallRng) -> Position {
-    loop {
-        let mut position = Position::start();
-        while !position.game_over() && 64 - position.occupied().count() > free {
-            position.play(position.random_move(rng));
-        }
-        if !position.game_over() {
-            return position;
-        }
-    }
-}
-
-/// The final margin for the side to move with best play by both sides: exhaustive negamax, no
-/// table, no pruning.
-fn exact_margin(position: &Position) -> i32 {
-    if position.game_over() {
-        let us = position.side_to_move();
-        return i32::from(position.score(us)) - i32::from(position.score(us.opponent()));
-    }
-    position
-        .moves()
-        .iter()
-        .map(|&m| {
-            let mut child = *position;
-            child.play(m);
-            -exact_margin(&child)
-        })
-        .max()
-        .unwrap()
-}
 
 /// Plain minimax to `depth` with the same leaf values as the search.
 fn plain_minimax(position: &Position, depth: u32, weights: &Weights) -> i32 {

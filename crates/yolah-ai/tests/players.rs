@@ -1,6 +1,11 @@
 //! The players through whole games: legal moves, reproducible with a seed and an iteration
 //! limit, a forced pass, the MCTS tree kept between moves.
 
+mod common;
+
+use common::{exact_margin, random_endgame};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
 use yolah_ai::arena::opening::random_opening;
 use yolah_ai::{Spec, play_game};
 use yolah_core::{Move, Position};
@@ -129,4 +134,44 @@ fn search_players_beat_random() {
         }
         assert!(points >= 8.0, "{spec}: {points}/10 against random");
     }
+}
+
+/// With `solve=F`, `alphazero` plays endgames of at most F free squares by the solver's
+/// proof: the best move with its exact margin, reported as proved; with more free squares, or
+/// without `solve`, the search answers and proves nothing.
+#[test]
+fn alphazero_plays_endgames_within_its_squares_by_the_solver() {
+    let mut rng = SmallRng::seed_from_u64(44);
+    let mut proved = 0;
+    while proved < 24 {
+        let position = random_endgame(10, &mut rng);
+        if position.moves().len() < 2 {
+            continue;
+        }
+        let report = agent("alphazero:iterations=100,solve=10,seed=1")
+            .try_choose(&position)
+            .expect("it moves");
+        let exact = exact_margin(&position);
+        let margin = report.margin.expect("a proved margin");
+        assert!(margin.proved, "{position}");
+        assert_eq!(margin.points as i32, exact, "{position}");
+        let mut child = position;
+        child.play(report.mv);
+        assert_eq!(-exact_margin(&child), exact, "{position}: {}", report.mv);
+        let plain = agent("alphazero:iterations=100,seed=1")
+            .try_choose(&position)
+            .expect("it moves");
+        assert!(plain.margin.is_none(), "{position}");
+        proved += 1;
+    }
+    // More free squares than asked: the search answers.
+    let report = agent("alphazero:iterations=100,solve=10,seed=1")
+        .try_choose(&Position::start())
+        .expect("it moves");
+    assert!(report.margin.is_none());
+    assert!(
+        report.detail.contains("visits for the move"),
+        "{}",
+        report.detail
+    );
 }

@@ -41,6 +41,38 @@ pub fn move_values(position: &Position) -> Vec<(yolah_core::Move, i32)> {
         .collect()
 }
 
+/// Random play from the start until at most `free` free squares are left (the game not over).
+pub fn random_endgame(free: u32, rng: &mut rand::rngs::SmallRng) -> Position {
+    loop {
+        let mut position = Position::start();
+        while !position.game_over() && 64 - position.occupied().count() > free {
+            position.play(position.random_move(rng));
+        }
+        if !position.game_over() {
+            return position;
+        }
+    }
+}
+
+/// The final margin for the side to move with best play by both sides: exhaustive negamax, no
+/// table, no pruning.
+pub fn exact_margin(position: &Position) -> i32 {
+    if position.game_over() {
+        let us = position.side_to_move();
+        return i32::from(position.score(us)) - i32::from(position.score(us.opponent()));
+    }
+    position
+        .moves()
+        .iter()
+        .map(|&m| {
+            let mut child = *position;
+            child.play(m);
+            -exact_margin(&child)
+        })
+        .max()
+        .unwrap()
+}
+
 /// Reads `tests/data/<name>`: one position per line, `#` comments and blank lines skipped.
 pub fn positions(name: &str) -> Vec<Position> {
     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
