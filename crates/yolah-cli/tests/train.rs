@@ -55,6 +55,7 @@ fn trains_resumes_and_plays() {
 
     let output = train(&data, &out, &["--epochs", "1"]);
     assert!(output.status.success(), "{}", stderr(&output));
+    assert!(!stderr(&output).contains("dead"), "{}", stderr(&output));
     assert!(
         stdout(&output).contains("1 epochs (1 this run"),
         "{}",
@@ -129,6 +130,39 @@ fn trains_resumes_and_plays() {
     std::fs::write(&out, bytes).unwrap();
     let spec = format!("minimax:net={}", out.display());
     assert_clean_error(&yolah(&["think", &spec], ""), "checksum mismatch");
+}
+
+/// A rate that kills every hidden unit of a fresh network without the features (whose
+/// direct path would keep it alive) is told at each epoch, with what to do.
+#[test]
+fn a_network_killed_by_its_learning_rate_is_told() {
+    let root = tempfile::tempdir().unwrap();
+    let data = root.path().join("data");
+    make_data(&data, "5");
+    let out = root.path().join("nn").join("net.yolahnet");
+    let output = train(
+        &data,
+        &out,
+        &[
+            "--epochs",
+            "2",
+            "--features",
+            "off",
+            "--learning-rate",
+            "1.0",
+        ],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let said = stderr(&output);
+    let warnings: Vec<&str> = said
+        .lines()
+        .filter(|line| line.starts_with("warning: epoch"))
+        .collect();
+    assert!(!warnings.is_empty(), "{said}");
+    for warning in warnings {
+        assert!(warning.contains("hidden units are dead"), "{warning}");
+        assert!(warning.contains("lower --learning-rate"), "{warning}");
+    }
 }
 
 #[test]

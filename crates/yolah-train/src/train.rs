@@ -562,25 +562,99 @@ impl Trainer {
         }
     }
 
-    /// The mean squared error on `items` against their target and against their result (the
-    /// loss every target can be compared on).
-    pub fn validate(&self, items: &[Item]) -> (f32, f32) {
+    /// The network on `items`: its mean squared error against their target and against their
+    /// result (the loss every target can be compared on), and how much its outputs vary.
+    pub fn validate(&self, items: &[Item]) -> Validation {
         let outputs = self.outputs(items);
         let mut target = 0.0f64;
         let mut result = 0.0f64;
-        for (out, item) in outputs.iter().zip(items) {
+        let (mut sum, mut squares) = (0.0f64, 0.0f64);
+        for (&out, item) in outputs.iter().zip(items) {
             let p = sigmoid((item.scored + out) / SCALE);
             target += f64::from((p - item.target).powi(2));
             result += f64::from((p - item.result).powi(2));
+            sum += f64::from(out);
+            squares += f64::from(out).powi(2);
         }
         let n = items.len().max(1) as f64;
-        ((target / n) as f32, (result / n) as f32)
+        let mean = sum / n;
+        Validation {
+            loss: (target / n) as f32,
+            result_loss: (result / n) as f32,
+            spread: (squares / n - mean * mean).max(0.0).sqrt() as f32,
+        }
+    }
+}
+
+/// What [`Trainer::validate`] measured.
+#[derive(Clone, Copy, Debug)]
+pub struct Validation {
+    /// The mean squared error against the items' targets.
+    pub loss: f32,
+    /// The mean squared error against the games' results.
+    pub result_loss: f32,
+    /// The standard deviation of the network's outputs (points of margin) over the items.
+    pub spread: f32,
+}
+
+/// Outputs that vary by less than this (points of margin, a hundredth of the evaluation's
+/// unit) over a validation set are a network that answers the same for every position: its
+/// hidden units are dead. (A fresh network's vary by about 0.004: its output weights start
+/// small; a dead one's by nothing, or rounding.)
+pub const DEAD_SPREAD: f32 = 1e-4;
+
+impl Validation {
+    /// Whether the network answers (about) the same for every position, which no training
+    /// undoes: its hidden units died, usually of too high a learning rate from fresh weights.
+    pub fn dead(&self) -> bool {
+        self.spread < DEAD_SPREAD
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Positions along one game, as validation items.
+    fn items() -> Vec<Item> {
+        let mut p = Position::start();
+        let mut items = Vec::new();
+        while !p.game_over() {
+            items.push(Item::new(&sample(p, 0, 0), Target::Score, false));
+            let moves = p.moves();
+            p.play(moves[items.len() % moves.len()]);
+        }
+        items
+    }
+
+    /// A fresh network's outputs vary; one whose first-layer units never fire (their biases
+    /// far below any input's reach) answers the same everywhere, and is told dead.
+    #[test]
+    fn a_network_whose_hidden_units_never_fire_is_told_dead() {
+        let shape = Shape {
+            hidden: 32,
+            second: 8,
+            third: 0,
+            buckets: 1,
+            features: false,
+        };
+        let settings = Settings {
+            batch: 64,
+            learning_rate: 0.001,
+            epochs: 1,
+            seed: 1,
+        };
+        let items = items();
+        assert!(items.len() > 20);
+        let fresh = Trainer::new(&initial_parameters(shape, 3), settings.clone());
+        let alive = fresh.validate(&items);
+        assert!(!alive.dead(), "spread {}", alive.spread);
+        let mut parameters = initial_parameters(shape, 3);
+        parameters.bias1.iter_mut().for_each(|b| *b = -1000.0);
+        let dead = Trainer::new(&parameters, settings).validate(&items);
+        assert!(dead.dead(), "spread {}", dead.spread);
+        assert!(dead.loss.is_finite() && dead.result_loss.is_finite());
+    }
 
     fn sample(position: Position, score: i16, result: i8) -> Sample {
         Sample {

@@ -83,8 +83,10 @@ pub struct Features {
 }
 
 impl Features {
-    /// Computes every feature of `position`.
-    #[inline]
+    /// Computes every feature of `position`. Always inlined, so that the search's copy
+    /// compiled for AVX2 ([`crate::players::minimax::Instructions`]) computes them with it
+    /// (the eight directions of [`slides`] in two vector registers).
+    #[inline(always)]
     pub fn of(position: &Position) -> Features {
         let black = position.pieces(Color::Black).0;
         let white = position.pieces(Color::White).0;
@@ -130,7 +132,7 @@ impl Features {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn ones(b: u64) -> i32 {
     b.count_ones() as i32
 }
@@ -145,7 +147,7 @@ struct Race {
 
 /// Floods both sides at once one `step` at a time; a square belongs to the side that reaches
 /// it first (nobody's on a tie).
-#[inline]
+#[inline(always)]
 fn race(black: u64, white: u64, free: u64, step: impl Fn(u64) -> u64) -> Race {
     let (mut seen_black, mut seen_white) = (black, white);
     let (mut front_black, mut front_white) = (black, white);
@@ -169,7 +171,7 @@ fn race(black: u64, white: u64, free: u64, step: impl Fn(u64) -> u64) -> Race {
 }
 
 /// Blocked pieces, nearly blocked pieces and liberties, black's minus white's.
-#[inline]
+#[inline(always)]
 fn crowding(black: u64, white: u64, free: u64) -> (i32, i32, i32) {
     let mut blocked = 0;
     let mut cornered = 0;
@@ -188,7 +190,7 @@ fn crowding(black: u64, white: u64, free: u64) -> (i32, i32, i32) {
     (blocked, cornered, liberties)
 }
 
-#[inline]
+#[inline(always)]
 fn neighbours(set: u64) -> u64 {
     Bitboard(set).neighbours().0
 }
@@ -199,7 +201,7 @@ const NOT_H: u64 = !FILE_H.0;
 /// The squares a queen standing on any square of `from` attacks when only the `free` squares
 /// can be crossed: the free squares it can land on, and the first blocker in each direction.
 /// Kogge–Stone fills, eight directions at once, no table.
-#[inline]
+#[inline(always)]
 pub fn slides(from: u64, free: u64) -> u64 {
     let left = |b: u64, s: u32| b << s;
     let right = |b: u64, s: u32| b >> s;

@@ -180,8 +180,9 @@ impl Weights {
         (early * free + late * (START_FREE - free)) / START_FREE
     }
 
-    /// The heuristic value of `position` for the side to move.
-    #[inline]
+    /// The heuristic value of `position` for the side to move (always inlined, as
+    /// [`Features::of`] is).
+    #[inline(always)]
     pub fn evaluate(&self, position: &Position) -> i32 {
         let value = self.value_for_black(&Features::of(position));
         match position.side_to_move() {

@@ -4,7 +4,7 @@
 
 use crate::eval::Evaluation;
 use crate::limits::Limits;
-use crate::players::minimax::{Minimax, Outcome};
+use crate::players::minimax::{Instructions, Minimax, Outcome};
 use std::time::{Duration, Instant};
 use yolah_core::Position;
 
@@ -36,13 +36,16 @@ pub struct Totals {
     pub time: Duration,
 }
 
-/// Searches every bench position to `depth` with `evaluation`, telling `on_position` of each.
+/// Searches every bench position to `depth` with `evaluation` and the copy of the search
+/// compiled for `instructions`, telling `on_position` of each.
 pub fn run(
     depth: u32,
     evaluation: impl Into<Evaluation>,
+    instructions: Instructions,
     mut on_position: impl FnMut(usize, &Outcome),
 ) -> Totals {
     let mut player = Minimax::new(evaluation, TABLE_MB, 1);
+    player.instructions = instructions;
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()

@@ -1,5 +1,5 @@
-//! `yolah bench [--depth D] [--net FILE…]`: the fixed bench positions searched to a fixed
-//! depth, one thread; per-position lines on stderr, total nodes (the search's signature) and
+//! `yolah bench [--depth D] [--net FILE…] [--path P]`: the fixed bench positions searched to a
+//! fixed depth, one thread, with the copy of the search compiled for P; per-position lines on stderr, total nodes (the search's signature) and
 //! nodes/s on stdout, with the heuristic evaluation, then with the shipped network (`nn`
 //! lines), then with each network given (`net N` lines, N from 1), so networks of every size
 //! compare in one run.
@@ -8,6 +8,7 @@ use super::usage;
 use anyhow::Result;
 use std::io::Write;
 use yolah_ai::eval::{Network, Weights};
+use yolah_ai::players::minimax::Instructions;
 use yolah_ai::search::bench;
 
 /// The options of `yolah bench`, as its command line gives them.
@@ -19,6 +20,10 @@ pub struct Options {
     /// Also search with this network file (repeat for several).
     #[arg(long, value_name = "FILE")]
     pub net: Vec<std::path::PathBuf>,
+    /// Which compiled copy of the search runs: `avx2` (x86-64-v3) or `portable` (the build's
+    /// target CPU) [default: the fastest this CPU runs].
+    #[arg(long, value_name = "PATH")]
+    pub path: Option<String>,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -41,6 +46,22 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         "--net: at most {MAX_NETWORKS} networks, not {}",
         options.net.len()
     );
+    let path = match options.path.as_deref() {
+        None => Instructions::best(),
+        Some(name) => {
+            let path = Instructions::named(name).ok_or_else(|| {
+                super::UsageError(format!(
+                    "--path {}: expected avx2 or portable",
+                    super::quote(name)
+                ))
+            })?;
+            anyhow::ensure!(
+                path.available(),
+                "--path {name}: this CPU lacks its instructions (AVX2, BMI1, BMI2, POPCNT, LZCNT, FMA); use portable"
+            );
+            path
+        }
+    };
     // Every file read and checked before any search.
     let mut networks = Vec::new();
     for path in &options.net {
@@ -59,12 +80,12 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
             );
         }
     };
-    let heuristic = bench::run(depth, Weights::tuned(), tell(String::new()));
-    let network = bench::run(depth, Network::shipped(), tell("nn ".to_string()));
+    let heuristic = bench::run(depth, Weights::tuned(), path, tell(String::new()));
+    let network = bench::run(depth, Network::shipped(), path, tell("nn ".to_string()));
     let others: Vec<bench::Totals> = networks
         .iter()
         .enumerate()
-        .map(|(i, (_, net))| bench::run(depth, net.clone(), tell(format!("net {} ", i + 1))))
+        .map(|(i, (_, net))| bench::run(depth, net.clone(), path, tell(format!("net {} ", i + 1))))
         .collect();
     if json {
         let part = |totals: &bench::Totals| {
@@ -89,6 +110,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         shipped["shape"] = serde_json::json!(Network::shipped().shape().to_string());
         let object = serde_json::json!({
             "depth": depth,
+            "path": path.name(),
             "heuristic": part(&heuristic),
             "network": shipped,
             "networks": nets,
@@ -97,6 +119,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         return Ok(());
     }
     writeln!(out, "depth {depth}")?;
+    writeln!(out, "path {}", path.name())?;
     let mut lines = vec![(String::new(), heuristic), ("nn ".to_string(), network)];
     for (i, ((path, net), totals)) in networks.iter().zip(others).enumerate() {
         writeln!(out, "net {} is {} ({})", i + 1, path.display(), net.shape())?;

@@ -623,7 +623,8 @@ fn train_epochs(
                 run.settings.epochs
             ));
         });
-        let (validation_loss, validation_result_loss) = trainer.validate(&dataset.validation);
+        let validation = trainer.validate(&dataset.validation);
+        let (validation_loss, validation_result_loss) = (validation.loss, validation.result_loss);
         rows.push(Row {
             epoch: epoch + 1,
             train_loss,
@@ -643,6 +644,14 @@ fn train_epochs(
                 epoch + 1,
                 epoch_start.elapsed().as_secs_f64()
             );
+            if validation.dead() && !dataset.validation.is_empty() {
+                eprintln!(
+                    "warning: epoch {}: the network gives every position the same value (its outputs vary by {:.4} points): its hidden units are dead and will not learn again; train from fresh weights with a lower --learning-rate (the trainer's {} left a fresh featureless network dead where 0.0005 learnt: docs/notebook.md)",
+                    epoch + 1,
+                    validation.spread,
+                    LEARNING_RATE
+                );
+            }
         });
     }
     bar.finish_and_clear();

@@ -254,8 +254,9 @@ impl Network {
 
     /// The value of `position` for the side to move, in hundredths of a point of final margin
     /// (the points scored so far plus the network's rest of the game); `acc` must be
-    /// `position`'s.
-    #[inline]
+    /// `position`'s. Always inlined, so that the search's copy compiled for AVX2 runs the
+    /// layers behind the first with it.
+    #[inline(always)]
     pub fn evaluate(&self, acc: &Accumulator, position: &Position) -> i32 {
         let scored =
             i32::from(position.score(Color::Black)) - i32::from(position.score(Color::White));

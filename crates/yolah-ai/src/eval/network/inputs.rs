@@ -50,6 +50,7 @@ impl Iterator for BitIter {
 
 /// The dense inputs of `position`: its features over [`FEATURE_SCALE`], then the same times
 /// the phase (free squares / 56).
+#[inline(always)]
 pub fn dense_inputs(position: &Position) -> [f32; DENSE] {
     let features = Features::of(position);
     let phase = features.free as f32 / 56.0;

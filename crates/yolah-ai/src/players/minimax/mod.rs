@@ -13,6 +13,7 @@
 //! the search runs until then, which is `yolah solve`.
 //!
 //! One file a concept, each importing only those above it:
+//! - `instructions.rs`: which compiled copy of the search runs ([`Instructions`]);
 //! - `values.rs`: what the values mean ([`WIN`], [`proven_margin`]) and [`MAX_PLY`];
 //! - `ordering.rs`: move ordering: the table move, killers and history;
 //! - `pruning.rs`: which moves are searched shallower or not at all ([`Pruning`]);
@@ -22,6 +23,7 @@
 //! - `player.rs`: the player ([`Minimax`]), which runs a search on its threads;
 //! - `spec.rs`: the player in specs: its options and how a spec builds it.
 
+mod instructions;
 mod ordering;
 mod outcome;
 mod player;
@@ -31,6 +33,7 @@ mod spec;
 mod time;
 mod values;
 
+pub use instructions::Instructions;
 pub use outcome::{Outcome, Variation};
 pub use player::Minimax;
 pub use pruning::Pruning;

@@ -1,6 +1,7 @@
 //! The minimax player: its settings, its table and threads, and [`Minimax::search_with`], which
 //! plans a search's time and limits and runs it on every thread.
 
+use super::instructions::Instructions;
 use super::outcome::{Outcome, book_report, report};
 use super::pruning::Pruning;
 use super::searcher::{Iteration, Searcher, Shared, outcome};
@@ -42,6 +43,9 @@ pub struct Minimax {
     /// The best lines each iteration finds (multi-PV), 1 by default: the k-th is searched with
     /// the first moves of the lines before it left out, so k lines cost about k searches.
     pub lines: usize,
+    /// The instructions the search runs with: [`Instructions::best`] by default; one this CPU
+    /// lacks falls back to [`Instructions::Portable`].
+    pub instructions: Instructions,
     table: Arc<Table>,
     evaluation: Arc<Evaluation>,
     searchers: Threads<CachePadded<Searcher>>,
@@ -59,6 +63,7 @@ impl Minimax {
             stretch: false,
             book: false,
             lines: 1,
+            instructions: Instructions::best(),
             table: Arc::new(Table::new(tt_megabytes)),
             evaluation: Arc::new(evaluation.into()),
             searchers: Threads::new(
@@ -160,6 +165,11 @@ impl Minimax {
             regions: self.regions,
             region_limits: self.region_limits,
             lines: self.lines.max(1),
+            instructions: if self.instructions.available() {
+                self.instructions
+            } else {
+                Instructions::Portable
+            },
         };
         let max_depth = limits
             .depth

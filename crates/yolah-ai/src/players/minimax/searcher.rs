@@ -1,6 +1,7 @@
 //! One thread's search: iterative deepening over negamax alpha-beta with principal variation
 //! search, the table, the cuts of [`super::pruning`] and the order of [`super::ordering`].
 
+use super::instructions::Instructions;
 use super::ordering::MoveOrder;
 use super::outcome::{Outcome, Variation};
 use super::pruning::{
@@ -44,6 +45,8 @@ pub(super) struct Shared {
     pub(super) region_limits: AreaLimits,
     /// The lines the first thread finds at each depth ([`super::Minimax::lines`]).
     pub(super) lines: usize,
+    /// The copy of the recursion that runs: one this CPU has the instructions of.
+    pub(super) instructions: Instructions,
 }
 
 /// One thread's search state.
@@ -151,8 +154,9 @@ impl Searcher {
         self.stopped
     }
 
-    /// The evaluation of a position where the search stops, for its side to move.
-    #[inline]
+    /// The evaluation of a position where the search stops, for its side to move (always
+    /// inlined into each compiled copy of the recursion, with the evaluation's code).
+    #[inline(always)]
     fn evaluate(&self, shared: &Shared, position: &Position) -> i32 {
         match (&*shared.evaluation, &self.accumulator) {
             (Evaluation::Heuristic(weights), _) => weights.evaluate(position),
@@ -194,9 +198,90 @@ impl Searcher {
 
     /// Negamax alpha-beta: the value of `position` for its side to move, searched `depth`
     /// plies deep, exact when strictly between `alpha` and `beta`; `after_null` when the move
-    /// into it was a null move (no second one follows).
-    #[allow(clippy::too_many_lines, clippy::too_many_arguments)]
+    /// into it was a null move (no second one follows). Through the copy of the recursion
+    /// compiled for `shared.instructions`.
+    #[allow(clippy::too_many_arguments)]
     fn search(
+        &mut self,
+        shared: &Shared,
+        position: &mut Position,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        after_null: bool,
+    ) -> i32 {
+        match shared.instructions {
+            Instructions::Avx2 => {
+                self.recurse::<true>(shared, position, depth, ply, alpha, beta, after_null)
+            }
+            Instructions::Portable => {
+                self.recurse::<false>(shared, position, depth, ply, alpha, beta, after_null)
+            }
+        }
+    }
+
+    /// A recursive call of [`Searcher::search`] within the copy compiled for AVX2 (`AVX2`) or
+    /// for the build's target.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn recurse<const AVX2: bool>(
+        &mut self,
+        shared: &Shared,
+        position: &mut Position,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        after_null: bool,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if AVX2 {
+            // SAFETY: `Instructions::Avx2` is only chosen on a CPU that has its features
+            // (`Minimax::instructions` is checked by `Instructions::available`).
+            return unsafe {
+                self.search_avx2(shared, position, depth, ply, alpha, beta, after_null)
+            };
+        }
+        self.search_portable(shared, position, depth, ply, alpha, beta, after_null)
+    }
+
+    /// The recursion compiled for the build's target CPU.
+    #[allow(clippy::too_many_arguments)]
+    fn search_portable(
+        &mut self,
+        shared: &Shared,
+        position: &mut Position,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        after_null: bool,
+    ) -> i32 {
+        self.search_body::<false>(shared, position, depth, ply, alpha, beta, after_null)
+    }
+
+    /// The recursion compiled for x86-64-v3, with what it inlines.
+    #[cfg(target_arch = "x86_64")]
+    #[allow(clippy::too_many_arguments)]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt,fma")]
+    fn search_avx2(
+        &mut self,
+        shared: &Shared,
+        position: &mut Position,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        after_null: bool,
+    ) -> i32 {
+        self.search_body::<true>(shared, position, depth, ply, alpha, beta, after_null)
+    }
+
+    /// [`Searcher::search`]'s body, written once, inlined into each copy of the recursion.
+    #[allow(clippy::too_many_lines, clippy::too_many_arguments)]
+    #[inline(always)]
+    fn search_body<const AVX2: bool>(
         &mut self,
         shared: &Shared,
         position: &mut Position,
@@ -300,8 +385,15 @@ impl Searcher {
             if null && eval >= beta {
                 let reduced = depth - 1 - (2 + depth / 4);
                 self.play(shared, position, Move::PASS);
-                let value =
-                    -self.search(shared, position, reduced, ply + 1, -beta, -beta + 1, true);
+                let value = -self.recurse::<AVX2>(
+                    shared,
+                    position,
+                    reduced,
+                    ply + 1,
+                    -beta,
+                    -beta + 1,
+                    true,
+                );
                 self.undo(shared, position, Move::PASS);
                 if self.stopped {
                     return 0;
@@ -330,14 +422,14 @@ impl Searcher {
             let m = moves[i];
             self.play(shared, position, m);
             let value = if i == 0 {
-                -self.search(shared, position, depth - 1, ply + 1, -beta, -alpha, false)
+                -self.recurse::<AVX2>(shared, position, depth - 1, ply + 1, -beta, -alpha, false)
             } else {
                 // Step 4a: late moves first shallower (late-move reduction).
                 let by_history = MoveOrder::by_history(order[i]);
                 let reduction = shared
                     .pruning
                     .late_move_reduction(depth, i, by_history, free, m);
-                let mut value = -self.search(
+                let mut value = -self.recurse::<AVX2>(
                     shared,
                     position,
                     depth - 1 - reduction,
@@ -347,7 +439,7 @@ impl Searcher {
                     false,
                 );
                 if value > alpha && reduction > 0 {
-                    value = -self.search(
+                    value = -self.recurse::<AVX2>(
                         shared,
                         position,
                         depth - 1,
@@ -358,8 +450,15 @@ impl Searcher {
                     );
                 }
                 if value > alpha && value < beta {
-                    value =
-                        -self.search(shared, position, depth - 1, ply + 1, -beta, -alpha, false);
+                    value = -self.recurse::<AVX2>(
+                        shared,
+                        position,
+                        depth - 1,
+                        ply + 1,
+                        -beta,
+                        -alpha,
+                        false,
+                    );
                 }
                 value
             };
