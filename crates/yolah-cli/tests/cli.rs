@@ -279,6 +279,10 @@ fn bad_input_is_one_clean_line_and_a_failure() {
         "--path 'gpu': expected avx512, avx2 or portable",
     );
     assert_clean_error(
+        &yolah(&["bench", "--path", "gpu"], ""),
+        "--path 'gpu': expected avx2 or portable",
+    );
+    assert_clean_error(
         &yolah(&["perft", "3", "--threads", "2000"], ""),
         "--threads must be from 1 to 1024, not 2000",
     );

@@ -21,7 +21,10 @@ pub const MAX_DEPTH: u32 = 20;
 /// build counts as fast as a native one).
 pub fn perft(position: &mut Position, depth: u32) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("popcnt") && std::is_x86_feature_detected!("bmi2") {
+    if std::is_x86_feature_detected!("popcnt")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("bmi2")
+    {
         // SAFETY: the CPU has the features `perft_x86` is compiled for (checked just above).
         return unsafe { perft_x86(position, depth) };
     }

@@ -1,6 +1,6 @@
-//! `yolah bench [--depth D] [--net FILE…] [--path P]`: the fixed bench positions searched to a
-//! fixed depth, one thread, with the copy of the search compiled for P; per-position lines on stderr, total nodes (the search's signature) and
-//! nodes/s on stdout, with the heuristic evaluation, then with the shipped network (`nn`
+//! `yolah bench [--depth D] [--net FILE…] [--path avx2|portable]`: the fixed bench positions
+//! searched to a fixed depth, one thread, with that compiled copy of the search; per-position
+//! lines on stderr, total nodes (the search's signature) and nodes/s on stdout, with the heuristic evaluation, then with the shipped network (`nn`
 //! lines), then with each network given (`net N` lines, N from 1), so networks of every size
 //! compare in one run.
 
@@ -22,7 +22,7 @@ pub struct Options {
     pub net: Vec<std::path::PathBuf>,
     /// Which compiled copy of the search runs: `avx2` (x86-64-v3) or `portable` (the build's
     /// target CPU) [default: the fastest this CPU runs].
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "avx2|portable")]
     pub path: Option<String>,
     /// Print one JSON object.
     #[arg(long)]
@@ -46,20 +46,20 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         "--net: at most {MAX_NETWORKS} networks, not {}",
         options.net.len()
     );
-    let path = match options.path.as_deref() {
+    let instructions = match options.path.as_deref() {
         None => Instructions::best(),
         Some(name) => {
-            let path = Instructions::named(name).ok_or_else(|| {
+            let instructions = Instructions::named(name).ok_or_else(|| {
                 super::UsageError(format!(
                     "--path {}: expected avx2 or portable",
                     super::quote(name)
                 ))
             })?;
             anyhow::ensure!(
-                path.available(),
+                instructions.available(),
                 "--path {name}: this CPU lacks its instructions (AVX2, BMI1, BMI2, POPCNT, LZCNT, FMA); use portable"
             );
-            path
+            instructions
         }
     };
     // Every file read and checked before any search.
@@ -80,12 +80,24 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
             );
         }
     };
-    let heuristic = bench::run(depth, Weights::tuned(), path, tell(String::new()));
-    let network = bench::run(depth, Network::shipped(), path, tell("nn ".to_string()));
+    let heuristic = bench::run(depth, Weights::tuned(), instructions, tell(String::new()));
+    let network = bench::run(
+        depth,
+        Network::shipped(),
+        instructions,
+        tell("nn ".to_string()),
+    );
     let others: Vec<bench::Totals> = networks
         .iter()
         .enumerate()
-        .map(|(i, (_, net))| bench::run(depth, net.clone(), path, tell(format!("net {} ", i + 1))))
+        .map(|(i, (_, net))| {
+            bench::run(
+                depth,
+                net.clone(),
+                instructions,
+                tell(format!("net {} ", i + 1)),
+            )
+        })
         .collect();
     if json {
         let part = |totals: &bench::Totals| {
@@ -110,7 +122,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         shipped["shape"] = serde_json::json!(Network::shipped().shape().to_string());
         let object = serde_json::json!({
             "depth": depth,
-            "path": path.name(),
+            "path": instructions.name(),
             "heuristic": part(&heuristic),
             "network": shipped,
             "networks": nets,
@@ -119,7 +131,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         return Ok(());
     }
     writeln!(out, "depth {depth}")?;
-    writeln!(out, "path {}", path.name())?;
+    writeln!(out, "path {}", instructions.name())?;
     let mut lines = vec![(String::new(), heuristic), ("nn ".to_string(), network)];
     for (i, ((path, net), totals)) in networks.iter().zip(others).enumerate() {
         writeln!(out, "net {} is {} ({})", i + 1, path.display(), net.shape())?;

@@ -2,7 +2,8 @@
 //!
 //! The search's recursion ([`super::searcher`]) is compiled twice: once for the build's target
 //! CPU and once for x86-64 CPUs with AVX2, BMI1/2, POPCNT, LZCNT and FMA (x86-64-v3), with the
-//! move generation, evaluation and table code it inlines. A portable build (no
+//! evaluation (always inlined: its flood fills were most of the difference) and whatever else
+//! the compiler inlines into it. A portable build (no
 //! `target-cpu=native`) thus searches with popcounts and bit scans in one instruction on the
 //! CPUs that have them, as perft and random games do. Both copies search the same tree: the
 //! same moves, values and node counts (tested).

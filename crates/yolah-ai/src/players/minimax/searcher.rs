@@ -211,6 +211,7 @@ impl Searcher {
         beta: i32,
         after_null: bool,
     ) -> i32 {
+        debug_assert!(shared.instructions.available());
         match shared.instructions {
             Instructions::Avx2 => {
                 self.recurse::<true>(shared, position, depth, ply, alpha, beta, after_null)
