@@ -46,22 +46,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         "--net: at most {MAX_NETWORKS} networks, not {}",
         options.net.len()
     );
-    let instructions = match options.path.as_deref() {
-        None => Instructions::best(),
-        Some(name) => {
-            let instructions = Instructions::named(name).ok_or_else(|| {
-                super::UsageError(format!(
-                    "--path {}: expected avx2 or portable",
-                    super::quote(name)
-                ))
-            })?;
-            anyhow::ensure!(
-                instructions.available(),
-                "--path {name}: this CPU lacks its instructions (AVX2, BMI1, BMI2, POPCNT, LZCNT, FMA); use portable"
-            );
-            instructions
-        }
-    };
+    let instructions = instructions(options.path.as_deref())?;
     // Every file read and checked before any search.
     let mut networks = Vec::new();
     for path in &options.net {
@@ -144,4 +129,24 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         writeln!(out, "{prefix}nodes {}", totals.nodes)?;
     }
     Ok(())
+}
+
+/// The copy of the search `--path` names, or the fastest this CPU runs.
+fn instructions(path: Option<&str>) -> Result<Instructions> {
+    Ok(match path {
+        None => Instructions::best(),
+        Some(name) => {
+            let instructions = Instructions::named(name).ok_or_else(|| {
+                super::UsageError(format!(
+                    "--path {}: expected avx2 or portable",
+                    super::quote(name)
+                ))
+            })?;
+            anyhow::ensure!(
+                instructions.available(),
+                "--path {name}: this CPU lacks its instructions (AVX2, BMI1, BMI2, POPCNT, LZCNT, FMA); use portable"
+            );
+            instructions
+        }
+    })
 }
