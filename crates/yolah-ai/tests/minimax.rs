@@ -492,7 +492,7 @@ fn each_pruning_switched_off_searches_more_nodes_to_the_same_depth() {
             .map(|p| spec.agent(0).choose(p).iterations)
             .sum()
     };
-    let switches = ["lmr", "nmp", "rfp"];
+    let switches = ["lmr", "nmp", "rfp", "lmp"];
     let spec = |off: Option<&str>| {
         let options: Vec<String> = switches
             .iter()

@@ -80,6 +80,11 @@ impl Minimax {
     /// sides still meet").
     pub fn solver(tt_megabytes: usize, threads: usize) -> Minimax {
         Minimax {
+            // Late-move pruning only delays proofs (a node that skips a move is not proved).
+            pruning: Pruning {
+                move_count: false,
+                ..Pruning::PLAY
+            },
             regions: true,
             region_limits: SOLVE_LIMITS,
             ..Minimax::new(crate::eval::Weights::tuned(), tt_megabytes, threads)
@@ -160,6 +165,7 @@ impl Minimax {
             pruning: Pruning {
                 null_move: self.pruning.null_move && limited,
                 futility: self.pruning.futility && limited,
+                move_count: self.pruning.move_count && limited,
                 ..self.pruning
             },
             regions: self.regions,

@@ -5,7 +5,8 @@ use super::instructions::Instructions;
 use super::ordering::MoveOrder;
 use super::outcome::{Outcome, Variation};
 use super::pruning::{
-    FUTILITY_DEPTH, FUTILITY_MARGIN, NULL_MIN_DEPTH, PRUNE_MIN_FREE, Pruning, plies_left,
+    FUTILITY_DEPTH, FUTILITY_MARGIN, MOVE_COUNT_DEPTH, NULL_MIN_DEPTH, PRUNE_MIN_FREE, Pruning,
+    move_count_limit, plies_left,
 };
 use super::time::TimePlan;
 use super::values::{MAX_PLY, WIN, terminal_value};
@@ -416,16 +417,24 @@ impl Searcher {
         let mut best = -INFINITY;
         let mut best_move = None;
         let moves = moves.as_mut_slice();
+        let count_limit = (prunable && shared.pruning.move_count && depth <= MOVE_COUNT_DEPTH)
+            .then(|| move_count_limit(depth));
         for i in 0..moves.len() {
             let next = (i..moves.len()).max_by_key(|&j| order[j]).unwrap_or(i);
             moves.swap(i, next);
             order.swap(i, next);
+            // Step 4a: late-move pruning: near the leaves, the moves history orders last (the
+            // rest of them, in this order) are not searched; the node is then not proven.
+            if count_limit.is_some_and(|limit| i >= limit) && MoveOrder::by_history(order[i]) {
+                self.unproven += 1;
+                break;
+            }
             let m = moves[i];
             self.play(shared, position, m);
             let value = if i == 0 {
                 -self.recurse::<AVX2>(shared, position, depth - 1, ply + 1, -beta, -alpha, false)
             } else {
-                // Step 4a: late moves first shallower (late-move reduction).
+                // Step 4b: late moves first shallower (late-move reduction).
                 let by_history = MoveOrder::by_history(order[i]);
                 let reduction = shared
                     .pruning
@@ -481,7 +490,7 @@ impl Searcher {
                     head[ply][ply + 1..end].copy_from_slice(&tail[0][ply + 1..end]);
                     self.pv_len[ply] = end.max(ply + 1);
                     if value >= beta {
-                        // Step 4b: a refutation: remember it as a killer and in the history.
+                        // Step 4c: a refutation: remember it as a killer and in the history.
                         self.ordering.refuted(ply, depth, side, m, &moves[..i]);
                         break;
                     }

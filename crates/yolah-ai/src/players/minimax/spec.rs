@@ -112,6 +112,12 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             help: "null-move pruning (a pass searched shallower cuts a node that still holds beta)",
         },
         OptionInfo {
+            name: "lmp",
+            kind: ValueKind::Switch,
+            default: "on",
+            help: "late-move pruning (near the leaves, the moves history orders last are skipped)",
+        },
+        OptionInfo {
             name: "rfp",
             kind: ValueKind::Switch,
             default: "off",
@@ -140,6 +146,9 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             futility: spec
                 .whole("rfp")
                 .map_or(Pruning::PLAY.futility, |on| on != 0),
+            move_count: spec
+                .whole("lmp")
+                .map_or(Pruning::PLAY.move_count, |on| on != 0),
         };
         player.regions = spec.whole("regions") == Some(1);
         // The book holds the shipped network player's choices: on by default for it alone,
