@@ -9,14 +9,20 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use yolah_ai::Limits;
 use yolah_ai::eval::Weights;
-use yolah_ai::players::minimax::Minimax;
+use yolah_ai::players::minimax::{Minimax, Pruning};
 use yolah_ai::puzzle::{Finder, Goal, Puzzle, Settings};
 use yolah_core::{Move, Position};
 
-/// A game from the start: `random` random plies, then the tuned heuristic at 500 nodes.
+/// A game from the start: `random` random plies, then the tuned heuristic at 500 nodes,
+/// without late-move pruning (which plays these games better, with fewer puzzles in them: the
+/// games are only a source of positions, kept as they were).
 fn game(seed: u64, random: usize) -> Vec<Move> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut player = Minimax::new(Weights::tuned(), 4, 1);
+    player.pruning = Pruning {
+        move_count: false,
+        ..Pruning::PLAY
+    };
     let limits = Limits {
         nodes: Some(500),
         ..Limits::default()

@@ -9,7 +9,7 @@ use std::io::Write;
 use yolah_ai::Limits;
 use yolah_ai::arena::opening::{Opening, random_opening};
 use yolah_ai::eval::Weights;
-use yolah_ai::players::minimax::{Minimax, proven_margin};
+use yolah_ai::players::minimax::{Minimax, Pruning, proven_margin};
 use yolah_core::Symmetry;
 use yolah_core::zobrist::splitmix64;
 
@@ -57,7 +57,14 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         max_margin.is_finite() && (0.0..=64.0).contains(&max_margin),
         "--max-margin must be from 0 to 64 points, not {max_margin}"
     );
+    // The judge of balance is a fixed search: without late-move pruning (the player's default
+    // since issue 45), as when the shipped suite was made, so that a suite stays the same
+    // whatever the player's defaults become.
     let mut search = Minimax::new(Weights::tuned(), 16, 1);
+    search.pruning = Pruning {
+        move_count: false,
+        ..Pruning::PLAY
+    };
     let mut distinct = HashSet::new();
     let mut kept = Vec::new();
     let bar = super::progress_bar(u64::from(count), "openings");
