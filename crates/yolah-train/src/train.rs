@@ -582,6 +582,7 @@ impl Trainer {
             loss: (target / n) as f32,
             result_loss: (result / n) as f32,
             spread: (squares / n - mean * mean).max(0.0).sqrt() as f32,
+            positions: items.len(),
         }
     }
 }
@@ -595,6 +596,8 @@ pub struct Validation {
     pub result_loss: f32,
     /// The standard deviation of the network's outputs (points of margin) over the items.
     pub spread: f32,
+    /// The positions measured.
+    pub positions: usize,
 }
 
 /// Outputs that vary by less than this (points of margin, a hundredth of the evaluation's
@@ -607,7 +610,8 @@ impl Validation {
     /// Whether the network answers (about) the same for every position, which no training
     /// undoes: its hidden units died, usually of too high a learning rate from fresh weights.
     pub fn dead(&self) -> bool {
-        self.spread < DEAD_SPREAD
+        // One position has no spread to measure.
+        self.positions >= 2 && self.spread < DEAD_SPREAD
     }
 }
 

@@ -644,7 +644,7 @@ fn train_epochs(
                 epoch + 1,
                 epoch_start.elapsed().as_secs_f64()
             );
-            if validation.dead() && dataset.validation.len() >= 2 {
+            if validation.dead() {
                 eprintln!(
                     "warning: epoch {}: the network gives every position the same value (its outputs vary by {:.4} points): its hidden units are dead and will not learn again; train from fresh weights with a lower --learning-rate (the default {} left a fresh featureless network dead where 0.0005 learnt: docs/notebook.md, \"Wider, and without the features\")",
                     epoch + 1,
