@@ -209,6 +209,41 @@ fn generations_run_and_resume_after_kills_to_the_same_end() {
     assert_eq!(outcome(&killed), expected, "after {kills} kills");
 }
 
+/// `--features on`: every network of the run reads the features (its file says so), the
+/// player plays with it, and a resume keeps the setting.
+#[test]
+fn a_run_with_features_makes_networks_that_read_them() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("run");
+    let mut args = run_args(&dir, 1);
+    args.extend(["--features".to_string(), "on".to_string()]);
+    let first = run(&args);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let config = std::fs::read_to_string(dir.join("zero.json")).unwrap();
+    assert!(config.contains("\"features\": true"), "{config}");
+    for generation in ["gen-000", "gen-001"] {
+        let bytes = std::fs::read(dir.join(generation).join("network.yolahpv")).unwrap();
+        assert_eq!(&bytes[..8], b"YOLAHPF1", "{generation}");
+    }
+    let net = dir.join("gen-001/network.yolahpv");
+    let spec = format!("alphazero:iterations=64,net={}", net.display());
+    let think = yolah(&["think", &spec], "");
+    assert!(think.status.success(), "{}", stderr(&think));
+    assert!(
+        stdout(&think).contains("64 iterations"),
+        "{}",
+        stdout(&think)
+    );
+    let mut more = run_args(&dir, 2)[..5].to_vec();
+    more.push("--resume".into());
+    let resumed = run(&more);
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    let bytes = std::fs::read(dir.join("gen-002/network.yolahpv")).unwrap();
+    assert_eq!(&bytes[..8], b"YOLAHPF1");
+    more.extend(["--features".to_string(), "off".to_string()]);
+    assert_clean_error(&run(&more), "only --generations and --threads may be given");
+}
+
 #[test]
 fn bad_options_are_refused_before_anything_is_written() {
     let root = tempfile::tempdir().unwrap();

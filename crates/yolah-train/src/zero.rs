@@ -193,8 +193,9 @@ pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
 pub struct Gradient(pub Parameters);
 
 impl Gradient {
-    fn zero(hidden: usize) -> Gradient {
-        Gradient(Parameters::zeros(hidden))
+    /// Zero, in the shape of `network`.
+    fn like(network: &Parameters) -> Gradient {
+        Gradient(Parameters::zeros(network.hidden, network.features))
     }
 
     fn add(&mut self, other: &Gradient) {
@@ -292,6 +293,12 @@ pub fn backward(
             *gw += d;
         }
     }
+    // And F·d, the features' columns (empty without features).
+    for (&x, column) in act.dense.iter().zip(grad.wf.chunks_exact_mut(hidden)) {
+        for (gw, d) in column.iter_mut().zip(&dh1) {
+            *gw += x * d;
+        }
+    }
     debug_assert_eq!(grad.policy_bias.len(), MOVES);
     (policy_loss, value_loss)
 }
@@ -324,11 +331,10 @@ pub struct Losses {
 impl Trainer {
     /// Trains `network` from here.
     pub fn new(network: Parameters, learning_rate: f32) -> Trainer {
-        let hidden = network.hidden;
         Trainer {
+            first: Gradient::like(&network),
+            second: Gradient::like(&network),
             network,
-            first: Gradient::zero(hidden),
-            second: Gradient::zero(hidden),
             steps: 0,
             learning_rate,
             weight_decay: 1e-4,
@@ -337,14 +343,13 @@ impl Trainer {
 
     /// The batch's gradient, computed in parallel, and its mean losses.
     fn gradient(&self, batch: &[Sample]) -> (Gradient, Losses) {
-        let hidden = self.network.hidden;
         // A fixed number of parts, summed in order: the same sums, so the same network,
         // whatever the number of threads.
         let chunk = batch.len().div_ceil(GRADIENT_PARTS).max(1);
         let parts: Vec<(Gradient, f32, f32)> = batch
             .par_chunks(chunk)
             .map(|part| {
-                let mut g = Gradient::zero(hidden);
+                let mut g = Gradient::like(&self.network);
                 let mut act = Activations::default();
                 let (mut lp, mut lv) = (0.0, 0.0);
                 for sample in part {
@@ -355,7 +360,7 @@ impl Trainer {
                 (g, lp, lv)
             })
             .collect();
-        let mut total = Gradient::zero(hidden);
+        let mut total = Gradient::like(&self.network);
         let mut losses = Losses::default();
         for (g, lp, lv) in &parts {
             total.add(g);
@@ -442,7 +447,7 @@ impl Trainer {
 
 /// The mean losses of `network` on `samples` (as they are, no symmetry).
 pub fn losses(network: &Parameters, samples: &[Sample]) -> Losses {
-    let mut g = Gradient::zero(network.hidden);
+    let mut g = Gradient::like(network);
     let mut act = Activations::default();
     let mut sum = Losses::default();
     for sample in samples {
@@ -462,7 +467,7 @@ mod tests {
     use super::*;
 
     fn some_samples(count: usize, seed: u64) -> Vec<Sample> {
-        let network = Arc::new(Parameters::random(16, seed));
+        let network = Arc::new(Parameters::random(16, false, seed));
         let play = SelfPlay {
             visits: 16,
             noise: 0.25,
@@ -473,10 +478,16 @@ mod tests {
         samples
     }
 
-    /// Every parameter's gradient agrees with a central difference of the loss.
+    /// Every parameter's gradient agrees with a central difference of the loss, with and
+    /// without features.
     #[test]
     fn gradients_agree_with_finite_differences() {
-        let mut network = Parameters::random(16, 7);
+        for features in [false, true] {
+            gradients_agree(Parameters::random(16, features, 7));
+        }
+    }
+
+    fn gradients_agree(mut network: Parameters) {
         // Biases and heads away from zero, so every path carries gradient.
         let mut rng = SmallRng::seed_from_u64(3);
         for array in network.arrays_mut() {
@@ -489,13 +500,13 @@ mod tests {
             samples
                 .iter()
                 .map(|s| {
-                    let mut g = Gradient::zero(net.hidden);
+                    let mut g = Gradient::like(net);
                     let (p, v) = backward(net, s, &mut Activations::default(), &mut g);
                     f64::from(p) + f64::from(v)
                 })
                 .sum()
         };
-        let mut gradient = Gradient::zero(16);
+        let mut gradient = Gradient::like(&network);
         for s in &samples {
             backward(&network, s, &mut Activations::default(), &mut gradient);
         }
@@ -507,7 +518,7 @@ mod tests {
         };
         let (mut checked, mut kinks) = (0, 0);
         let eps = 1e-3f32;
-        for a in 0..8 {
+        for a in 0..network.arrays().len() {
             let len = network.arrays()[a].len();
             for k in (0..len).step_by((len / 400).max(1)) {
                 let analytic = f64::from(gradient.0.arrays()[a][k]);
@@ -532,6 +543,13 @@ mod tests {
             }
         }
         assert!(checked > 100, "{checked} nonzero gradients checked");
+        if network.features {
+            let features = (gradient.0.wf.iter()).filter(|&&g| g != 0.0).count();
+            assert!(
+                features > 50,
+                "{features} of the features' gradients are not 0"
+            );
+        }
         assert!(
             kinks * 20 < checked,
             "{kinks} kinks skipped, {checked} checked"
@@ -581,7 +599,7 @@ mod tests {
     #[test]
     fn training_fits_its_samples() {
         let samples = some_samples(400, 4);
-        let mut trainer = Trainer::new(Parameters::random(32, 4), 3e-3);
+        let mut trainer = Trainer::new(Parameters::random(32, false, 4), 3e-3);
         // The cross-entropy cannot fall below the targets' own entropy.
         let entropy: f32 = samples
             .iter()

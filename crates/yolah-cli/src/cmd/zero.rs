@@ -45,6 +45,10 @@ pub struct Options {
     /// The network's hidden units, 8 to 1024, a multiple of 8 [default: 128].
     #[arg(long, value_name = "H")]
     pub hidden: Option<usize>,
+    /// Whether the network also reads the heuristic's 22 features (mobility, territories,
+    /// regions…, computed from the rules), on or off [default: off: the board alone].
+    #[arg(long, value_name = "ON|OFF", value_parser = ["on", "off"])]
+    pub features: Option<String>,
     /// Passes over the window's positions per generation, 1 to 100 [default: 4].
     #[arg(long, short, value_name = "N")]
     pub epochs: Option<u32>,
@@ -86,6 +90,9 @@ pub struct Config {
     games: u64,
     visits: u64,
     hidden: usize,
+    /// Whether the network reads the features. Runs made before them have none.
+    #[serde(default)]
+    features: bool,
     epochs: u32,
     window: u32,
     learning_rate: f64,
@@ -273,6 +280,7 @@ fn start(options: &Options) -> Result<(Config, State, DirLock)> {
         games: options.games.unwrap_or(400),
         visits: options.visits.unwrap_or(200),
         hidden: options.hidden.unwrap_or(DEFAULT_HIDDEN),
+        features: options.features.as_deref() == Some("on"),
         epochs: options.epochs.unwrap_or(4),
         window: options.window.unwrap_or(4),
         learning_rate: options.learning_rate.unwrap_or(0.001),
@@ -291,7 +299,7 @@ fn start(options: &Options) -> Result<(Config, State, DirLock)> {
     write_atomic(&dir.join(CONFIG), &serde_json::to_string_pretty(&config)?)?;
     let first = folder(dir, 0);
     std::fs::create_dir_all(&first)?;
-    let network = Parameters::random(config.hidden, config.seed);
+    let network = Parameters::random(config.hidden, config.features, config.seed);
     super::replace_through(
         &first.join(NETWORK),
         &first.join("network.tmp"),
@@ -312,6 +320,7 @@ fn resume(options: &Options) -> Result<(Config, State, DirLock)> {
         options.games.is_none()
             && options.visits.is_none()
             && options.hidden.is_none()
+            && options.features.is_none()
             && options.epochs.is_none()
             && options.window.is_none()
             && options.learning_rate.is_none()

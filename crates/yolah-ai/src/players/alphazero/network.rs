@@ -3,23 +3,29 @@
 //!
 //! - Inputs (192, sparse): the mover's pieces, the opponent's pieces, the holes, 64 squares
 //!   each. The first layer adds the columns of the inputs that are on (as an NNUE's does).
-//! - `h1 = relu(W1·x + b1)` (H units), `h2 = h1 + relu(W2·h1 + b2)` (a residual block).
+//! - With features (optional, as `KataGo` gives its network liberties and ladders): the 22
+//!   dense inputs of the minimax network ([`crate::eval::network::inputs::dense_inputs`]:
+//!   mobility, territories, regions… and the same times the phase), seen from the side to
+//!   move, through their own columns `F`.
+//! - `h1 = relu(W1·x + F·d + b1)` (H units), `h2 = h1 + relu(W2·h1 + b2)` (a residual block).
 //! - Value: `tanh(v·h2 + c)`, the expected result for the side to move, −1 (loss) to +1 (win).
 //! - Policy: one row of `P` per queen move (1,456 of them: every (from, to) on a line) and one
 //!   for the pass; a move's logit is `P[move]·h2 + p[move]`, computed for the legal moves only
 //!   and turned into priors by a softmax over them.
 //!
-//! The file (`.yolahpv`): the 8 bytes `YOLAHPV1`, H as a little-endian `u32`, then every
-//! parameter as a little-endian `f32` in the order of [`Parameters`], then an FNV-1a 64 hash
-//! of everything before it. A file of any other size, magic, hash, H, or with a value that is
-//! not finite is refused with the reason.
+//! The file (`.yolahpv`): the 8 bytes `YOLAHPV1` (`YOLAHPF1` with features), H as a
+//! little-endian `u32`, then every parameter as a little-endian `f32` in the order of
+//! [`Parameters`] (`F` empty without features), then an FNV-1a 64 hash of everything before
+//! it. A file of any other size, magic, hash, H, or with a value that is not finite is
+//! refused with the reason.
 
+use crate::eval::network::inputs::{DENSE, dense_inputs};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use std::path::Path;
 use std::sync::OnceLock;
 use yolah_core::zobrist::fnv1a;
-use yolah_core::{Move, Position};
+use yolah_core::{Color, Move, Position};
 
 /// Input planes × squares.
 pub const INPUTS: usize = 3 * 64;
@@ -31,6 +37,23 @@ pub const MAX_HIDDEN: usize = 1024;
 pub const DEFAULT_HIDDEN: usize = 128;
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"YOLAHPV1";
+/// The file's first bytes for a network with features.
+pub const MAGIC_FEATURES: &[u8; 8] = b"YOLAHPF1";
+/// The dense inputs of a network with features.
+pub const FEATURES: usize = DENSE;
+
+/// The dense inputs of `position` seen from its side to move (the minimax network's are
+/// black's minus white's).
+#[inline]
+pub fn mover_features(position: &Position) -> [f32; FEATURES] {
+    let mut dense = dense_inputs(position);
+    if position.side_to_move() == Color::White {
+        for x in &mut dense {
+            *x = -*x;
+        }
+    }
+    dense
+}
 
 /// The row of each (from, to), or `u16::MAX` for a pair no move joins; the pass is row 0.
 fn move_rows() -> &'static [u16; 4096] {
@@ -84,8 +107,12 @@ pub fn active_inputs(position: &Position, out: &mut Vec<u16>) {
 pub struct Parameters {
     /// Hidden units.
     pub hidden: usize,
+    /// Whether the network reads the features.
+    pub features: bool,
     /// `[INPUTS][H]`: input i's column.
     pub w1: Vec<f32>,
+    /// `[FEATURES][H]`: feature k's column; empty without features.
+    pub wf: Vec<f32>,
     /// `[H]`.
     pub b1: Vec<f32>,
     /// `[H][H]`: unit j of the block reads `w2[j·H + i]` from unit i.
@@ -103,9 +130,10 @@ pub struct Parameters {
 }
 
 impl Parameters {
-    /// A new network of `hidden` units, its weights drawn from `seed` (He initialisation; the
-    /// heads start near zero, so every move is about as likely and every position a draw).
-    pub fn random(hidden: usize, seed: u64) -> Parameters {
+    /// A new network of `hidden` units, with or without `features`, its weights drawn from
+    /// `seed` (He initialisation; the heads start near zero, so every move is about as likely
+    /// and every position a draw).
+    pub fn random(hidden: usize, features: bool, seed: u64) -> Parameters {
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut draw = |n: usize, scale: f32| -> Vec<f32> {
             (0..n)
@@ -117,9 +145,17 @@ impl Parameters {
         let w2 = draw(hidden * hidden, (6.0 / hidden as f32).sqrt() * 0.5);
         let policy = draw(MOVES * hidden, 0.01);
         let value = draw(hidden, 0.01);
+        // Drawn last, so a network without features has the weights it always had.
+        let wf = if features {
+            draw(FEATURES * hidden, (6.0f32 / FEATURES as f32).sqrt() * 0.5)
+        } else {
+            Vec::new()
+        };
         Parameters {
             hidden,
+            features,
             w1,
+            wf,
             b1: vec![0.0; hidden],
             w2,
             b2: vec![0.0; hidden],
@@ -130,11 +166,14 @@ impl Parameters {
         }
     }
 
-    /// A network of `hidden` units whose every parameter is 0 (the shape of a gradient).
-    pub fn zeros(hidden: usize) -> Parameters {
+    /// A network of `hidden` units, with or without `features`, whose every parameter is 0
+    /// (the shape of a gradient).
+    pub fn zeros(hidden: usize, features: bool) -> Parameters {
         Parameters {
             hidden,
+            features,
             w1: vec![0.0; INPUTS * hidden],
+            wf: vec![0.0; if features { FEATURES * hidden } else { 0 }],
             b1: vec![0.0; hidden],
             w2: vec![0.0; hidden * hidden],
             b2: vec![0.0; hidden],
@@ -146,9 +185,10 @@ impl Parameters {
     }
 
     /// The arrays in file order, mutable (for trainers that walk every parameter).
-    pub fn arrays_mut(&mut self) -> [&mut [f32]; 8] {
+    pub fn arrays_mut(&mut self) -> [&mut [f32]; 9] {
         [
             &mut self.w1,
+            &mut self.wf,
             &mut self.b1,
             &mut self.w2,
             &mut self.b2,
@@ -160,9 +200,10 @@ impl Parameters {
     }
 
     /// The arrays in file order.
-    pub fn arrays(&self) -> [&[f32]; 8] {
+    pub fn arrays(&self) -> [&[f32]; 9] {
         [
             &self.w1,
+            &self.wf,
             &self.b1,
             &self.w2,
             &self.b2,
@@ -173,15 +214,24 @@ impl Parameters {
         ]
     }
 
-    /// The number of floats for `hidden` units.
-    pub fn count(hidden: usize) -> usize {
-        INPUTS * hidden + hidden + hidden * hidden + hidden + MOVES * hidden + MOVES + hidden + 1
+    /// The number of floats for `hidden` units, with or without `features`.
+    pub fn count(hidden: usize, features: bool) -> usize {
+        let dense = if features { FEATURES * hidden } else { 0 };
+        INPUTS * hidden
+            + dense
+            + hidden
+            + hidden * hidden
+            + hidden
+            + MOVES * hidden
+            + MOVES
+            + hidden
+            + 1
     }
 
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut bytes = Vec::with_capacity(20 + 4 * Parameters::count(self.hidden));
-        bytes.extend_from_slice(MAGIC);
+        let mut bytes = Vec::with_capacity(20 + 4 * Parameters::count(self.hidden, self.features));
+        bytes.extend_from_slice(if self.features { MAGIC_FEATURES } else { MAGIC });
         bytes.extend_from_slice(&(self.hidden as u32).to_le_bytes());
         for array in self.arrays() {
             for x in array {
@@ -195,19 +245,22 @@ impl Parameters {
 
     /// Reads a file's bytes; the error says what is wrong.
     pub fn from_bytes(bytes: &[u8]) -> Result<Parameters, String> {
-        if bytes.len() < 20 || &bytes[..8] != MAGIC {
-            return Err("it does not start with YOLAHPV1".into());
-        }
+        let features = match bytes.get(..8) {
+            Some(magic) if bytes.len() >= 20 && magic == MAGIC => false,
+            Some(magic) if bytes.len() >= 20 && magic == MAGIC_FEATURES => true,
+            _ => return Err("it does not start with YOLAHPV1 or YOLAHPF1".into()),
+        };
         let hidden = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes")) as usize;
         if !(8..=MAX_HIDDEN).contains(&hidden) || !hidden.is_multiple_of(8) {
             return Err(format!(
                 "{hidden} hidden units (8 to {MAX_HIDDEN}, a multiple of 8)"
             ));
         }
-        let expected = 12 + 4 * Parameters::count(hidden) + 8;
+        let expected = 12 + 4 * Parameters::count(hidden, features) + 8;
         if bytes.len() != expected {
+            let with = if features { " with features" } else { "" };
             return Err(format!(
-                "{} bytes where {hidden} hidden units take {expected}",
+                "{} bytes where {hidden} hidden units{with} take {expected}",
                 bytes.len()
             ));
         }
@@ -221,7 +274,7 @@ impl Parameters {
         if let Some(at) = floats.clone().position(|x| !x.is_finite() || x.abs() > 1e6) {
             return Err(format!("parameter {at} is not a finite value below 10⁶"));
         }
-        let mut parameters = Parameters::zeros(hidden);
+        let mut parameters = Parameters::zeros(hidden, features);
         for array in parameters.arrays_mut() {
             for x in array.iter_mut() {
                 *x = floats.next().expect("the size was checked");
@@ -255,7 +308,9 @@ pub struct Evaluation {
 pub struct Activations {
     /// The inputs that are on.
     pub inputs: Vec<u16>,
-    /// `W1·x + b1`, before the relu.
+    /// The features, if the network reads them.
+    pub dense: Vec<f32>,
+    /// `W1·x + F·d + b1`, before the relu.
     pub a1: Vec<f32>,
     /// `relu(a1)`.
     pub h1: Vec<f32>,
@@ -412,6 +467,15 @@ impl Parameters {
                 *a += w;
             }
         }
+        act.dense.clear();
+        if self.features {
+            act.dense.extend_from_slice(&mover_features(position));
+            for (&d, column) in act.dense.iter().zip(self.wf.chunks_exact(h)) {
+                for (a, w) in act.a1.iter_mut().zip(column) {
+                    *a += d * w;
+                }
+            }
+        }
         act.h1.clear();
         act.h1.extend(act.a1.iter().map(|&a| a.max(0.0)));
         act.a2.clear();
@@ -477,6 +541,21 @@ mod tests {
                 }
             }
         }
+        if net.features {
+            // The features from their definition: black's minus white's over the scale, then
+            // the same times free squares / 56, the sign turned for white to move.
+            let features = crate::eval::features::Features::of(position);
+            let sign = if mover == Color::Black { 1.0 } else { -1.0 };
+            let phase = f64::from(64 - position.occupied().count()) / 56.0;
+            let count = features.values.len();
+            for (k, &v) in features.values.iter().enumerate() {
+                let d = sign * f64::from(v) / 8.0;
+                for (j, a) in a1.iter_mut().enumerate() {
+                    *a += d * f64::from(net.wf[k * h + j])
+                        + d * phase * f64::from(net.wf[(count + k) * h + j]);
+                }
+            }
+        }
         let h1: Vec<f64> = a1.iter().map(|a| a.max(0.0)).collect();
         let h2: Vec<f64> = (0..h)
             .map(|j| {
@@ -527,10 +606,16 @@ mod tests {
         )
     }
 
-    /// Both kernels agree with the plain reference along random games, passes included.
+    /// Both kernels agree with the plain reference along random games, passes included, with
+    /// and without features.
     #[test]
     fn inference_agrees_with_a_plain_float_reference() {
-        let mut net = Parameters::random(64, 11);
+        for features in [false, true] {
+            inference_agrees(Parameters::random(64, features, 11));
+        }
+    }
+
+    fn inference_agrees(mut net: Parameters) {
         let mut rng = SmallRng::seed_from_u64(12);
         for x in net.policy.iter_mut().chain(net.value.iter_mut()) {
             *x += (rng.random::<f32>() - 0.5) * 0.5;
@@ -572,15 +657,50 @@ mod tests {
     }
 
     #[test]
+    fn a_network_without_features_keeps_its_weights_and_bytes() {
+        // The features' weights are drawn last and written nowhere: a network of the same
+        // seed without them is the one before the features, and so is its file.
+        let (plain, with) = (
+            Parameters::random(16, false, 3),
+            Parameters::random(16, true, 3),
+        );
+        assert_eq!(
+            (plain.w1.clone(), plain.policy.clone()),
+            (with.w1, with.policy)
+        );
+        assert!(plain.wf.is_empty());
+        assert_eq!(with.wf.len(), FEATURES * 16);
+        let bytes = plain.to_bytes();
+        assert_eq!(&bytes[..8], MAGIC);
+        assert_eq!(bytes.len(), 12 + 4 * Parameters::count(16, false) + 8);
+    }
+
+    #[test]
+    fn a_file_with_features_reads_back_and_is_told_from_one_without() {
+        let net = Parameters::random(16, true, 1);
+        let bytes = net.to_bytes();
+        assert_eq!(&bytes[..8], MAGIC_FEATURES);
+        assert_eq!(Parameters::from_bytes(&bytes).unwrap(), net);
+        // The magic of a network without features on these bytes: the size tells it.
+        let mut relabelled = bytes.clone();
+        relabelled[..8].copy_from_slice(MAGIC);
+        let error = Parameters::from_bytes(&relabelled).unwrap_err();
+        assert!(
+            error.contains("bytes where 16 hidden units take"),
+            "{error}"
+        );
+    }
+
+    #[test]
     fn a_file_reads_back_and_damage_is_refused_with_the_reason() {
-        let net = Parameters::random(16, 1);
+        let net = Parameters::random(16, false, 1);
         let bytes = net.to_bytes();
         assert_eq!(Parameters::from_bytes(&bytes).unwrap(), net);
         let refused = |bytes: &[u8], reason: &str| {
             let error = Parameters::from_bytes(bytes).unwrap_err();
             assert!(error.contains(reason), "{error}");
         };
-        refused(b"YOLAHNET", "does not start with YOLAHPV1");
+        refused(b"YOLAHNET", "does not start with YOLAHPV1 or YOLAHPF1");
         refused(
             &bytes[..bytes.len() - 1],
             "bytes where 16 hidden units take",

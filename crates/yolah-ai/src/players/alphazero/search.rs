@@ -511,7 +511,7 @@ mod tests {
     /// its children's), and the values add up the same way, with no virtual loss left.
     #[test]
     fn visits_and_values_add_up_at_every_node() {
-        let network = Arc::new(Parameters::random(32, 3));
+        let network = Arc::new(Parameters::random(32, false, 3));
         let middle = "x1xx2xx/8/1b2wx1b/3xxx2/1w1xxw1x/2b5/2xw4/xx2b2x b 8 8 16";
         for batch in [1, 8] {
             for position in [Position::start(), middle.parse().expect("a valid position")] {
@@ -565,7 +565,7 @@ mod tests {
     /// the games' results alone (the network is untrained).
     #[test]
     fn the_only_winning_move_is_found() {
-        let network = Arc::new(Parameters::random(16, 5));
+        let network = Arc::new(Parameters::random(16, true, 5));
         let mut solver = crate::players::minimax::Minimax::solver(16, 1);
         let mut random = SmallRng::seed_from_u64(9);
         let mut tried = 0;
@@ -613,7 +613,7 @@ mod tests {
     /// tree still adds up, and the limit counts the new visits only.
     #[test]
     fn the_tree_is_kept_from_move_to_move() {
-        let network = Arc::new(Parameters::random(32, 8));
+        let network = Arc::new(Parameters::random(32, false, 8));
         let settings = Settings {
             reuse: true,
             ..Settings::default()
