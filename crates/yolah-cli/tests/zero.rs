@@ -242,6 +242,20 @@ fn a_run_with_features_makes_networks_that_read_them() {
     assert_eq!(&bytes[..8], b"YOLAHPF1");
     more.extend(["--features".to_string(), "off".to_string()]);
     assert_clean_error(&run(&more), "only --generations and --threads may be given");
+    // A config edited by hand to disagree with the networks: refused when one is read.
+    let config_path = dir.join("zero.json");
+    let config = std::fs::read_to_string(&config_path).unwrap();
+    std::fs::write(
+        &config_path,
+        config.replace("\"features\": true", "\"features\": false"),
+    )
+    .unwrap();
+    let mut further = run_args(&dir, 3)[..5].to_vec();
+    further.push("--resume".into());
+    assert_clean_error(
+        &run(&further),
+        "gen-000/network.yolahpv has 16 hidden units with features where zero.json says 16 without features",
+    );
 }
 
 #[test]

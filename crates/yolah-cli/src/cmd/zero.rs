@@ -360,6 +360,9 @@ fn resume(options: &Options) -> Result<(Config, State, DirLock)> {
         config.generations,
         state.seconds
     );
+    // The start's network, which every run has: a config that disagrees with it is refused
+    // before anything is written.
+    load_network(&folder(dir, 0).join(NETWORK), &config)?;
     if let Some(generations) = options.generations {
         usage!(
             (state.generation.saturating_sub(1)..=1000).contains(&generations),
@@ -378,14 +381,26 @@ fn resume(options: &Options) -> Result<(Config, State, DirLock)> {
     Ok((config, state, lock))
 }
 
-fn load_network(path: &Path) -> Result<Parameters> {
-    Parameters::load(path).map_err(anyhow::Error::msg)
+/// A network of the run, which must have the shape `zero.json` says.
+fn load_network(path: &Path, config: &Config) -> Result<Parameters> {
+    let network = Parameters::load(path).map_err(anyhow::Error::msg)?;
+    let with = |features: bool| if features { "with" } else { "without" };
+    ensure!(
+        network.hidden == config.hidden && network.features == config.features,
+        "{} has {} hidden units {} features where {CONFIG} says {} {} features",
+        path.display(),
+        network.hidden,
+        with(network.features),
+        config.hidden,
+        with(config.features)
+    );
+    Ok(network)
 }
 
 /// The generation's self-play with generation `player`'s network, chunk by chunk; chunks
 /// already written are kept.
 fn self_play(dir: &Path, config: &Config, generation: u32, player: u32) -> Result<()> {
-    let network = Arc::new(load_network(&folder(dir, player).join(NETWORK))?);
+    let network = Arc::new(load_network(&folder(dir, player).join(NETWORK), config)?);
     let here = folder(dir, generation);
     let play = SelfPlay {
         visits: config.visits,
@@ -444,7 +459,7 @@ fn train(dir: &Path, config: &Config, generation: u32) -> Result<usize> {
     for g in first..=generation {
         samples.extend(samples_of(dir, config, g)?);
     }
-    let network = load_network(&folder(dir, generation - 1).join(NETWORK))?;
+    let network = load_network(&folder(dir, generation - 1).join(NETWORK), config)?;
     let mut trainer = Trainer::new(network, config.learning_rate as f32);
     let started = Instant::now();
     let mut log = String::new();

@@ -39,7 +39,8 @@ pub const DEFAULT_HIDDEN: usize = 128;
 pub const MAGIC: &[u8; 8] = b"YOLAHPV1";
 /// The file's first bytes for a network with features.
 pub const MAGIC_FEATURES: &[u8; 8] = b"YOLAHPF1";
-/// The dense inputs of a network with features.
+/// The dense inputs of a network with features: the minimax network's, so a change to
+/// [`dense_inputs`] changes what `YOLAHPF1` files mean (and needs a new magic).
 pub const FEATURES: usize = DENSE;
 
 /// The dense inputs of `position` seen from its side to move (the minimax network's are
@@ -246,10 +247,13 @@ impl Parameters {
     /// Reads a file's bytes; the error says what is wrong.
     pub fn from_bytes(bytes: &[u8]) -> Result<Parameters, String> {
         let features = match bytes.get(..8) {
-            Some(magic) if bytes.len() >= 20 && magic == MAGIC => false,
-            Some(magic) if bytes.len() >= 20 && magic == MAGIC_FEATURES => true,
+            Some(magic) if magic == MAGIC => false,
+            Some(magic) if magic == MAGIC_FEATURES => true,
             _ => return Err("it does not start with YOLAHPV1 or YOLAHPF1".into()),
         };
+        if bytes.len() < 20 {
+            return Err(format!("{} bytes: too short for a network", bytes.len()));
+        }
         let hidden = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes")) as usize;
         if !(8..=MAX_HIDDEN).contains(&hidden) || !hidden.is_multiple_of(8) {
             return Err(format!(
@@ -669,6 +673,8 @@ mod tests {
             (with.w1, with.policy)
         );
         assert!(plain.wf.is_empty());
+        // What YOLAHPF1 files hold: 22 inputs (the 11 features, then times the phase).
+        assert_eq!(FEATURES, 22);
         assert_eq!(with.wf.len(), FEATURES * 16);
         let bytes = plain.to_bytes();
         assert_eq!(&bytes[..8], MAGIC);
@@ -701,6 +707,7 @@ mod tests {
             assert!(error.contains(reason), "{error}");
         };
         refused(b"YOLAHNET", "does not start with YOLAHPV1 or YOLAHPF1");
+        refused(b"YOLAHPF1\x10\0\0\0", "12 bytes: too short");
         refused(
             &bytes[..bytes.len() - 1],
             "bytes where 16 hidden units take",
