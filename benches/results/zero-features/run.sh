@@ -26,3 +26,13 @@ for features in off on; do
       --games 100 --openings $SUITE --threads 2 --out "vs-mcts-100ms-$features.csv" \
       | tail -1 | tee "vs-mcts-100ms-$features.txt"
 done
+# Wider: the same run with the features and 256 units, then its last network the same way.
+dir=$RUNS/zero-features-on-256
+if [ -f "$dir/zero.json" ]; then resume=(--resume); else resume=(--games 400 --visits 200
+  --hidden 256 --features on --opponent mcts:iterations=1000
+  --opponent mcts:iterations=10000 --seed 1); fi
+"$YOLAH" zero --out "$dir" --generations 30 "${resume[@]}" | tee -a zero-on-256.log
+cp "$dir/generations.csv" generations-on-256.csv
+[ -s vs-mcts-100ms-on-256.txt ] || "$YOLAH" match "alphazero:time=100ms,net=$dir/gen-030/network.yolahpv" \
+    mcts:time=100ms --games 100 --openings $SUITE --threads 2 --out vs-mcts-100ms-on-256.csv \
+    | tail -1 | tee vs-mcts-100ms-on-256.txt
