@@ -41,6 +41,23 @@ fn run_args(dir: &Path, generations: u32) -> Vec<String> {
     .to_vec()
 }
 
+/// `--resume` of the run in `dir` up to `generations`, on one thread.
+fn resume_args(dir: &Path, generations: u32) -> Vec<String> {
+    let generations = generations.to_string();
+    [
+        "zero",
+        "--out",
+        dir.to_str().unwrap(),
+        "--resume",
+        "--generations",
+        &generations,
+    ]
+    .into_iter()
+    .chain(["--threads", "1"])
+    .map(String::from)
+    .collect()
+}
+
 fn run(args: &[String]) -> std::process::Output {
     yolah(&args.iter().map(String::as_str).collect::<Vec<_>>(), "")
 }
@@ -234,8 +251,7 @@ fn a_run_with_features_makes_networks_that_read_them() {
         "{}",
         stdout(&think)
     );
-    let mut more = run_args(&dir, 2)[..5].to_vec();
-    more.push("--resume".into());
+    let mut more = resume_args(&dir, 2);
     let resumed = run(&more);
     assert!(resumed.status.success(), "{}", stderr(&resumed));
     let bytes = std::fs::read(dir.join("gen-002/network.yolahpv")).unwrap();
@@ -250,10 +266,8 @@ fn a_run_with_features_makes_networks_that_read_them() {
         config.replace("\"features\": true", "\"features\": false"),
     )
     .unwrap();
-    let mut further = run_args(&dir, 3)[..5].to_vec();
-    further.push("--resume".into());
     assert_clean_error(
-        &run(&further),
+        &run(&resume_args(&dir, 3)),
         "gen-000/network.yolahpv has 16 hidden units with features where zero.json says 16 without features",
     );
 }
@@ -467,17 +481,7 @@ fn a_gated_run_plays_itself_with_the_last_promoted_network() {
     args.extend(["--gate".to_string(), "4".to_string()]);
     let first = run(&args);
     assert!(first.status.success(), "{}", stderr(&first));
-    let resume = [
-        "zero",
-        "--out",
-        dir.to_str().unwrap(),
-        "--resume",
-        "--generations",
-        "4",
-        "--threads",
-        "1",
-    ];
-    let second = yolah(&resume, "");
+    let second = run(&resume_args(&dir, 4));
     assert!(second.status.success(), "{}", stderr(&second));
     let said = stdout(&first) + &stdout(&second);
     let mut best = 0;
