@@ -272,6 +272,31 @@ fn a_run_with_features_makes_networks_that_read_them() {
     );
 }
 
+/// `--value-mix` is kept in `zero.json` and changes what is learnt from the same games.
+#[test]
+fn the_value_mix_changes_what_is_learnt_from_the_same_games() {
+    let root = tempfile::tempdir().unwrap();
+    let mut networks = Vec::new();
+    let mut games = Vec::new();
+    for mix in ["0", "1"] {
+        let dir = root.path().join(format!("mix-{mix}"));
+        let mut args = run_args(&dir, 1);
+        args.extend(["--value-mix".to_string(), mix.to_string()]);
+        let out = run(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let config = std::fs::read_to_string(dir.join("zero.json")).unwrap();
+        assert!(
+            config.contains(&format!("\"value_mix\": {mix}")),
+            "{config}"
+        );
+        games.push(std::fs::read(dir.join("gen-001/games-0000.bin")).unwrap());
+        networks.push(std::fs::read(dir.join("gen-001/network.yolahpv")).unwrap());
+    }
+    assert_eq!(&games[0][..8], b"YOLAHZS2");
+    assert_eq!(games[0], games[1], "the same self-play");
+    assert_ne!(networks[0], networks[1], "different value targets");
+}
+
 #[test]
 fn bad_options_are_refused_before_anything_is_written() {
     let root = tempfile::tempdir().unwrap();
@@ -287,6 +312,8 @@ fn bad_options_are_refused_before_anything_is_written() {
         (&["--window", "0"], "window is 0"),
         (&["--test-games", "3"], "test games is 3: an even number"),
         (&["--learning-rate", "0"], "learning rate is 0"),
+        (&["--value-mix", "1.5"], "value mix is 1.5: 0 to 1"),
+        (&["--value-mix", "NaN"], "value mix is NaN: 0 to 1"),
         (&["--opponent", "chess"], "opponent chess"),
         (&["--threads", "0"], "--threads is 0: 1 to 1024"),
         (&["--gate", "3"], "gate games is 3: an even number"),

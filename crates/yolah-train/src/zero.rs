@@ -1,8 +1,8 @@
 //! `AlphaZero`'s learning, on a CPU: self-play games of the `alphazero` player whose positions
-//! become samples (the root's visit shares as the policy target, the game's result as the
-//! value target), and the trainer that fits the policy-value network
-//! ([`yolah_ai::players::alphazero::network`]) to them: policy cross-entropy plus squared value error,
-//! Adam, each sample seen under a random one of the board's eight symmetries. The loop around
+//! become samples (the root's visit shares as the policy target, the game's result and the
+//! search's own value at the root as the value targets), and the trainer that fits the policy-value network
+//! ([`yolah_ai::players::alphazero::network`]) to them: policy cross-entropy plus squared value error
+//! (against the result, or a mix of the result and the search's value: `value_mix`), Adam, each sample seen under a random one of the board's eight symmetries. The loop around
 //! them is `yolah zero` (the command line's `cmd::zero`).
 
 use rand::rngs::SmallRng;
@@ -26,6 +26,17 @@ pub struct Sample {
     pub policy: Vec<f32>,
     /// The game's result for the side to move: +1, 0 or −1.
     pub result: f32,
+    /// The search's value of the position for the side to move, −1 to +1: its children's
+    /// values weighted by their visits (files made before it hold the result here).
+    pub search: f32,
+}
+
+impl Sample {
+    /// The value the network learns: `(1 − mix)·result + mix·search`.
+    #[inline]
+    pub fn value_target(&self, mix: f32) -> f32 {
+        (1.0 - mix) * self.result + mix * self.search
+    }
 }
 
 /// How self-play searches and explores.
@@ -64,10 +75,18 @@ pub fn play_game(network: &Arc<Parameters>, play: SelfPlay, seed: u64) -> Vec<Sa
         }
         let result = player.search(&position, &Budget::start(limits));
         let total = result.visits.max(1) as f32;
+        let visited: u32 = result.children.iter().map(|c| c.1).sum();
+        let search = result
+            .children
+            .iter()
+            .map(|c| c.1 as f32 * c.2)
+            .sum::<f32>()
+            / visited.max(1) as f32;
         samples.push(Sample {
             position,
             policy: result.children.iter().map(|c| c.1 as f32 / total).collect(),
             result: 0.0,
+            search: search.clamp(-1.0, 1.0),
         });
         let (mv, _, _) = player.pick(&position, &result);
         position.play(mv);
@@ -97,12 +116,19 @@ pub fn play_games(
 }
 
 /// The samples file's first bytes.
-pub const SAMPLES_MAGIC: &[u8; 8] = b"YOLAHZS1";
+pub const SAMPLES_MAGIC: &[u8; 8] = b"YOLAHZS2";
+/// The first bytes of the samples files made before the search's value was kept; they
+/// still read (their samples' `search` is their result).
+pub const SAMPLES_MAGIC_RESULT_ONLY: &[u8; 8] = b"YOLAHZS1";
+
+/// The search's value as an `i16` of 32,767.
+const SEARCH_SCALE: f32 = 32767.0;
 
 /// Samples as a file's bytes: the magic, the count (`u32`), each sample (black's, white's
 /// and the holes' bitboards as `u64`s, the two scores as bytes, the ply as `u16`, the result
-/// as `i8`, the number of moves as a byte and each move's visit share as a `u16` of 65,535),
-/// then an FNV-1a 64 hash of all before it; little-endian.
+/// as `i8`, the search's value as an `i16` of 32,767, the number of moves as a byte and each
+/// move's visit share as a `u16` of 65,535), then an FNV-1a 64 hash of all before it;
+/// little-endian. (`YOLAHZS1` files are the same without the search's value.)
 pub fn samples_to_bytes(samples: &[Sample]) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(16 + samples.len() * 80);
     bytes.extend_from_slice(SAMPLES_MAGIC);
@@ -116,6 +142,8 @@ pub fn samples_to_bytes(samples: &[Sample]) -> Vec<u8> {
         bytes.push(p.score(Color::White));
         bytes.extend_from_slice(&p.ply().to_le_bytes());
         bytes.push(s.result as i8 as u8);
+        let search = (s.search.clamp(-1.0, 1.0) * SEARCH_SCALE).round() as i16;
+        bytes.extend_from_slice(&search.to_le_bytes());
         bytes.push(s.policy.len() as u8);
         for &share in &s.policy {
             bytes.extend_from_slice(
@@ -130,9 +158,16 @@ pub fn samples_to_bytes(samples: &[Sample]) -> Vec<u8> {
 
 /// Reads a samples file's bytes, checking every sample; the error says where and what.
 pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
-    if bytes.len() < 20 || &bytes[..8] != SAMPLES_MAGIC {
-        return Err("it does not start with YOLAHZS1".into());
+    if bytes.len() < 20 {
+        return Err("it is too short to be a samples file".into());
     }
+    let with_search = if &bytes[..8] == SAMPLES_MAGIC {
+        true
+    } else if &bytes[..8] == SAMPLES_MAGIC_RESULT_ONLY {
+        false
+    } else {
+        return Err("it does not start with YOLAHZS2 (nor YOLAHZS1)".into());
+    };
     let (body, hash) = bytes.split_at(bytes.len() - 8);
     if fnv1a(body) != u64::from_le_bytes(hash.try_into().expect("8 bytes")) {
         return Err("its hash does not match its contents (damaged or cut short)".into());
@@ -154,6 +189,12 @@ pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
         let scores = [fixed[24], fixed[25]];
         let ply = u16::from_le_bytes([fixed[26], fixed[27]]);
         let result = f32::from(fixed[28] as i8);
+        let search = if with_search {
+            let raw = take(2)?;
+            f32::from(i16::from_le_bytes([raw[0], raw[1]])) / SEARCH_SCALE
+        } else {
+            result
+        };
         let n = usize::from(take(1)?[0]);
         let position = Position::from_parts_checked(
             [Bitboard(black), Bitboard(white)],
@@ -163,9 +204,13 @@ pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
         )
         .map_err(|e| format!("sample {k}: {e}"))?;
         let moves = position.moves().len();
-        if position.game_over() || n != moves || ![-1.0, 0.0, 1.0].contains(&result) {
+        if position.game_over()
+            || n != moves
+            || ![-1.0, 0.0, 1.0].contains(&result)
+            || !(-1.0..=1.0).contains(&search)
+        {
             return Err(format!(
-                "sample {k}: {n} shares for {moves} moves, result {result}"
+                "sample {k}: {n} shares for {moves} moves, result {result}, search's value {search}"
             ));
         }
         let shares = take(2 * n)?;
@@ -177,6 +222,7 @@ pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
             position,
             policy,
             result,
+            search,
         });
     }
     if at != body.len() {
@@ -224,14 +270,16 @@ pub fn transformed(sample: &Sample, symmetry: Symmetry) -> Sample {
         position,
         policy,
         result: sample.result,
+        search: sample.search,
     }
 }
 
-/// The loss of one sample (policy cross-entropy + squared value error), its gradient added
-/// to `gradient`. Returns `(policy loss, value loss)`.
+/// The loss of one sample (policy cross-entropy + squared error against its value target
+/// with `value_mix`), its gradient added to `gradient`. Returns `(policy loss, value loss)`.
 pub fn backward(
     network: &Parameters,
     sample: &Sample,
+    value_mix: f32,
     act: &mut Activations,
     gradient: &mut Gradient,
 ) -> (f32, f32) {
@@ -239,10 +287,11 @@ pub fn backward(
     let moves = sample.position.moves();
     let evaluation = network.forward(&sample.position, moves.as_slice(), act);
     let grad = &mut gradient.0;
-    // Value: L = (v − z)², v = tanh(u).
+    // Value: L = (v − z)², v = tanh(u), z the target.
     let value = evaluation.value;
-    let value_loss = (value - sample.result).powi(2);
-    let du = 2.0 * (value - sample.result) * (1.0 - value * value);
+    let target = sample.value_target(value_mix);
+    let value_loss = (value - target).powi(2);
+    let du = 2.0 * (value - target) * (1.0 - value * value);
     let mut dh2: Vec<f32> = network.value.iter().map(|w| du * w).collect();
     for (gw, x) in grad.value.iter_mut().zip(&act.h2) {
         *gw += du * x;
@@ -317,6 +366,8 @@ pub struct Trainer {
     pub learning_rate: f32,
     /// L2 weight decay added to each gradient.
     pub weight_decay: f32,
+    /// The search's share of the value target (0: the game's result alone).
+    pub value_mix: f32,
 }
 
 /// What a pass over samples measured: the mean policy and value losses.
@@ -338,6 +389,7 @@ impl Trainer {
             steps: 0,
             learning_rate,
             weight_decay: 1e-4,
+            value_mix: 0.0,
         }
     }
 
@@ -353,7 +405,7 @@ impl Trainer {
                 let mut act = Activations::default();
                 let (mut lp, mut lv) = (0.0, 0.0);
                 for sample in part {
-                    let (p, v) = backward(&self.network, sample, &mut act, &mut g);
+                    let (p, v) = backward(&self.network, sample, self.value_mix, &mut act, &mut g);
                     lp += p;
                     lv += v;
                 }
@@ -445,13 +497,14 @@ impl Trainer {
     }
 }
 
-/// The mean losses of `network` on `samples` (as they are, no symmetry).
+/// The mean losses of `network` on `samples` (as they are, no symmetry), the value's against
+/// the game's results.
 pub fn losses(network: &Parameters, samples: &[Sample]) -> Losses {
     let mut g = Gradient::like(network);
     let mut act = Activations::default();
     let mut sum = Losses::default();
     for sample in samples {
-        let (p, v) = backward(network, sample, &mut act, &mut g);
+        let (p, v) = backward(network, sample, 0.0, &mut act, &mut g);
         sum.policy += p;
         sum.value += v;
     }
@@ -479,7 +532,7 @@ mod tests {
     }
 
     /// Every parameter's gradient agrees with a central difference of the loss, with and
-    /// without features.
+    /// without features (the value target half result, half search).
     #[test]
     fn gradients_agree_with_finite_differences() {
         for features in [false, true] {
@@ -501,14 +554,14 @@ mod tests {
                 .iter()
                 .map(|s| {
                     let mut g = Gradient::like(net);
-                    let (p, v) = backward(net, s, &mut Activations::default(), &mut g);
+                    let (p, v) = backward(net, s, 0.5, &mut Activations::default(), &mut g);
                     f64::from(p) + f64::from(v)
                 })
                 .sum()
         };
         let mut gradient = Gradient::like(&network);
         for s in &samples {
-            backward(&network, s, &mut Activations::default(), &mut gradient);
+            backward(&network, s, 0.5, &mut Activations::default(), &mut gradient);
         }
         // The loss at parameter `k` of array `a` moved by `step`.
         let moved = |a: usize, k: usize, step: f32| {
@@ -566,6 +619,7 @@ mod tests {
         for (a, b) in samples.iter().zip(&back) {
             assert_eq!(a.position, b.position);
             assert_eq!(a.result.to_bits(), b.result.to_bits());
+            assert!((a.search - b.search).abs() <= 0.5 / SEARCH_SCALE);
             for (x, y) in a.policy.iter().zip(&b.policy) {
                 assert!((x - y).abs() < 1e-4);
             }
@@ -577,8 +631,73 @@ mod tests {
         assert!(
             samples_from_bytes(b"not a samples file at all")
                 .unwrap_err()
-                .contains("YOLAHZS1")
+                .contains("YOLAHZS2")
         );
+        let mut outside = samples[..1].to_vec();
+        outside[0].search = 1.0;
+        let mut bytes = samples_to_bytes(&outside);
+        // The search's value is the two bytes after the result: 32,767 becomes 32,767 + 1.
+        bytes[12 + 29] = 0x00;
+        bytes[12 + 30] = 0x80;
+        let body = bytes.len() - 8;
+        let hash = fnv1a(&bytes[..body]);
+        bytes[body..].copy_from_slice(&hash.to_le_bytes());
+        assert!(
+            samples_from_bytes(&bytes)
+                .unwrap_err()
+                .contains("search's value -1.00003")
+        );
+    }
+
+    /// A file made before the search's value was kept (`YOLAHZS1`, the same without those
+    /// two bytes) still reads, its samples' search value their result.
+    #[test]
+    fn files_without_the_search_value_still_read() {
+        let samples = some_samples(50, 5);
+        let mut old = SAMPLES_MAGIC_RESULT_ONLY.to_vec();
+        old.extend_from_slice(&(samples.len() as u32).to_le_bytes());
+        let new = samples_to_bytes(&samples);
+        let mut at = 12;
+        for s in &samples {
+            let fixed = 29;
+            old.extend_from_slice(&new[at..at + fixed]);
+            let rest = 1 + 2 * s.policy.len();
+            old.extend_from_slice(&new[at + fixed + 2..at + fixed + 2 + rest]);
+            at += fixed + 2 + rest;
+        }
+        let hash = fnv1a(&old);
+        old.extend_from_slice(&hash.to_le_bytes());
+        let back = samples_from_bytes(&old).expect("a YOLAHZS1 file");
+        assert_eq!(back.len(), samples.len());
+        for (a, b) in samples.iter().zip(&back) {
+            assert_eq!(a.position, b.position);
+            assert_eq!(b.search.to_bits(), a.result.to_bits());
+        }
+    }
+
+    /// The search's value is its children's values weighted by their visits: with enough
+    /// visits, it says who wins more often than it is wrong in the games' last positions.
+    #[test]
+    fn the_search_value_leans_towards_the_result_late_in_games() {
+        let network = Arc::new(Parameters::random(16, false, 9));
+        let play = SelfPlay {
+            visits: 200,
+            noise: 0.0,
+            explore: 0,
+        };
+        let samples = play_games(&network, play, 9, 0..16);
+        let late: Vec<&Sample> = samples
+            .iter()
+            .filter(|s| s.position.occupied().count() >= 54 && s.result != 0.0)
+            .collect();
+        assert!(late.len() > 20, "{} late positions", late.len());
+        let agree = late.iter().filter(|s| s.search * s.result > 0.0).count();
+        assert!(
+            agree * 4 > late.len() * 3,
+            "{agree} of {} agree in sign",
+            late.len()
+        );
+        assert!(samples.iter().all(|s| (-1.0..=1.0).contains(&s.search)));
     }
 
     #[test]
@@ -620,5 +739,37 @@ mod tests {
             "entropy {entropy}: {before:?} → {after:?}"
         );
         assert!(after.value < 0.8 * before.value, "{before:?} → {after:?}");
+    }
+
+    /// With the search's value as the whole target, training fits the search's values, not
+    /// the results: here the opposite of the results.
+    #[test]
+    fn training_fits_the_search_values_when_told() {
+        let mut samples = some_samples(400, 6);
+        for s in &mut samples {
+            s.search = -s.result;
+        }
+        let error = |network: &Parameters, target: fn(&Sample) -> f32| -> f32 {
+            let mut act = Activations::default();
+            let total: f32 = samples
+                .iter()
+                .map(|s| {
+                    let moves = s.position.moves();
+                    let v = network
+                        .forward(&s.position, moves.as_slice(), &mut act)
+                        .value;
+                    (v - target(s)).powi(2)
+                })
+                .sum();
+            total / samples.len() as f32
+        };
+        let mut trainer = Trainer::new(Parameters::random(32, false, 6), 3e-3);
+        trainer.value_mix = 1.0;
+        let before = error(&trainer.network, |s| s.search);
+        trainer.train(&samples, 30, 64, false, 1, &mut |_, _| {});
+        let after = error(&trainer.network, |s| s.search);
+        let to_results = error(&trainer.network, |s| s.result);
+        assert!(after < 0.8 * before, "{before} → {after}");
+        assert!(after < 0.5 * to_results, "{after} against {to_results}");
     }
 }

@@ -1,7 +1,7 @@
 //! `yolah zero --out DIR`: `AlphaZero` from zero on this machine. Each generation: self-play of
 //! the `alphazero` player with the latest network (Dirichlet noise at the root, moves drawn by
 //! their visits early in the game), training on the last generations' positions (visit shares
-//! and results), then matches of the new network against fixed opponents, the learning curve.
+//! and results, or results mixed with the search's values), then matches of the new network against fixed opponents, the learning curve.
 //! As `AlphaZero` does (and `AlphaGo` Zero did not), the latest network always plays the next
 //! self-play: the matches measure, they do not gate. Resumable: self-play is kept in chunks
 //! of games, every file is written whole, and `DIR/state.json` says where the run is.
@@ -59,6 +59,10 @@ pub struct Options {
     /// Adam's step size, 0.000001 to 0.1 [default: 0.001].
     #[arg(long, value_name = "RATE")]
     pub learning_rate: Option<f64>,
+    /// The search's share of the value target, 0 to 1: the network learns
+    /// (1 − MIX)·result + MIX·(the search's value at the root) [default: 0, the result alone].
+    #[arg(long, value_name = "MIX")]
+    pub value_mix: Option<f64>,
     /// An opponent every generation's network plays (at --visits, no noise); repeat it for
     /// more [default: random, mcts:iterations=1000].
     #[arg(long, value_name = "SPEC")]
@@ -96,6 +100,9 @@ pub struct Config {
     epochs: u32,
     window: u32,
     learning_rate: f64,
+    /// The search's share of the value target. Runs made before it have 0.
+    #[serde(default)]
+    value_mix: f64,
     opponents: Vec<String>,
     test_games: u32,
     seed: u64,
@@ -140,6 +147,9 @@ impl Config {
                 "learning rate is {}: 0.000001 to 0.1",
                 self.learning_rate
             ));
+        }
+        if !(0.0..=1.0).contains(&self.value_mix) {
+            return Err(format!("value mix is {}: 0 to 1", self.value_mix));
         }
         if self.opponents.len() > 16 {
             return Err("at most 16 opponents".into());
@@ -284,6 +294,7 @@ fn start(options: &Options) -> Result<(Config, State, DirLock)> {
         epochs: options.epochs.unwrap_or(4),
         window: options.window.unwrap_or(4),
         learning_rate: options.learning_rate.unwrap_or(0.001),
+        value_mix: options.value_mix.unwrap_or(0.0),
         opponents,
         test_games: options.test_games.unwrap_or(40),
         gate: options.gate.unwrap_or(0),
@@ -324,6 +335,7 @@ fn resume(options: &Options) -> Result<(Config, State, DirLock)> {
             && options.epochs.is_none()
             && options.window.is_none()
             && options.learning_rate.is_none()
+            && options.value_mix.is_none()
             && options.opponent.is_empty()
             && options.test_games.is_none()
             && options.gate.is_none()
@@ -461,6 +473,7 @@ fn train(dir: &Path, config: &Config, generation: u32) -> Result<usize> {
     }
     let network = load_network(&folder(dir, generation - 1).join(NETWORK), config)?;
     let mut trainer = Trainer::new(network, config.learning_rate as f32);
+    trainer.value_mix = config.value_mix as f32;
     let started = Instant::now();
     let mut log = String::new();
     trainer.train(
