@@ -106,10 +106,12 @@ impl AlphaZero {
         seed: u64,
         threads: usize,
     ) -> Self {
+        let rollout = settings.rollout;
         let workers = Threads::new((0..threads.max(1) as u64).map(|t| {
             CachePadded::new(Worker {
                 search: Search::new(settings),
-                evaluator: NetworkEvaluator::new(Arc::clone(network)),
+                evaluator: NetworkEvaluator::new(Arc::clone(network))
+                    .with_rollouts(rollout, seed ^ t.wrapping_mul(0xD1B5_4A32_D192_ED03)),
                 rng: SmallRng::seed_from_u64(seed ^ t.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
             })
         }));
@@ -323,6 +325,12 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             help: "plies from the start during which moves are drawn, for self-play",
         },
         OptionInfo {
+            name: "rollout",
+            kind: ValueKind::Fraction,
+            default: "0 (the network alone)",
+            help: "weight of a random playout's result in each leaf's value, 0 to 1 (AlphaGo's mixing)",
+        },
+        OptionInfo {
             name: "solve",
             kind: ValueKind::FreeSquares,
             default: "0 (never)",
@@ -348,6 +356,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             // The tree is kept from move to move, except in self-play, whose noise differs
             // from root to root.
             reuse: noise == 0.0,
+            rollout: options.real("rollout").map_or(0.0, |r| r as f32),
             ..defaults
         };
         let choice = Choice {

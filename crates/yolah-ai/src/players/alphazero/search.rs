@@ -10,9 +10,10 @@
 //! the next walks of the batch spread out.
 
 use super::network::{Activations, Evaluation, Parameters};
-use rand::RngExt;
 use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
 use std::sync::Arc;
+use yolah_core::playout::Playout;
 use yolah_core::{Color, MAX_MOVES, Move, MoveList, Position};
 
 /// The tree's default size, MiB.
@@ -26,10 +27,14 @@ pub trait Evaluator {
     fn evaluate(&mut self, positions: &[Position], moves: &[MoveList], out: &mut Vec<Evaluation>);
 }
 
-/// The network in this process.
+/// The network in this process, its values mixed, if told, with random playouts' results
+/// (as `AlphaGo` mixed its value network with fast rollouts).
 pub struct NetworkEvaluator {
     parameters: Arc<Parameters>,
     activations: Activations,
+    /// The playouts' weight in a leaf's value, 0 to 1 (0: the network alone).
+    rollout: f32,
+    rng: SmallRng,
 }
 
 impl NetworkEvaluator {
@@ -38,7 +43,18 @@ impl NetworkEvaluator {
         NetworkEvaluator {
             parameters,
             activations: Activations::default(),
+            rollout: 0.0,
+            rng: SmallRng::seed_from_u64(0),
         }
+    }
+
+    /// The same, each value `(1 − weight)·network + weight·(a random playout's result)`, the
+    /// playouts drawn from `seed`.
+    #[must_use]
+    pub fn with_rollouts(mut self, weight: f32, seed: u64) -> NetworkEvaluator {
+        self.rollout = weight.clamp(0.0, 1.0);
+        self.rng = SmallRng::seed_from_u64(seed);
+        self
     }
 }
 
@@ -46,10 +62,15 @@ impl Evaluator for NetworkEvaluator {
     fn evaluate(&mut self, positions: &[Position], moves: &[MoveList], out: &mut Vec<Evaluation>) {
         out.clear();
         for (position, moves) in positions.iter().zip(moves) {
-            out.push(
+            let mut evaluation =
                 self.parameters
-                    .forward(position, moves.as_slice(), &mut self.activations),
-            );
+                    .forward(position, moves.as_slice(), &mut self.activations);
+            if self.rollout > 0.0 {
+                let outcome = Playout::new(position).run(&mut self.rng);
+                let result = result_for(outcome, position.side_to_move());
+                evaluation.value = (1.0 - self.rollout) * evaluation.value + self.rollout * result;
+            }
+            out.push(evaluation);
         }
     }
 }
@@ -111,6 +132,9 @@ pub struct Settings {
     /// Whether a search keeps the subtree of the position it is given from the search before
     /// (our move and the reply since), its visits kept.
     pub reuse: bool,
+    /// The weight of a random playout's result in each leaf's value, 0 to 1 (0: the network
+    /// alone; the player gives it to its [`NetworkEvaluator`]).
+    pub rollout: f32,
 }
 
 /// The memory of a node, bytes.
@@ -126,6 +150,7 @@ impl Default for Settings {
             first_play_reduction: 0.2,
             max_nodes: (DEFAULT_TREE_MB << 20) / NODE_BYTES,
             reuse: false,
+            rollout: 0.0,
         }
     }
 }
@@ -505,7 +530,43 @@ fn gamma(rng: &mut SmallRng, alpha: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::SeedableRng;
+
+    /// With rollouts each leaf's value is the network's mixed with a playout's result: at
+    /// weight 1 a result (+1, 0 or −1, which varies from playout to playout), at weight ½
+    /// half the network's value plus half a result; the priors are the network's.
+    #[test]
+    fn rollouts_mix_a_playout_result_into_the_value() {
+        let network = Arc::new(Parameters::random(32, true, 5));
+        let middle: Position = "x1xx2xx/8/1b2wx1b/3xxx2/1w1xxw1x/2b5/2xw4/xx2b2x b 8 8 16"
+            .parse()
+            .expect("a valid position");
+        let positions = vec![middle; 64];
+        let moves: Vec<MoveList> = positions.iter().map(Position::moves).collect();
+        let mut alone = Vec::new();
+        NetworkEvaluator::new(Arc::clone(&network)).evaluate(&positions, &moves, &mut alone);
+        let net = alone[0].value;
+        for weight in [1.0f32, 0.5] {
+            let mut mixed = Vec::new();
+            NetworkEvaluator::new(Arc::clone(&network))
+                .with_rollouts(weight, 7)
+                .evaluate(&positions, &moves, &mut mixed);
+            let mut results = Vec::new();
+            for (m, a) in mixed.iter().zip(&alone) {
+                assert_eq!(m.priors, a.priors);
+                let result = (m.value - (1.0 - weight) * net) / weight;
+                let nearest = result.round();
+                assert!((result - nearest).abs() < 1e-4, "{weight}: {}", m.value);
+                assert!([-1.0, 0.0, 1.0].contains(&nearest));
+                results.push(nearest as i32);
+            }
+            results.sort_unstable();
+            results.dedup();
+            assert!(
+                results.len() > 1,
+                "{weight}: every playout gave {results:?}"
+            );
+        }
+    }
 
     /// At every expanded node the visits are its children's plus its own first one (the root:
     /// its children's), and the values add up the same way, with no virtual loss left.
