@@ -38,7 +38,7 @@ nice -n 10 "$VENV/bin/python" "$HERE/train.py" "$DATA" --steps $((STEPS * 10)) -
 
 # 6. The Rust MLP kernel in the real search (visits per second, one search thread).
 for pos in startpos; do
-  nice -n 10 /work/main/target/release/yolah think "alphazero:iterations=50000,net=$RUN/gen-060/network.yolahpv" -p "$pos" 2>&1 | tee -a "$HERE/log.txt"
+  nice -n 10 "${YOLAH:-yolah}" think "alphazero:iterations=50000,net=$RUN/gen-060/network.yolahpv" -p "$pos" 2>&1 | tee -a "$HERE/log.txt"
 done
 
 # 7. Inference speed again, best of 3 runs each (the other core's job makes single runs noisy;

@@ -295,6 +295,23 @@ fn the_value_mix_changes_what_is_learnt_from_the_same_games() {
     assert_eq!(&games[0][..8], b"YOLAHZS2");
     assert_eq!(games[0], games[1], "the same self-play");
     assert_ne!(networks[0], networks[1], "different value targets");
+    // A run made before the mix (no `value_mix` in its zero.json) resumes, with none.
+    let dir = root.path().join("mix-0");
+    let config_path = dir.join("zero.json");
+    let config = std::fs::read_to_string(&config_path).unwrap();
+    let old: String = config
+        .lines()
+        .filter(|line| !line.contains("value_mix"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_ne!(old, config);
+    std::fs::write(&config_path, old).unwrap();
+    let resumed = run(&resume_args(&dir, 2));
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    let log = std::fs::read_to_string(dir.join("gen-002/train.log")).unwrap();
+    assert!(log.contains(", value 0."), "{log}");
+    let mixed = std::fs::read_to_string(root.path().join("mix-1/gen-001/train.log")).unwrap();
+    assert!(mixed.contains("value (against the mix 1)"), "{mixed}");
 }
 
 #[test]
@@ -344,7 +361,11 @@ fn bad_options_are_refused_before_anything_is_written() {
     assert!(!root.path().join(" lead").exists());
     let output = run(&run_args(&dir, 1));
     assert!(output.status.success(), "{}", stderr(&output));
-    for extra in [["--visits", "5"], ["--opponent", "mcts"]] {
+    for extra in [
+        ["--visits", "5"],
+        ["--opponent", "mcts"],
+        ["--value-mix", "0.5"],
+    ] {
         let mut args = vec!["zero", "--out", out, "--resume"];
         args.extend_from_slice(&extra);
         assert_clean_error(&yolah(&args, ""), "only --generations and --threads");

@@ -1,9 +1,10 @@
 //! `AlphaZero`'s learning, on a CPU: self-play games of the `alphazero` player whose positions
 //! become samples (the root's visit shares as the policy target, the game's result and the
-//! search's own value at the root as the value targets), and the trainer that fits the policy-value network
-//! ([`yolah_ai::players::alphazero::network`]) to them: policy cross-entropy plus squared value error
-//! (against the result, or a mix of the result and the search's value: `value_mix`), Adam, each sample seen under a random one of the board's eight symmetries. The loop around
-//! them is `yolah zero` (the command line's `cmd::zero`).
+//! search's own value at the root as the value targets), and the trainer that fits the
+//! policy-value network ([`yolah_ai::players::alphazero::network`]) to them: policy
+//! cross-entropy plus squared value error (against the result, or a mix of the result and the
+//! search's value: `value_mix`), Adam, each sample seen under a random one of the board's eight
+//! symmetries. The loop around them is `yolah zero` (the command line's `cmd::zero`).
 
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -75,18 +76,11 @@ pub fn play_game(network: &Arc<Parameters>, play: SelfPlay, seed: u64) -> Vec<Sa
         }
         let result = player.search(&position, &Budget::start(limits));
         let total = result.visits.max(1) as f32;
-        let visited: u32 = result.children.iter().map(|c| c.1).sum();
-        let search = result
-            .children
-            .iter()
-            .map(|c| c.1 as f32 * c.2)
-            .sum::<f32>()
-            / visited.max(1) as f32;
         samples.push(Sample {
             position,
             policy: result.children.iter().map(|c| c.1 as f32 / total).collect(),
             result: 0.0,
-            search: search.clamp(-1.0, 1.0),
+            search: result.value().clamp(-1.0, 1.0),
         });
         let (mv, _, _) = player.pick(&position, &result);
         position.play(mv);
@@ -123,6 +117,8 @@ pub const SAMPLES_MAGIC_RESULT_ONLY: &[u8; 8] = b"YOLAHZS1";
 
 /// The search's value as an `i16` of 32,767.
 const SEARCH_SCALE: f32 = 32767.0;
+/// A visit share as a `u16` of 65,535.
+const SHARE_SCALE: f32 = 65535.0;
 
 /// Samples as a file's bytes: the magic, the count (`u32`), each sample (black's, white's
 /// and the holes' bitboards as `u64`s, the two scores as bytes, the ply as `u16`, the result
@@ -147,7 +143,7 @@ pub fn samples_to_bytes(samples: &[Sample]) -> Vec<u8> {
         bytes.push(s.policy.len() as u8);
         for &share in &s.policy {
             bytes.extend_from_slice(
-                &((share.clamp(0.0, 1.0) * 65535.0).round() as u16).to_le_bytes(),
+                &((share.clamp(0.0, 1.0) * SHARE_SCALE).round() as u16).to_le_bytes(),
             );
         }
     }
@@ -204,19 +200,20 @@ pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
         )
         .map_err(|e| format!("sample {k}: {e}"))?;
         let moves = position.moves().len();
-        if position.game_over()
-            || n != moves
-            || ![-1.0, 0.0, 1.0].contains(&result)
-            || !(-1.0..=1.0).contains(&search)
-        {
+        if position.game_over() || n != moves || ![-1.0, 0.0, 1.0].contains(&result) {
             return Err(format!(
-                "sample {k}: {n} shares for {moves} moves, result {result}, search's value {search}"
+                "sample {k}: {n} shares for {moves} moves, result {result}"
+            ));
+        }
+        if !(-1.0..=1.0).contains(&search) {
+            return Err(format!(
+                "sample {k}: the search's value {search} is outside −1 to 1"
             ));
         }
         let shares = take(2 * n)?;
         let policy = shares
             .chunks_exact(2)
-            .map(|c| f32::from(u16::from_le_bytes([c[0], c[1]])) / 65535.0)
+            .map(|c| f32::from(u16::from_le_bytes([c[0], c[1]])) / SHARE_SCALE)
             .collect();
         samples.push(Sample {
             position,
@@ -645,33 +642,33 @@ mod tests {
         assert!(
             samples_from_bytes(&bytes)
                 .unwrap_err()
-                .contains("search's value -1.00003")
+                .contains("the search's value -1.00003")
         );
     }
 
-    /// A file made before the search's value was kept (`YOLAHZS1`, the same without those
-    /// two bytes) still reads, its samples' search value their result.
+    /// A file made before the search's value was kept: `tests/data/zs1-games.bin`, eight
+    /// games written by the build of bed1542 (`yolah zero --out DIR --generations 1 --games 8
+    /// --visits 4 --hidden 8 --epochs 1 --test-games 2 --opponent random --threads 1 --seed 5`,
+    /// its `gen-001/games-0000.bin`). It still reads, each sample's search value its result,
+    /// and written again as `YOLAHZS2` it reads back the same.
     #[test]
     fn files_without_the_search_value_still_read() {
-        let samples = some_samples(50, 5);
-        let mut old = SAMPLES_MAGIC_RESULT_ONLY.to_vec();
-        old.extend_from_slice(&(samples.len() as u32).to_le_bytes());
-        let new = samples_to_bytes(&samples);
-        let mut at = 12;
-        for s in &samples {
-            let fixed = 29;
-            old.extend_from_slice(&new[at..at + fixed]);
-            let rest = 1 + 2 * s.policy.len();
-            old.extend_from_slice(&new[at + fixed + 2..at + fixed + 2 + rest]);
-            at += fixed + 2 + rest;
-        }
-        let hash = fnv1a(&old);
-        old.extend_from_slice(&hash.to_le_bytes());
-        let back = samples_from_bytes(&old).expect("a YOLAHZS1 file");
-        assert_eq!(back.len(), samples.len());
-        for (a, b) in samples.iter().zip(&back) {
+        let old = include_bytes!("../tests/data/zs1-games.bin");
+        assert_eq!(&old[..8], SAMPLES_MAGIC_RESULT_ONLY);
+        let samples = samples_from_bytes(old).expect("a YOLAHZS1 file");
+        assert!(samples.len() > 100, "{} samples", samples.len());
+        assert!(
+            samples
+                .iter()
+                .all(|s| s.search.to_bits() == s.result.to_bits())
+        );
+        assert!(samples.iter().any(|s| s.result != 0.0));
+        let again = samples_from_bytes(&samples_to_bytes(&samples)).expect("its new file");
+        for (a, b) in samples.iter().zip(&again) {
             assert_eq!(a.position, b.position);
-            assert_eq!(b.search.to_bits(), a.result.to_bits());
+            assert_eq!(a.result.to_bits(), b.result.to_bits());
+            assert_eq!(a.search.to_bits(), b.search.to_bits());
+            assert_eq!(a.policy, b.policy);
         }
     }
 

@@ -1,7 +1,8 @@
 //! `yolah zero --out DIR`: `AlphaZero` from zero on this machine. Each generation: self-play of
 //! the `alphazero` player with the latest network (Dirichlet noise at the root, moves drawn by
 //! their visits early in the game), training on the last generations' positions (visit shares
-//! and results, or results mixed with the search's values), then matches of the new network against fixed opponents, the learning curve.
+//! and results, or results mixed with the search's values), then matches of the new network
+//! against fixed opponents, the learning curve.
 //! As `AlphaZero` does (and `AlphaGo` Zero did not), the latest network always plays the next
 //! self-play: the matches measure, they do not gate. Resumable: self-play is kept in chunks
 //! of games, every file is written whole, and `DIR/state.json` says where the run is.
@@ -476,6 +477,13 @@ fn train(dir: &Path, config: &Config, generation: u32) -> Result<usize> {
     trainer.value_mix = config.value_mix as f32;
     let started = Instant::now();
     let mut log = String::new();
+    // Against the mixed target the value's loss has less spread: said, so that runs with
+    // different mixes are not compared by it.
+    let value = if config.value_mix > 0.0 {
+        format!("value (against the mix {})", config.value_mix)
+    } else {
+        "value".to_string()
+    };
     trainer.train(
         &samples,
         config.epochs,
@@ -484,7 +492,7 @@ fn train(dir: &Path, config: &Config, generation: u32) -> Result<usize> {
         config.seed ^ u64::from(generation),
         &mut |epoch, losses| {
             let line = format!(
-                "generation {generation} epoch {epoch}: policy {:.4}, value {:.4}, {} positions, {:.0} s",
+                "generation {generation} epoch {epoch}: policy {:.4}, {value} {:.4}, {} positions, {:.0} s",
                 losses.policy,
                 losses.value,
                 samples.len(),

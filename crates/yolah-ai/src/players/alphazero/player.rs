@@ -106,12 +106,10 @@ impl AlphaZero {
         seed: u64,
         threads: usize,
     ) -> Self {
-        let rollout = settings.rollout;
         let workers = Threads::new((0..threads.max(1) as u64).map(|t| {
             CachePadded::new(Worker {
                 search: Search::new(settings),
-                evaluator: NetworkEvaluator::new(Arc::clone(network))
-                    .with_rollouts(rollout, seed ^ t.wrapping_mul(0xD1B5_4A32_D192_ED03)),
+                evaluator: NetworkEvaluator::new(Arc::clone(network)),
                 rng: SmallRng::seed_from_u64(seed ^ t.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
             })
         }));
@@ -121,6 +119,19 @@ impl AlphaZero {
             rng: SmallRng::seed_from_u64(seed ^ 0x5A5A_5A5A),
             endgame: None,
         }
+    }
+
+    /// The same, each leaf's value `(1 − weight)·the network's + weight·a random playout's
+    /// result` (0: the network alone), each thread's playouts drawn from its own numbers.
+    #[must_use]
+    pub fn rolling_out(self, weight: f32) -> Self {
+        if weight > 0.0 {
+            self.workers.for_each(|worker| {
+                let seed = worker.rng.random::<u64>();
+                worker.evaluator.set_rollouts(weight, seed);
+            });
+        }
+        self
     }
 
     /// The same, asking the endgame solver first when at most `free` squares are free (0:
@@ -356,7 +367,6 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             // The tree is kept from move to move, except in self-play, whose noise differs
             // from root to root.
             reuse: noise == 0.0,
-            rollout: options.real("rollout").map_or(0.0, |r| r as f32),
             ..defaults
         };
         let choice = Choice {
@@ -366,6 +376,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
         let free = options.whole("solve").map_or(0, |f| f as u32);
         Box::new(
             AlphaZero::with_threads(&network, settings, choice, seed, options.threads())
+                .rolling_out(options.real("rollout").map_or(0.0, |r| r as f32))
                 .solving(free),
         )
     },
@@ -383,6 +394,23 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `rollout=` reaches the leaves: with a playout's result as the whole value (`rollout=1`)
+    /// the search values the start otherwise than the network does, and at 0 as it does.
+    #[test]
+    fn the_rollout_option_reaches_the_leaves() {
+        let value = |spec: &str| {
+            let spec: crate::Spec = spec.parse().expect("a valid spec");
+            let report = spec
+                .agent(1)
+                .try_choose(&Position::start())
+                .expect("it moves");
+            report.value.expect("a value")
+        };
+        let alone = value("alphazero:iterations=400,seed=3");
+        assert_eq!(alone, value("alphazero:iterations=400,rollout=0,seed=3"));
+        assert_ne!(alone, value("alphazero:iterations=400,rollout=1,seed=3"));
+    }
 
     /// With two threads a visit limit is split between the trees and their visits summed: the
     /// report counts the limit, and the move is legal.

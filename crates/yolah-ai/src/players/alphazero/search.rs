@@ -52,9 +52,14 @@ impl NetworkEvaluator {
     /// playouts drawn from `seed`.
     #[must_use]
     pub fn with_rollouts(mut self, weight: f32, seed: u64) -> NetworkEvaluator {
+        self.set_rollouts(weight, seed);
+        self
+    }
+
+    /// From now on, each value mixed with a playout's as [`NetworkEvaluator::with_rollouts`].
+    pub fn set_rollouts(&mut self, weight: f32, seed: u64) {
         self.rollout = weight.clamp(0.0, 1.0);
         self.rng = SmallRng::seed_from_u64(seed);
-        self
     }
 }
 
@@ -132,9 +137,6 @@ pub struct Settings {
     /// Whether a search keeps the subtree of the position it is given from the search before
     /// (our move and the reply since), its visits kept.
     pub reuse: bool,
-    /// The weight of a random playout's result in each leaf's value, 0 to 1 (0: the network
-    /// alone; the player gives it to its [`NetworkEvaluator`]).
-    pub rollout: f32,
 }
 
 /// The memory of a node, bytes.
@@ -150,7 +152,6 @@ impl Default for Settings {
             first_play_reduction: 0.2,
             max_nodes: (DEFAULT_TREE_MB << 20) / NODE_BYTES,
             reuse: false,
-            rollout: 0.0,
         }
     }
 }
@@ -170,6 +171,17 @@ pub struct RootResult {
 }
 
 impl RootResult {
+    /// The root's value for the side to move: its children's values weighted by their
+    /// visits (0 before any visit).
+    pub fn value(&self) -> f32 {
+        let visits: u32 = self.children.iter().map(|c| c.1).sum();
+        if visits == 0 {
+            return 0.0;
+        }
+        let total: f32 = self.children.iter().map(|c| c.1 as f32 * c.2).sum();
+        total / visits as f32
+    }
+
     /// The most visited move (ties: the better value, then the first).
     pub fn best(&self) -> (Move, u32, f32) {
         let mut best = self.children[0];
