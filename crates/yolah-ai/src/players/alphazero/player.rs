@@ -405,7 +405,7 @@ mod tests {
                 .agent(1)
                 .try_choose(&Position::start())
                 .expect("it moves");
-            report.value.expect("a value")
+            report.value.expect("a value").to_bits()
         };
         let alone = value("alphazero:iterations=400,seed=3");
         assert_eq!(alone, value("alphazero:iterations=400,rollout=0,seed=3"));
