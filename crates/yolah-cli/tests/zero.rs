@@ -51,11 +51,11 @@ fn resume_args(dir: &Path, generations: u32) -> Vec<String> {
         "--resume",
         "--generations",
         &generations,
+        "--threads",
+        "1",
     ]
-    .into_iter()
-    .chain(["--threads", "1"])
     .map(String::from)
-    .collect()
+    .to_vec()
 }
 
 fn run(args: &[String]) -> std::process::Output {

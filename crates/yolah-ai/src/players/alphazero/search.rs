@@ -48,15 +48,8 @@ impl NetworkEvaluator {
         }
     }
 
-    /// The same, each value `(1 − weight)·network + weight·(a random playout's result)`, the
-    /// playouts drawn from `seed`.
-    #[must_use]
-    pub fn with_rollouts(mut self, weight: f32, seed: u64) -> NetworkEvaluator {
-        self.set_rollouts(weight, seed);
-        self
-    }
-
-    /// From now on, each value mixed with a playout's as [`NetworkEvaluator::with_rollouts`].
+    /// From now on, each value `(1 − weight)·network + weight·(a random playout's result)`,
+    /// the playouts drawn from `seed`.
     pub fn set_rollouts(&mut self, weight: f32, seed: u64) {
         self.rollout = weight.clamp(0.0, 1.0);
         self.rng = SmallRng::seed_from_u64(seed);
@@ -559,9 +552,9 @@ mod tests {
         let net = alone[0].value;
         for weight in [1.0f32, 0.5] {
             let mut mixed = Vec::new();
-            NetworkEvaluator::new(Arc::clone(&network))
-                .with_rollouts(weight, 7)
-                .evaluate(&positions, &moves, &mut mixed);
+            let mut evaluator = NetworkEvaluator::new(Arc::clone(&network));
+            evaluator.set_rollouts(weight, 7);
+            evaluator.evaluate(&positions, &moves, &mut mixed);
             let mut results = Vec::new();
             for (m, a) in mixed.iter().zip(&alone) {
                 assert_eq!(m.priors, a.priors);
