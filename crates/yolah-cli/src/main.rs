@@ -146,27 +146,39 @@ fn one_line(error: &clap::Error) -> String {
             _ => {}
         }
     }
-    if let Some(ContextValue::StyledStr(usage)) = error.get(ContextKind::Usage) {
-        // The subcommand's path (`yolah tournament`), then its own full usage: the one clap
-        // puts in an error shows the arguments given as if they were required.
-        let usage = usage.to_string();
-        let words: Vec<&str> = usage
+    // The command's words: from the usage clap puts in the error, or, for a value it refused
+    // (`--port 99999`), which comes without one, from the command line.
+    let words: Vec<String> = match error.get(ContextKind::Usage) {
+        Some(ContextValue::StyledStr(usage)) => usage
+            .to_string()
             .trim()
             .trim_start_matches("Usage:")
             .split_whitespace()
             .take_while(|word| word.chars().all(|c| c.is_ascii_lowercase() || c == '-'))
             .filter(|word| !word.starts_with('-'))
-            .collect();
+            .map(str::to_string)
+            .collect(),
+        _ => std::env::args_os()
+            .map_while(|arg| arg.into_string().ok())
+            .collect(),
+    };
+    if !words.is_empty() {
+        // The subcommand's path (`yolah tournament`), then its own full usage: the one clap
+        // puts in an error shows the arguments given as if they were required.
         let mut command = Cli::command();
         command.build();
         let mut found = &command;
+        let mut path = vec!["yolah"];
         for word in words.iter().skip(1) {
             match found.find_subcommand(word) {
-                Some(sub) => found = sub,
+                Some(sub) => {
+                    found = sub;
+                    path.push(word);
+                }
                 None => break,
             }
         }
-        let path = words.join(" ");
+        let path = path.join(" ");
         // `-g` counts games in match, selfplay and random-games; a tournament counts them per
         // pair, under another name.
         if path == "yolah tournament"

@@ -301,3 +301,53 @@ fn a_closed_pipe_is_not_an_error() {
     let output = child.wait_with_output().unwrap();
     assert!(!stderr(&output).contains("panicked"));
 }
+
+/// The symbols drawn on the boards of `text`, and its legend lines.
+fn board_symbols(text: &str) -> (std::collections::BTreeSet<String>, Vec<&str>) {
+    let symbols = text
+        .lines()
+        .filter(|line| line.starts_with(|c: char| c.is_ascii_digit()) && line.contains(" |"))
+        .flat_map(|line| line.split('|').skip(1))
+        .map(|cell| cell.trim().to_string())
+        .filter(|cell| !cell.is_empty())
+        .collect();
+    let legends = text.lines().filter(|l| l.starts_with("● black")).collect();
+    (symbols, legends)
+}
+
+// Issue 55, item B4: every symbol a board shows is in its legend, `.` included: in `show`,
+// in `play` (with `+` on the reachable squares) and in `replay` (a finished game, no `+`).
+#[test]
+fn the_board_legend_explains_every_symbol_drawn() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("games.csv");
+    let record = record.to_str().unwrap();
+    let played = yolah(
+        &["match", "random", "random:seed=2", "-g", "1", "-o", record],
+        "",
+    );
+    assert!(played.status.success(), "{}", stderr(&played));
+    for (args, input) in [
+        (vec!["show", "-p", "startpos moves a1:b2 a8:b7"], ""),
+        (vec!["play"], "quit\n"),
+        (vec!["replay", record, "--game", "0"], ""),
+    ] {
+        let output = yolah(&args, input);
+        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+        let text = stdout(&output);
+        let (symbols, legends) = board_symbols(&text);
+        assert!(
+            symbols.len() >= 3 && !legends.is_empty(),
+            "{args:?}: {text}"
+        );
+        for legend in legends {
+            for symbol in &symbols {
+                assert!(
+                    legend.starts_with(&format!("{symbol} "))
+                        || legend.contains(&format!("  {symbol} ")),
+                    "{args:?}: {symbol} is not in the legend {legend:?}"
+                );
+            }
+        }
+    }
+}

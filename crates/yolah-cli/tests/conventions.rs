@@ -100,7 +100,7 @@ fn shared_flags_have_one_form_in_every_help() {
 
 #[test]
 fn every_usage_errors_help_hint_runs() {
-    let bad: [&[&str]; 12] = [
+    let bad: [&[&str]; 14] = [
         &["perft"],
         &["match", "random"],
         &["match", "random", "mcts", "--gmes", "3"],
@@ -113,6 +113,9 @@ fn every_usage_errors_help_hint_runs() {
         &["data", "merge", "--wat"],
         &["tournament", "merge", "--wat"],
         &["think", "--depth", "3"],
+        // Values clap refuses come without a usage of their own (issue 55).
+        &["serve", "--port", "99999"],
+        &["match", "random", "mcts", "--games", "x"],
     ];
     for args in bad {
         let output = yolah(args, "");

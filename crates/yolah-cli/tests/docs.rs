@@ -137,24 +137,41 @@ fn the_wildcards_match_what_they_should() {
     assert!(!lines_match(&["one".into(), "three".into()], &lines));
 }
 
-/// Every path `docs/architecture.md` names, in backquotes, exists: the page that tells a
-/// newcomer where things are cannot point at a file that moved.
+/// Every path the README and the documents name, in backquotes, exists: the page that tells a
+/// newcomer where things are, or where a test is, cannot point at a file that moved (issue 55:
+/// the guide named `crates/yolah-ai/tests/network.rs`, which is in `yolah-train`). The lab
+/// notebook is left out: it records where things were when each entry was written.
 #[test]
-fn the_architecture_page_names_only_paths_that_exist() {
-    let text = std::fs::read_to_string(root().join("docs/architecture.md")).unwrap();
+fn the_documents_name_only_paths_that_exist() {
     let roots = ["crates/", "tables/", "xtask/", "docs/", "benches/"];
-    let mut named = 0;
-    let mut missing = Vec::new();
-    for (i, quoted) in text.split('`').enumerate() {
-        if i % 2 == 0 || !roots.iter().any(|r| quoted.starts_with(r)) {
-            continue;
-        }
-        named += 1;
-        if !root().join(quoted).exists() {
-            missing.push(quoted.to_string());
+    let mut documents = vec![root().join("README.md")];
+    for entry in std::fs::read_dir(root().join("docs")).unwrap() {
+        let path = entry.unwrap().path();
+        if extension(&path) == "md" && path.file_name().unwrap() != "notebook.md" {
+            documents.push(path);
         }
     }
-    assert!(named >= 20, "only {named} paths found");
+    let mut missing = Vec::new();
+    for document in &documents {
+        let text = std::fs::read_to_string(document).unwrap();
+        let mut named = 0;
+        for (i, quoted) in text.split('`').enumerate() {
+            if i % 2 == 0 || !roots.iter().any(|r| quoted.starts_with(r)) {
+                continue;
+            }
+            named += 1;
+            if !root().join(quoted).exists() {
+                missing.push(format!("{}: {quoted}", document.display()));
+            }
+        }
+        if document.ends_with("docs/architecture.md") {
+            assert!(
+                named >= 20,
+                "only {named} paths found in the architecture page"
+            );
+        }
+    }
+    assert!(documents.len() >= 5, "{documents:?}");
     assert!(missing.is_empty(), "named but missing: {missing:?}");
 }
 

@@ -713,3 +713,41 @@ fn a_tournament_given_games_is_pointed_to_games_per_pair() {
     assert_eq!(output.status.code(), Some(2));
     assert_clean_error(&output, "--games-per-pair");
 }
+
+/// The names in `dir`, sorted.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Issue 55, item B1: a new run refused because its `--out` folder holds something leaves
+/// nothing in it (no `.lock`), whichever command it is.
+#[test]
+fn a_run_refused_on_a_folder_in_use_leaves_nothing_in_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("mine");
+    std::fs::create_dir(&out).unwrap();
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    let o = out.to_str().unwrap();
+    for args in [
+        vec!["zero", "--out", o],
+        vec!["selfplay", "random", "--games", "2", "--out", o],
+        vec![
+            "tournament",
+            "random",
+            "random:seed=2",
+            "--games-per-pair",
+            "2",
+            "--out",
+            o,
+        ],
+    ] {
+        let output = yolah(&args, "");
+        assert_clean_error(&output, "is not empty");
+        assert_eq!(names_in(&out), ["notes.txt"], "{args:?}");
+    }
+}

@@ -207,6 +207,107 @@ fn a_second_writer_is_refused_with_one_line() {
     assert_eq!(pgn_games(&pgn).len(), before + 2);
 }
 
+// Issue 55, item A: a last block that only starts with our first tags — a user's notes after
+// `[Event "yolah match"]` and `[Site "yolah"]` — is refused and left byte for byte; a game of
+// ours cut short is still cut, wherever the cut falls.
+#[test]
+fn a_last_block_that_only_starts_like_ours_is_refused_and_left_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let p = pgn.to_str().unwrap();
+    let run = ["match", "random", "random:seed=2", "-g", "2", "--pgn", p];
+    ok(&run);
+    let games = text(&pgn);
+    let notes = format!(
+        "{games}[Event \"yolah match\"]\n[Site \"yolah\"]\n[Note \"keep me\"]\n\n{{{}",
+        "my notes on the openings, kept for years\n".repeat(800)
+    );
+    std::fs::write(&pgn, &notes).unwrap();
+    let before = Untouched::take(&pgn);
+    let output = yolah(&run, "");
+    assert_clean_error(&output, "--pgn");
+    assert!(
+        stderr(&output).contains("a tag Note where yolah writes Date"),
+        "{}",
+        stderr(&output)
+    );
+    before.assert();
+    // Our first game whole, then our second cut short: cut, and the run's games added.
+    let second = games[1..].find("[Event ").unwrap() + 1;
+    let (first, block) = games.split_at(second);
+    for at in [1, 30, block.len() / 2, block.trim_end().len() - 1] {
+        std::fs::write(&pgn, format!("{first}{}", &block[..at])).unwrap();
+        let output = yolah(&run, "");
+        assert!(output.status.success(), "cut at {at}: {}", stderr(&output));
+        assert!(stderr(&output).contains("cut short by an interruption"));
+        let after = text(&pgn);
+        assert!(after.starts_with(first), "cut at {at}");
+        assert_eq!(pgn_games(&pgn).len(), 3, "cut at {at}");
+    }
+}
+
+// Issue 55, item B1: a match or tournament refused for its `--pgn` file leaves nothing behind:
+// no record file, no results folder; `--out` and `--pgn` naming one file are refused first.
+#[test]
+fn a_run_refused_for_its_pgn_file_leaves_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name);
+    let play = ["match", "random", "random:seed=2", "-g", "2"];
+    let same = path("same.csv");
+    let s = same.to_str().unwrap();
+    let output = yolah(&[&play[..], &["--out", s, "--pgn", s]].concat(), "");
+    assert_clean_error(&output, "--out and --pgn name the same file");
+    assert_eq!(output.status.code(), Some(2));
+    // By another name: through a link to the folder.
+    let link = path("link");
+    std::os::unix::fs::symlink(dir.path(), &link).unwrap();
+    let relative = link.join("same.csv");
+    let relative = relative.to_str().unwrap();
+    let output = yolah(&[&play[..], &["--out", s, "--pgn", relative]].concat(), "");
+    assert_clean_error(&output, "--out and --pgn name the same file");
+    assert!(!same.exists());
+    // A PGN file that is not ours, with a new record file or a new results folder.
+    let foreign = path("notes.pgn");
+    std::fs::write(
+        &foreign,
+        "[Event \"yolah match\"]\n[Site \"yolah\"]\n[Note \"keep me\"]\n",
+    )
+    .unwrap();
+    let before = Untouched::take(&foreign);
+    let f = foreign.to_str().unwrap();
+    let record = path("new.csv");
+    let output = yolah(
+        &[&play[..], &["--out", record.to_str().unwrap(), "--pgn", f]].concat(),
+        "",
+    );
+    assert_clean_error(&output, "--pgn");
+    let results = path("runs").join("t");
+    let tournament = [
+        "tournament",
+        "random",
+        "random:seed=2",
+        "--games-per-pair",
+        "2",
+    ];
+    let output = yolah(
+        &[
+            &tournament[..],
+            &["--out", results.to_str().unwrap(), "--pgn", f],
+        ]
+        .concat(),
+        "",
+    );
+    assert_clean_error(&output, "--pgn");
+    before.assert();
+    std::fs::remove_file(&link).unwrap();
+    let mut left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["notes.pgn"]);
+}
+
 /// Checks the files of a run that stopped: the record file reads whole (no damaged row), the
 /// PGN file reads whole (no block cut short), and the PGN's games are the record file's games
 /// in order, all of them or all but the last (the record file is written first). Returns the

@@ -223,9 +223,10 @@ fn exact_values_are_checked_and_measured() {
         "",
     );
     assert_clean_error(&output, "--resume takes its settings");
-    // Quality needs exact labels.
+    // Quality needs exact labels: data without them is a bad input file, exit 1 (issue 55).
     let output = yolah(&["data", "quality", a.to_str().unwrap()], "");
     assert_clean_error(&output, "no exact values");
+    assert_eq!(output.status.code(), Some(1));
     let e = root.path().join("e");
     let output = yolah(
         &[

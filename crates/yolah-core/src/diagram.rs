@@ -57,11 +57,12 @@ impl fmt::Display for Diagram<'_> {
             writeln!(f, "{separator}")?;
         }
         writeln!(f, "    a   b   c   d   e   f   g   h")?;
-        // The `+` is explained only where it is drawn.
+        // Every symbol drawn is explained; the `+` only where it is drawn, and then `.` is an
+        // empty square out of reach.
         if self.marks == Bitboard::EMPTY {
-            writeln!(f, "● black  ○ white  ■ hole")?;
+            writeln!(f, "● black  ○ white  ■ hole  . empty")?;
         } else {
-            writeln!(f, "● black  ○ white  ■ hole  + reachable")?;
+            writeln!(f, "● black  ○ white  ■ hole  + reachable  . out of reach")?;
         }
         let (black, white) = (
             self.position.score(Color::Black),

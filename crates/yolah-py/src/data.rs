@@ -18,7 +18,8 @@ use yolah_ai::data::{self, RECORD_SIZE};
     reason = "pyo3 hands arguments over owned"
 )]
 pub fn read_data(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyAny>> {
-    std::fs::metadata(&path)?;
+    // A missing file is `FileNotFoundError` naming it, as for a network.
+    std::fs::metadata(&path).map_err(|e| crate::network::read_error(&path, &e))?;
     let file = py
         .detach(|| data::read_file(&path))
         .map_err(PyValueError::new_err)?;

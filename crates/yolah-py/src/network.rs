@@ -48,7 +48,7 @@ fn array<'py>(py: Python<'py>, values: &[f32], shape: &[usize]) -> PyResult<Boun
 /// Why a file could not be read, as the `OSError` its cause is (`FileNotFoundError`,
 /// `PermissionError`, ...); `ValueError` for a file that is not one this reads (a folder, too
 /// large).
-fn read_error(path: &std::path::Path, error: &std::io::Error) -> PyErr {
+pub(crate) fn read_error(path: &std::path::Path, error: &std::io::Error) -> PyErr {
     let message = format!("cannot read '{}': {error}", path.display());
     match error.kind() {
         ErrorKind::NotFound => PyFileNotFoundError::new_err(message),

@@ -102,7 +102,8 @@ def test_a_last_block_cut_short_is_left_out_with_a_warning(selfplay, tmp_path):
 
 
 def test_missing_or_strange_files_raise(tmp_path, selfplay):
-    with pytest.raises(FileNotFoundError):
+    # Issue 55: the error names the file.
+    with pytest.raises(FileNotFoundError, match="cannot read '.*absent.bin'"):
         yolah.read_data(tmp_path / "absent.bin")
     with pytest.raises(ValueError):
         yolah.read_data(tmp_path)

@@ -548,7 +548,9 @@ fn store_error(path: &Path, reason: impl fmt::Display) -> StoreError {
 #[derive(Debug)]
 pub struct Store {
     dir: PathBuf,
-    _lock: DirLock,
+    lock: DirLock,
+    /// Made by this run ([`Store::create`]): [`Store::discard`] may remove it.
+    new: bool,
 }
 
 /// A resumed tournament: its config, the games already recorded, the writer for the rest.
@@ -573,7 +575,8 @@ impl Store {
         let lock = DirLock::take(dir).map_err(|e| StoreError(e.to_string()))?;
         Ok(Store {
             dir: dir.to_path_buf(),
-            _lock: lock,
+            lock,
+            new: false,
         })
     }
 
@@ -594,34 +597,65 @@ impl Store {
                 "is a file, not a directory; choose another --out",
             ));
         }
-        std::fs::create_dir_all(dir)
-            .map_err(|e| store_error(dir, format!("cannot create the directory: {e}")))?;
-        let store = Store::lock(dir)?;
-        let games = store.path(GAMES_FILE);
-        if games.exists() {
-            let state = match Store::read(dir) {
-                Ok((config, records)) if records.len() == config.schedule_here().len() => format!(
-                    "holds a finished tournament ({} games); choose another --out, or \
-                     --resume to print its results",
-                    records.len()
-                ),
-                Ok((config, records)) => format!(
-                    "holds an unfinished tournament ({} of {} games); add --resume to finish \
-                     it or choose another --out",
-                    records.len(),
-                    config.schedule_here().len()
-                ),
-                Err(_) => "holds a tournament; add --resume to finish it or choose another --out"
-                    .to_string(),
-            };
-            return Err(store_error(dir, state));
-        }
-        crate::files::ensure_empty(dir).map_err(StoreError)?;
+        let games = dir.join(GAMES_FILE);
+        // Checked before anything is made, and again under the lock: a refusal leaves nothing.
+        let lock = DirLock::take_new(dir, || {
+            if games.exists() {
+                let state = match Store::read(dir) {
+                    Ok((config, records)) if records.len() == config.schedule_here().len() => {
+                        format!(
+                            "holds a finished tournament ({} games); choose another --out, or \
+                             --resume to print its results",
+                            records.len()
+                        )
+                    }
+                    Ok((config, records)) => format!(
+                        "holds an unfinished tournament ({} of {} games); add --resume to \
+                         finish it or choose another --out",
+                        records.len(),
+                        config.schedule_here().len()
+                    ),
+                    Err(_) => "holds a tournament; add --resume to finish it or choose another \
+                               --out"
+                        .to_string(),
+                };
+                return Err(store_error(dir, state).0);
+            }
+            crate::files::ensure_empty(dir)
+        })
+        .map_err(StoreError)?;
+        let store = Store {
+            dir: dir.to_path_buf(),
+            lock,
+            new: true,
+        };
         let json = serde_json::to_string_pretty(config).expect("a config serialises");
-        store.write_atomically("tournament.json", &json)?;
-        let writer = RecordWriter::create(&games)
-            .map_err(|e| store_error(&games, format!("cannot create: {e}")))?;
-        Ok((store, writer))
+        let made = store
+            .write_atomically("tournament.json", &json)
+            .and_then(|()| {
+                RecordWriter::create(&games)
+                    .map_err(|e| store_error(&games, format!("cannot create: {e}")))
+            });
+        match made {
+            Ok(writer) => Ok((store, writer)),
+            Err(error) => {
+                store.discard();
+                Err(error)
+            }
+        }
+    }
+
+    /// Removes the new tournament of a run refused before its first game (its `--pgn` file
+    /// refused, a full disk): its files, then the lock file and the directory if
+    /// [`Store::create`] made them. A tournament this run did not create is left as it is.
+    pub fn discard(self) {
+        if !self.new {
+            return;
+        }
+        for name in [GAMES_FILE, "tournament.json"] {
+            let _ = std::fs::remove_file(self.path(name));
+        }
+        self.lock.discard();
     }
 
     /// The config and checked records of the tournament in `dir`, without taking its lock.

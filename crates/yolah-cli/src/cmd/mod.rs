@@ -372,40 +372,39 @@ pub fn replace_through(path: &std::path::Path, tmp: &std::path::Path, bytes: &[u
     std::fs::rename(tmp, path).with_context(|| format!("writing {}", path.display()))
 }
 
-/// Refuses a directory that holds anything but its lock ([`yolah_ai::files::ensure_empty`]).
-pub fn ensure_empty(dir: &std::path::Path) -> Result<()> {
-    yolah_ai::files::ensure_empty(dir).map_err(anyhow::Error::msg)
-}
-
 /// The directory of a new run whose marker file is `marker` (its config or checkpoint):
-/// created and locked as [`run_dir`] does, refused if it holds a run of its kind already
-/// (`what`, like "a self-play run": --resume is the way on) or anything else.
+/// created and locked as [`new_dir`] does, refused if it holds a run of its kind already
+/// (`what`, like "a self-play run": --resume is the way on) or anything else. A refusal leaves
+/// nothing behind ([`DirLock::take_new`](yolah_ai::arena::lock::DirLock::take_new)).
 pub fn new_run_dir(
     dir: &std::path::Path,
     marker: &str,
     what: &str,
 ) -> Result<yolah_ai::arena::lock::DirLock> {
-    let lock = run_dir(dir)?;
-    anyhow::ensure!(
-        !dir.join(marker).exists(),
-        "'{}' holds {what} already: add --resume to go on with it, or choose another --out",
-        dir.display()
-    );
-    ensure_empty(dir)?;
-    Ok(lock)
+    new_dir(dir, || {
+        if dir.join(marker).exists() {
+            return Err(format!(
+                "'{}' holds {what} already: add --resume to go on with it, or choose another \
+                 --out",
+                dir.display()
+            ));
+        }
+        yolah_ai::files::ensure_empty(dir)
+    })
 }
 
-/// The directory of a new run (`--out`): created if missing, refused if it is a file, and
-/// locked for this run.
-pub fn run_dir(dir: &std::path::Path) -> Result<yolah_ai::arena::lock::DirLock> {
+/// The directory of a new run (`--out`) that `check` accepts: refused if it is a file,
+/// created if missing, and locked for this run; a refusal leaves nothing behind.
+pub fn new_dir(
+    dir: &std::path::Path,
+    check: impl Fn() -> Result<(), String>,
+) -> Result<yolah_ai::arena::lock::DirLock> {
     anyhow::ensure!(
         !dir.exists() || dir.is_dir(),
         "'{}' is a file, not a directory; choose another --out",
         dir.display()
     );
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("'{}': cannot create the directory", dir.display()))?;
-    Ok(yolah_ai::arena::lock::DirLock::take(dir)?)
+    yolah_ai::arena::lock::DirLock::take_new(dir, check).map_err(anyhow::Error::msg)
 }
 
 /// Where the games of a run go as each ends: the record file (CSV, what `--resume` reads)

@@ -71,7 +71,8 @@ pub fn run(out: &mut impl Write, path: &Path, nets: &[PathBuf]) -> Result<()> {
         .iter()
         .filter_map(|s| s.exact.map(|exact| (s, exact)))
         .collect();
-    usage!(
+    // A file without them is a bad input file (exit 1), not a bad command line.
+    anyhow::ensure!(
         !proved.is_empty(),
         "{}: no exact values (write some with `yolah selfplay --exact-free N`)",
         path.display()

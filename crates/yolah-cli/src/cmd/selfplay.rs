@@ -3,7 +3,7 @@
 //! holds the config; `--resume` goes on after the last whole game, so a killed run loses
 //! nothing and writes nothing twice.
 
-use super::{UsageError, progress_bar, run_dir, usage, write_atomic};
+use super::{UsageError, progress_bar, usage, write_atomic};
 use anyhow::{Context, Result, bail, ensure};
 use std::fs::{self, OpenOptions};
 use std::io::Write;
@@ -312,12 +312,15 @@ pub fn merge(out: &mut impl Write, dir: &Path, parts: &[PathBuf]) -> Result<()> 
     if let Some(missing) = by_index.iter().position(Option::is_none) {
         bail!("shard {}/{count} is missing", missing + 1);
     }
-    let _lock = run_dir(dir)?;
-    ensure!(
-        !dir.join(CONFIG).exists(),
-        "'{}' holds a self-play run already; choose another directory",
-        dir.display()
-    );
+    let _lock = super::new_dir(dir, || {
+        if dir.join(CONFIG).exists() {
+            return Err(format!(
+                "'{}' holds a self-play run already; choose another directory",
+                dir.display()
+            ));
+        }
+        yolah_ai::files::ensure_empty(dir)
+    })?;
     let games: Vec<Vec<&[data::Sample]>> = by_index
         .iter()
         .map(|i| data::games(&shards[i.expect("none missing")].1))
@@ -327,7 +330,6 @@ pub fn merge(out: &mut impl Write, dir: &Path, parts: &[PathBuf]) -> Result<()> 
         ..first.clone()
     };
     let path = dir.join(DATA);
-    super::ensure_empty(dir)?;
     let mut bytes = Vec::new();
     let mut positions = 0;
     for number in 0..merged.games {

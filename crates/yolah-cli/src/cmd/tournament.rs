@@ -85,7 +85,18 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     } else {
         "yolah tournament"
     };
-    let recorder = super::Recorder::new(writer, options.pairing.pgn.as_deref(), event, &records)?;
+    let recorder =
+        match super::Recorder::new(writer, options.pairing.pgn.as_deref(), event, &records) {
+            Ok(recorder) => recorder,
+            Err(error) => {
+                // Refused before its first game (its --pgn file): a tournament this run made
+                // goes too.
+                if let Some(store) = store {
+                    store.discard();
+                }
+                return Err(error);
+            }
+        };
     let done: std::collections::HashSet<u64> = records.iter().map(|r| r.game).collect();
     let schedule = config.schedule_here();
     let mut live = Live::new(config.specs.len());

@@ -50,6 +50,13 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         0
     });
     usage!(games > 0, "--games must be at least 1");
+    if let (Some(record), Some(pgn)) = (options.out.as_deref(), options.pairing.pgn.as_deref()) {
+        usage!(
+            !same_file(record, pgn),
+            "--out and --pgn name the same file '{}': the games and their PGN need a file each",
+            pgn.display()
+        );
+    }
     let threads = options.pairing.threads()?;
     let mut config = Config {
         specs: options
@@ -94,7 +101,17 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         }
     };
     let recorder =
-        super::Recorder::new(writer, options.pairing.pgn.as_deref(), "yolah match", &done)?;
+        match super::Recorder::new(writer, options.pairing.pgn.as_deref(), "yolah match", &done) {
+            Ok(recorder) => recorder,
+            Err(error) => {
+                // Refused before its first game (its --pgn file): the record file this run
+                // made goes too.
+                if let (Some(path), false) = (options.out.as_deref(), options.resume) {
+                    let _ = std::fs::remove_file(path);
+                }
+                return Err(error);
+            }
+        };
     let played = play_pairs(&config, &specs, options.sprt, threads, recorder, done)?;
     summary(out, &config, &played, options.sprt, options.json)?;
     let forfeits = super::report_forfeits(&config.specs, &played.records);
@@ -303,6 +320,21 @@ impl std::fmt::Display for Decided {
 }
 
 impl std::error::Error for Decided {}
+
+/// Whether `a` and `b` name one file (either may not exist yet): the same path once links,
+/// `.` and `..` are followed.
+fn same_file(a: &Path, b: &Path) -> bool {
+    let full = |path: &Path| {
+        path.canonicalize().ok().or_else(|| {
+            let folder = match path.parent() {
+                Some(parent) if !parent.as_os_str().is_empty() => parent,
+                _ => Path::new("."),
+            };
+            Some(folder.canonicalize().ok()?.join(path.file_name()?))
+        })
+    };
+    matches!((full(a), full(b)), (Some(a), Some(b)) if a == b)
+}
 
 /// Creates a record file that does not exist yet, with errors that say which part of the path
 /// is wrong.

@@ -305,9 +305,7 @@ fn start(options: &Options) -> Result<(Config, State, DirLock)> {
     let dir = &options.out;
     // The networks' paths go into player specs: checked before anything is made.
     path_text(&folder(dir, 0).join(NETWORK)).map_err(|e| UsageError(format!("--out: {e}")))?;
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let lock = DirLock::take(dir)?;
-    yolah_ai::files::ensure_empty(dir).map_err(anyhow::Error::msg)?;
+    let lock = super::new_dir(dir, || yolah_ai::files::ensure_empty(dir))?;
     write_atomic(&dir.join(CONFIG), &serde_json::to_string_pretty(&config)?)?;
     let first = folder(dir, 0);
     std::fs::create_dir_all(&first)?;
