@@ -53,6 +53,19 @@ fn bad_settings_and_a_busy_port_are_one_line_errors() {
     let output = yolah(&["serve", "--port", &port, "--db", ":memory:"], "");
     assert_clean_error(&output, "cannot listen on 127.0.0.1:");
     assert_eq!(output.status.code(), Some(1));
+    // Issue 55, item B1: refused, it leaves nothing behind: no database, no folder for it.
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("new").join("games.sqlite");
+    let output = yolah(
+        &["serve", "--port", &port, "--db", db.to_str().unwrap()],
+        "",
+    );
+    assert_clean_error(&output, "cannot listen on 127.0.0.1:");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // Issue 55, item B3: a value clap refuses gets the usage and a help command too.
+    let output = yolah(&["serve", "--port", "99999"], "");
+    assert_clean_error(&output, "(more: yolah serve --help)");
+    assert_eq!(output.status.code(), Some(2));
 }
 
 /// `yolah serve --db PATH` on a port of its own: the child and its address.

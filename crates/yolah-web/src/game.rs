@@ -147,6 +147,10 @@ pub struct Table {
     /// Analysis: the moves of the position the page shows, when it is an earlier one; the
     /// engine thinks on that position (the last one when none).
     focus: Option<usize>,
+    /// Analysis: the positions (by their moves) the engine has finished with, proved or
+    /// thought its longest on: it searches them no more until Go, but goes on to any other
+    /// the page shows (issue 55, item 2).
+    finished: Vec<usize>,
 }
 
 impl Table {
@@ -188,6 +192,7 @@ impl Table {
             paused: false,
             paused_at: None,
             focus: None,
+            finished: Vec::new(),
         })
     }
 
@@ -316,12 +321,31 @@ impl Table {
     /// The position the engine should analyse now, if this is an analysis running on a game
     /// not over.
     pub fn to_analyse(&self) -> Option<(usize, Position)> {
-        if !self.analysis || self.paused {
+        if !self.analysis || self.paused || self.finished_here() {
             return None;
         }
-        let ply = self.focus.unwrap_or(self.moves.len());
+        let ply = self.focused();
         let position = self.positions[ply];
         (!position.game_over()).then_some((ply, position))
+    }
+
+    /// Analysis: the search of the position after `moves` moves has ended (proved, or it
+    /// thought its longest). That position is not searched again until Go
+    /// ([`Table::resume`]), and shows as paused; another position shown is searched.
+    pub fn analysed(&mut self, moves: usize) {
+        if self.analysis && moves <= self.moves.len() && !self.finished.contains(&moves) {
+            self.finished.push(moves);
+        }
+    }
+
+    /// The moves of the position an analysis follows.
+    fn focused(&self) -> usize {
+        self.focus.unwrap_or(self.moves.len())
+    }
+
+    /// Whether an analysis has finished with the position it follows.
+    fn finished_here(&self) -> bool {
+        self.finished.contains(&self.focused())
     }
 
     /// Analysis: the engine thinks on the position after `moves` moves, as the page steps back
@@ -351,8 +375,14 @@ impl Table {
 
     /// Lets a paused game or analysis go on.
     pub fn resume(&mut self) -> Result<(), String> {
-        if !self.paused {
+        if !self.paused && !self.finished_here() {
             return Err("nothing is paused".to_string());
+        }
+        // An analysis searches the position it follows again, finished with or not.
+        let here = self.focused();
+        self.finished.retain(|&k| k != here);
+        if !self.paused {
+            return Ok(());
         }
         self.paused = false;
         // The turn goes on with the time it had used before the pause.
@@ -625,6 +655,7 @@ impl Table {
         self.clocks.truncate(moves + 1);
         self.moves.truncate(moves);
         self.focus = self.focus.filter(|&k| k < moves);
+        self.finished.retain(|&k| k <= moves);
         self.flagged = None;
         self.resigned = None;
         self.turn_started = Instant::now();
@@ -687,7 +718,8 @@ impl Table {
             result,
             clocks,
             analysis: self.analysis,
-            paused: self.paused,
+            // An analysis finished with the position shown waits for Go, as if paused.
+            paused: self.paused || self.finished_here(),
         }
     }
 }
@@ -850,6 +882,53 @@ mod tests {
                 .unwrap_err()
                 .contains("only an analysis")
         );
+    }
+
+    /// Issue 55, item 2: an analysis finished with a position (proved, or thought its longest)
+    /// searches it no more and shows as paused there; a move, an earlier position shown or
+    /// moves taken back and others played bring a position it has not finished with, which it
+    /// searches; Go searches a finished one again; the person's Stop holds across a move.
+    #[test]
+    fn an_analysis_finished_with_a_position_goes_on_to_the_next() {
+        let mut table = Table::analysis(None).unwrap();
+        table.replay(&["a1:c3", "h1:f3"].map(String::from)).unwrap();
+        table.analysed(2);
+        assert!(table.to_analyse().is_none() && table.state(false).paused);
+        table.focus(Some(1)).unwrap();
+        assert_eq!(
+            table.to_analyse().unwrap().0,
+            1,
+            "an earlier position shown"
+        );
+        assert!(!table.state(false).paused);
+        table.analysed(1);
+        table.focus(None).unwrap();
+        assert!(
+            table.to_analyse().is_none(),
+            "finished with: not searched again"
+        );
+        let legal = table.state(false).legal;
+        table.human_move(&legal[0]).unwrap();
+        assert_eq!(table.to_analyse().unwrap().0, 3, "a move");
+        table.analysed(3);
+        assert!(table.to_analyse().is_none());
+        table.resume().unwrap();
+        assert_eq!(table.to_analyse().unwrap().0, 3, "Go searches again");
+        table.analysed(3);
+        table.undo_to(2).unwrap();
+        assert!(
+            table.to_analyse().is_none(),
+            "the same position after 2 moves"
+        );
+        table.human_move(&legal[1]).unwrap();
+        assert_eq!(table.to_analyse().unwrap().0, 3, "another move 3");
+        table.pause().unwrap();
+        let legal = table.state(false).legal;
+        table.human_move(&legal[0]).unwrap();
+        assert!(table.to_analyse().is_none() && table.state(false).paused);
+        table.resume().unwrap();
+        assert_eq!(table.to_analyse().unwrap().0, 4);
+        assert_eq!(table.resume().unwrap_err(), "nothing is paused");
     }
 
     #[test]

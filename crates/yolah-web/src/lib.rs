@@ -21,6 +21,7 @@ pub mod puzzles;
 pub mod review;
 pub mod room;
 pub mod server;
+pub mod slots;
 pub mod store;
 
 pub use server::{Config, router, serve};

@@ -23,6 +23,7 @@ use crate::message::{
     PlayMove, ReportMessage, ServerMessage, Undo,
 };
 use crate::room::{Room, Rooms, Seat};
+use crate::slots::{Slots, share};
 use crate::store::{FORGET_EMPTY_AFTER, Kept, Kind, Pin, Store, Written, secret};
 use axum::Router;
 use axum::extract::rejection::QueryRejection;
@@ -34,7 +35,7 @@ use axum::routing::get;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
-use tokio::sync::{Semaphore, broadcast, mpsc};
+use tokio::sync::{broadcast, mpsc};
 use tokio::time::Instant;
 use yolah_ai::limits::StopFlag;
 use yolah_ai::{Player, Report};
@@ -97,18 +98,23 @@ pub struct Config {
     pub max_memory_mb: u64,
     /// A game without a message or a search for this long is closed.
     pub idle_timeout: Duration,
+    /// A connection with no game, or a game without a move, is closed sooner: after this.
+    pub empty_timeout: Duration,
     /// Origins besides the page's own that may open games, like `http://example.com:8080`.
     pub allowed_origins: Vec<String>,
     /// The time control of games whose page asks for none (`yolah serve --tc`).
     pub time_control: Option<yolah_ai::TimeControl>,
     /// Connections one client address may hold open at once; more are closed as they come.
     pub max_connections_per_address: usize,
+    /// Connections of all clients at once; more are closed as they come.
+    pub max_connections: usize,
     /// Games one client address may keep without waiting (new games, hosted games); then
     /// one more each `new_game_refill`.
     pub new_game_burst: u32,
     /// How often a client address may keep one more game once its burst is spent.
     pub new_game_refill: Duration,
-    /// How long a client has to send a request's headers before its connection is closed.
+    /// How long a client has to send a request's headers, and then its body, before its
+    /// connection is closed.
     pub header_timeout: Duration,
     /// How hard a finished game's review looks (`/games/ID/review.json`).
     pub review: yolah_ai::review::Settings,
@@ -124,9 +130,11 @@ impl Default for Config {
             max_games: 200,
             max_memory_mb: DEFAULT_MAX_MEMORY_MB,
             idle_timeout: DEFAULT_IDLE_TIMEOUT,
+            empty_timeout: EMPTY_GAME_TIMEOUT,
             allowed_origins: Vec::new(),
             time_control: None,
             max_connections_per_address: MAX_CONNECTIONS_PER_ADDRESS,
+            max_connections: MAX_CONNECTIONS,
             new_game_burst: NEW_GAME_BURST,
             new_game_refill: NEW_GAME_REFILL,
             header_timeout: HEADER_TIMEOUT,
@@ -142,12 +150,13 @@ struct Shared {
     /// The page, made once.
     page: String,
     /// The slots of searches no person waits on for a move: watched games' and analyses'.
-    watch_searches: Arc<Semaphore>,
+    watch_searches: Arc<Slots>,
     /// The slots of machine moves in games a person plays: apart from the watchers', so a
     /// person never waits behind them, and bounded too ([`PLAY_SLOTS_PER_SEARCH`] times
     /// `max_searches`).
-    play_searches: Arc<Semaphore>,
-    games: AtomicUsize,
+    play_searches: Arc<Slots>,
+    /// The games (each a WebSocket) of each client address, and all of them.
+    games: Tallied,
     searching: AtomicUsize,
     /// MiB reserved by live games.
     memory_mb: AtomicU64,
@@ -182,12 +191,10 @@ pub fn router(config: Config, store: Arc<Store>) -> Router {
     let review = config.review;
     let shared = Arc::new(Shared {
         page: page(&config),
-        watch_searches: Arc::new(Semaphore::new(config.max_searches.max(1))),
-        play_searches: Arc::new(Semaphore::new(
-            config.max_searches.max(1) * PLAY_SLOTS_PER_SEARCH,
-        )),
+        watch_searches: Slots::new(config.max_searches),
+        play_searches: Slots::new(config.max_searches.max(1) * PLAY_SLOTS_PER_SEARCH),
         config,
-        games: AtomicUsize::new(0),
+        games: Tallied::default(),
         searching: AtomicUsize::new(0),
         memory_mb: AtomicU64::new(0),
         rooms: Rooms::new(Arc::clone(&store)),
@@ -284,10 +291,17 @@ async fn off_workers(work: impl FnOnce() -> Response + Send + 'static) -> Respon
     })
 }
 
+/// The default of [`Config::empty_timeout`].
+pub const EMPTY_GAME_TIMEOUT: Duration = Duration::from_mins(2);
 /// The default of [`Config::header_timeout`].
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// The default of [`Config::max_connections_per_address`].
 pub const MAX_CONNECTIONS_PER_ADDRESS: usize = 64;
+/// The default of [`Config::max_connections`]: eight addresses' worth, far below the file
+/// descriptors a process has (1,024 at least).
+pub const MAX_CONNECTIONS: usize = 512;
+/// The largest request body read (the puzzles' requests are a few hundred bytes).
+pub const MAX_BODY: usize = 64 * 1024;
 /// The default of [`Config::new_game_burst`]: a person starts a game every few seconds at
 /// most; one connection made 1,471 kept games a second before this bound.
 pub const NEW_GAME_BURST: u32 = 30;
@@ -299,23 +313,23 @@ pub const NEW_GAME_REFILL: Duration = Duration::from_secs(5);
 pub struct Peer(pub std::net::IpAddr);
 
 /// Serves until the process ends, keeping its games in `store`: each connection under a
-/// header timeout ([`Config::header_timeout`]) and at most [`MAX_CONNECTIONS_PER_ADDRESS`] from one
-/// client address ([`Config::max_connections_per_address`]: a client that half-sends
-/// requests cannot hold the server's sockets).
+/// header timeout ([`Config::header_timeout`], and the same again for its body), at most
+/// [`Config::max_connections_per_address`] from one client address and
+/// [`Config::max_connections`] in all (a client that half-sends requests cannot hold the
+/// server's sockets).
 pub async fn serve(
     listener: tokio::net::TcpListener,
     config: Config,
     store: impl Into<Arc<Store>>,
 ) -> std::io::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
-    use tower::ServiceExt as _;
-    let per_address = config.max_connections_per_address.max(1);
+    let bounds = (
+        config.max_connections_per_address.max(1),
+        config.max_connections.max(1),
+    );
     let header_timeout = config.header_timeout;
     let app = router(config, store.into());
-    let open = Arc::new(std::sync::Mutex::new(std::collections::HashMap::<
-        std::net::IpAddr,
-        usize,
-    >::new()));
+    let open = Tallied::default();
     loop {
         let Ok((tcp, address)) = listener.accept().await else {
             // Out of file descriptors, or a connection reset before it was taken: wait a
@@ -324,7 +338,7 @@ pub async fn serve(
             continue;
         };
         let ip = client(address.ip());
-        let Some(slot) = AddressSlot::take(&open, ip, per_address) else {
+        let Some(slot) = AddressSlot::take(&open, Some(ip), bounds) else {
             continue; // Dropped: closed at once.
         };
         // Without Nagle's delay: a state sent right after another message would otherwise
@@ -337,10 +351,22 @@ pub async fn serve(
         tokio::spawn(async move {
             let held = Arc::clone(&slot);
             let service = hyper::service::service_fn(
-                move |mut request: axum::extract::Request<hyper::body::Incoming>| {
-                    request.extensions_mut().insert(Peer(ip));
-                    request.extensions_mut().insert(Arc::clone(&held));
-                    app.clone().oneshot(request)
+                move |request: axum::extract::Request<hyper::body::Incoming>| {
+                    let (app, held) = (app.clone(), Arc::clone(&held));
+                    async move {
+                        let (mut parts, body) = request.into_parts();
+                        parts.extensions.insert(Peer(ip));
+                        parts.extensions.insert(held);
+                        let body = match whole_body(body, header_timeout).await {
+                            Ok(body) => body,
+                            Err(refused) => return Ok(refused),
+                        };
+                        tower::ServiceExt::oneshot(
+                            app,
+                            axum::extract::Request::from_parts(parts, body),
+                        )
+                        .await
+                    }
                 },
             );
             let _ = hyper::server::conn::http1::Builder::new()
@@ -350,6 +376,48 @@ pub async fn serve(
                 .with_upgrades()
                 .await;
         });
+    }
+}
+
+/// A request's body, read whole within `within` and at most [`MAX_BODY`] bytes, or the
+/// answer that refuses it (408, 413; the connection then closes, its body unread): a body
+/// that never arrives holds no connection past its deadline.
+async fn whole_body(
+    body: hyper::body::Incoming,
+    within: Duration,
+) -> Result<axum::body::Body, Response> {
+    use http_body_util::BodyExt as _;
+    use hyper::body::Body as _;
+    if body.is_end_stream() {
+        return Ok(axum::body::Body::empty());
+    }
+    let refuse = |status: StatusCode, why: String| {
+        let mut response = (status, Json(serde_json::json!({ "error": why }))).into_response();
+        response.headers_mut().insert(
+            header::CONNECTION,
+            header::HeaderValue::from_static("close"),
+        );
+        response
+    };
+    match tokio::time::timeout(
+        within,
+        http_body_util::Limited::new(body, MAX_BODY).collect(),
+    )
+    .await
+    {
+        Ok(Ok(collected)) => Ok(axum::body::Body::from(collected.to_bytes())),
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => Err(refuse(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("a request's body is at most {MAX_BODY} bytes"),
+        )),
+        Ok(Err(e)) => Err(refuse(
+            StatusCode::BAD_REQUEST,
+            format!("the body did not read: {e}"),
+        )),
+        Err(_) => Err(refuse(
+            StatusCode::REQUEST_TIMEOUT,
+            format!("the body did not arrive within {} s", within.as_secs_f64()),
+        )),
     }
 }
 
@@ -367,26 +435,48 @@ fn client(ip: std::net::IpAddr) -> std::net::IpAddr {
     }
 }
 
-/// One open connection of a client address, counted while it lives.
+/// What clients hold of one of the server's caps (connections, games): each client address's
+/// count, and all of them (an unknown address counts as one client).
+#[derive(Default)]
+struct Tally {
+    by_address: std::collections::HashMap<Option<std::net::IpAddr>, usize>,
+    total: usize,
+}
+
+type Tallied = Arc<std::sync::Mutex<Tally>>;
+
+fn total(tally: &Tallied) -> usize {
+    tally
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .total
+}
+
+/// One unit of a cap held by a client address (a connection, a game), counted while it lives.
 pub struct AddressSlot {
-    open: Arc<std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, usize>>>,
-    ip: std::net::IpAddr,
+    open: Tallied,
+    ip: Option<std::net::IpAddr>,
 }
 
 impl AddressSlot {
+    /// A slot for `ip` if it holds fewer than `per_address` and all fewer than `total`.
     fn take(
-        open: &Arc<std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, usize>>>,
-        ip: std::net::IpAddr,
-        max: usize,
+        open: &Tallied,
+        ip: Option<std::net::IpAddr>,
+        (per_address, total): (usize, usize),
     ) -> Option<AddressSlot> {
         let mut counts = open
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let count = counts.entry(ip).or_insert(0);
-        if *count >= max {
+        if counts.total >= total {
+            return None;
+        }
+        let count = counts.by_address.entry(ip).or_insert(0);
+        if *count >= per_address {
             return None;
         }
         *count += 1;
+        counts.total += 1;
         Some(AddressSlot {
             open: Arc::clone(open),
             ip,
@@ -400,10 +490,11 @@ impl Drop for AddressSlot {
             .open
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(count) = counts.get_mut(&self.ip) {
+        counts.total -= 1;
+        if let Some(count) = counts.by_address.get_mut(&self.ip) {
             *count -= 1;
             if *count == 0 {
-                counts.remove(&self.ip);
+                counts.by_address.remove(&self.ip);
             }
         }
     }
@@ -544,7 +635,7 @@ async fn attempt_puzzle(
 
 async fn health(Extract(shared): Extract<Arc<Shared>>) -> impl IntoResponse {
     Json(serde_json::json!({
-        "games": shared.games.load(Ordering::Relaxed),
+        "games": total(&shared.games),
         "searching": shared.searching.load(Ordering::Relaxed),
         "memory_mb": shared.memory_mb.load(Ordering::Relaxed),
         "max_memory_mb": shared.config.max_memory_mb,
@@ -688,6 +779,8 @@ enum Event {
         report: Report,
         player: Box<dyn Player>,
         stop: StopFlag,
+        /// An analysis that gave its slot to another search: it goes on when its turn comes.
+        preempted: bool,
     },
 }
 
@@ -724,6 +817,8 @@ struct Connection {
     retry_at: Option<std::time::Instant>,
     /// The client's address: what it may keep is bounded by address.
     peer: Option<std::net::IpAddr>,
+    /// The position the analysis thinks on (its ply), and the time it has spent on it.
+    analysed: Option<(usize, yolah_core::Position, Duration)>,
 }
 
 /// A connection's game as the store keeps it.
@@ -784,6 +879,7 @@ impl Connection {
             unsaved: false,
             retry_at: None,
             peer: None,
+            analysed: None,
         }
     }
 
@@ -817,6 +913,23 @@ impl Connection {
             );
         }
         Ok(())
+    }
+
+    /// How long this connection may idle: the server's idle timeout, or its empty timeout
+    /// ([`Config::empty_timeout`]) if less while it holds no game with a move (a person's first
+    /// move, or the friend a room waits for, is a reason to wait; an empty socket is not).
+    fn idle_timeout(&self) -> Duration {
+        let idle = self.shared.config.idle_timeout;
+        let empty = self.member.is_none()
+            && self
+                .table
+                .as_ref()
+                .is_none_or(|t| t.moves() == 0 && !t.is_analysis());
+        if empty {
+            idle.min(self.shared.config.empty_timeout)
+        } else {
+            idle
+        }
     }
 
     /// Whether the game shown is only shown (opened from the archive without its token).
@@ -1273,8 +1386,23 @@ impl Connection {
             let limits = table.machine_limits(spec);
             (spec.clone(), table.moves(), table.position(), limits, false)
         } else if let Some((ply, position)) = table.to_analyse() {
+            // An analysis thinks at most MAX_ANALYSIS_TIME on a position, over all its turns.
+            if self
+                .analysed
+                .as_ref()
+                .is_none_or(|(p, q, _)| (*p, *q) != (ply, position))
+            {
+                self.analysed = Some((ply, position, Duration::ZERO));
+            }
+            let spent = self.analysed.as_ref().map_or(Duration::ZERO, |a| a.2);
+            let Some(left) = MAX_ANALYSIS_TIME
+                .checked_sub(spent)
+                .filter(|t| !t.is_zero())
+            else {
+                return;
+            };
             let limits = yolah_ai::Limits {
-                time: Some(MAX_ANALYSIS_TIME),
+                time: Some(left),
                 ..yolah_ai::Limits::default()
             };
             (analysis_spec(), ply, position, limits, true)
@@ -1291,19 +1419,33 @@ impl Connection {
         let generation = self.generation;
         let events = self.events.clone();
         let shared = Arc::clone(&self.shared);
+        let client = self.peer;
         // An analysis is a search no person waits on for a move, like a watched game's.
         let watched = !table.has_human() || analysing;
         tokio::spawn(async move {
             // Watched games and analyses share their slots; a person's game takes one of its
-            // own kind, so it never waits behind them.
+            // own kind, so it never waits behind them. Each client has its share, in turn.
             let slots = if watched {
                 &shared.watch_searches
             } else {
                 &shared.play_searches
             };
-            let Ok(permit) = Arc::clone(slots).acquire_owned().await else {
-                return;
-            };
+            let permit = slots.acquire(client).await;
+            // An analysis gives its slot up after a turn if anyone waits, and queues again.
+            let preempted = Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let turns = analysing.then(|| {
+                let (slots, preempted) = (Arc::clone(slots), Arc::clone(&preempted));
+                tokio::spawn(async move {
+                    loop {
+                        tokio::time::sleep(crate::slots::TURN).await;
+                        if slots.anyone_waiting() {
+                            preempted.store(true, Ordering::Relaxed);
+                            stop.raise();
+                            return;
+                        }
+                    }
+                })
+            });
             let limits = yolah_ai::Limits {
                 stop: Some(stop),
                 ..limits
@@ -1325,6 +1467,9 @@ impl Connection {
                         });
                     })
                 };
+                if let Some(turns) = turns {
+                    turns.abort();
+                }
                 drop(permit);
                 let _ = events.send(Event::Done {
                     generation,
@@ -1333,6 +1478,7 @@ impl Connection {
                     report,
                     player,
                     stop,
+                    preempted: preempted.load(Ordering::Relaxed),
                 });
             })
             .await;
@@ -1364,6 +1510,7 @@ impl Connection {
                 report,
                 player,
                 stop,
+                preempted,
             } => {
                 stop.lower();
                 self.flags.push(stop);
@@ -1377,8 +1524,18 @@ impl Connection {
                 self.players[side.index()] = Some(player);
                 let mut before = None;
                 if self.analysing {
-                    // Thought its longest on this position: the analysis waits to be resumed.
-                    let _ = table.pause();
+                    if let Some((.., spent)) = self.analysed.as_mut() {
+                        *spent += report.time;
+                    }
+                    let spent = self.analysed.as_ref().map_or(Duration::ZERO, |a| a.2);
+                    if preempted && spent < MAX_ANALYSIS_TIME {
+                        // Its turn is over: what it found is shown, and it queues again.
+                        self.generation += 1;
+                        return vec![report_message(side, ply, &report, false, true)];
+                    }
+                    // Proved, or thought its longest: this position waits for Go; another
+                    // position shown is searched.
+                    table.analysed(ply);
                 } else {
                     before = Some(table.clone());
                     table.machine_move(report.mv);
@@ -1525,24 +1682,27 @@ async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
 
 /// One connection, until the page goes away or idles: its game and its searches die with it.
 async fn play(mut socket: WebSocket, shared: Arc<Shared>, peer: Option<std::net::IpAddr>) {
-    let games = shared.games.fetch_add(1, Ordering::Relaxed) + 1;
-    let _counted = Counted(&shared.games);
-    if games > shared.config.max_games {
-        let reason = format!(
-            "the server has {} games already; try later",
-            shared.config.max_games
-        );
+    let max = shared.config.max_games;
+    let Some(_game) = AddressSlot::take(&shared.games, peer, (share(max), max)) else {
+        let reason = if total(&shared.games) >= max {
+            format!("the server has {max} games already; try later")
+        } else {
+            format!(
+                "this address has {} games open, its share of the server's {max}; close one",
+                share(max)
+            )
+        };
         close(&mut socket, CLOSE_TRY_LATER, &reason).await;
         return;
-    }
+    };
     let (events, mut news) = mpsc::unbounded_channel();
     let mut connection = Connection::new(Arc::clone(&shared), events);
     connection.peer = peer;
     // The news of the room the connection is in (taken from it when it joins one).
     let mut updates: Option<broadcast::Receiver<ServerMessage>> = None;
-    let idle_timeout = shared.config.idle_timeout;
     let mut last_activity = Instant::now();
     loop {
+        let idle_timeout = connection.idle_timeout();
         let idle_at = last_activity + idle_timeout;
         if let Some(receiver) = connection.member.as_mut().and_then(|m| m.updates.take()) {
             updates = Some(receiver);
@@ -1600,7 +1760,7 @@ async fn play(mut socket: WebSocket, shared: Arc<Shared>, peer: Option<std::net:
                 connection.state().into_iter().collect()
             }
         };
-        let within = SEND_TIMEOUT.min(idle_timeout);
+        let within = SEND_TIMEOUT.min(shared.config.idle_timeout);
         for message in &outgoing {
             if !send(&mut socket, message, within).await {
                 connection.abandon();

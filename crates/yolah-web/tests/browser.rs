@@ -2,8 +2,9 @@
 //! desktop's size and a phone's: a level game clicked to the end against `random` (the board,
 //! scores and result checked against the moves replayed by the engine), the game-over banner
 //! and a rematch, flip, the move list as navigation (clicks and keys), take back to here,
-//! resign, undo in every mode, a shared link, analysis with live reports, clocks; and no
-//! console errors. With `YOLAH_SCREENSHOTS=DIR` it also saves the guide's screenshots.
+//! resign, undo in every mode, a shared link, analysis with live reports (each beside its own
+//! position only), clocks; and no console errors. With `YOLAH_SCREENSHOTS=DIR` it also saves
+//! the guide's screenshots.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them):
 //! `cargo test -p yolah-web --test browser -- --ignored`.
@@ -373,9 +374,8 @@ async fn drag_first(client: &Client, now: &Value, touch: bool) -> Value {
     moved
 }
 
-/// The board shown, square by square, against the engine's position after the first `count`
-/// moves of the game.
-async fn board_shows(client: &Client, now: &Value, count: usize) {
+/// The engine's position after the first `count` moves of the game the page shows (`now`).
+fn position_at(now: &Value, count: usize) -> Position {
     let mut position: Position = now["start"].as_str().unwrap().parse().unwrap();
     for text in now["moves"]
         .as_str()
@@ -387,6 +387,13 @@ async fn board_shows(client: &Client, now: &Value, count: usize) {
         assert_eq!(position.check_move(mv), Ok(()), "{text}");
         position.play(mv);
     }
+    position
+}
+
+/// The board shown, square by square, against the engine's position after the first `count`
+/// moves of the game.
+async fn board_shows(client: &Client, now: &Value, count: usize) {
+    let position = position_at(now, count);
     let cells = run(
         client,
         "const c = {}; document.querySelectorAll('[data-square]')
@@ -1946,6 +1953,225 @@ async fn seen_rows(client: &Client) -> Vec<String> {
         .collect()
 }
 
+/// Issue 55, item 2: what an analysis shows is about the position shown, or says that it
+/// waits. A proof ends the search there (the analysis waits for Go); a move played then does
+/// not leave the old verdict beside the new position. Stepping back through a finished
+/// game's analysis, each position shows its own report, arrow and lines, or that it waits,
+/// and a position analysed before shows its arrow and lines again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromedriver: cargo test -p yolah-web --test browser -- --ignored"]
+async fn an_analysis_shows_only_the_position_shown() {
+    let address = memory_server().await;
+    let endgame = "x2xxwbx/2xxxxxx/1wxxxxx1/xxbxx1wx/1xxxxxxx/1b1xx1x1/3xxxxb/xx2wx1x b 19 19 38";
+    let (_driver, client, port) = browser(1280, 800).await;
+    client
+        .goto(&format!(
+            "http://{address}/?position={}",
+            endgame.replace(' ', "%20")
+        ))
+        .await
+        .unwrap();
+    // Proved: the search ends, and the analysis waits for Go.
+    let verdict = last_word_here(&client).await;
+    assert!(
+        verdict.starts_with("black would play b3:d1, black +3.00 (proved)"),
+        "{verdict}"
+    );
+    wait_text(&client, "pause", |t| t == "Go").await;
+    let rows = seen_rows(&client).await;
+    let line: Vec<String> = rows[0]
+        .strip_prefix("1. black wins by 3 ")
+        .unwrap_or_else(|| panic!("{rows:?}"))
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    lines_and_arrow_of(&client, &verdict).await;
+    // A move: the verdict on the position before goes at once.
+    square(&client, "b3").await.click().await.unwrap();
+    square(&client, "d1").await.click().await.unwrap();
+    wait_for(&client, "the move played", |p| p["ply"] != "0").await;
+    report_follows(&client, &verdict, Duration::from_secs(1)).await;
+    let after = last_word_here(&client).await;
+    lines_and_arrow_of(&client, &after).await;
+    // Back to the start: its own verdict, kept, with its lines and arrow; then the last again.
+    click(&client, "first").await;
+    report_follows(&client, &after, Duration::from_millis(300)).await;
+    let start = last_word_here(&client).await;
+    assert!(
+        start.starts_with("black would play b3:d1, black +3.00 (proved)"),
+        "{start}"
+    );
+    lines_and_arrow_of(&client, &start).await;
+    click(&client, "last").await;
+    report_follows(&client, &start, Duration::from_millis(300)).await;
+    let last = last_word_here(&client).await;
+    lines_and_arrow_of(&client, &last).await;
+    // A finished game: its proved line played to the end, where nothing is left to analyse.
+    client
+        .goto(&format!(
+            "http://{address}/?position={}&moves={}",
+            endgame.replace(' ', "%20"),
+            line.join(",")
+        ))
+        .await
+        .unwrap();
+    let over = wait_text(&client, "report", |t| t.contains("game is over")).await;
+    // Stepping back through it: each position its own report or a wait, never the one
+    // before's; then its last word, with its lines and arrow.
+    let mut seen = vec![over];
+    for _ in 0..line.len() {
+        click(&client, "back").await;
+        report_follows(&client, seen.last().unwrap(), Duration::from_millis(300)).await;
+        let word = last_word_here(&client).await;
+        lines_and_arrow_of(&client, &word).await;
+        seen.push(word);
+    }
+    // And forward again: the reports kept show at once, with their lines and arrows.
+    for k in (0..line.len()).rev() {
+        click(&client, "forward").await;
+        let (_, shown, about) = shown_report(&client).await;
+        if k == 0 {
+            assert_eq!(shown, seen[0]);
+        } else {
+            assert_eq!(about, Some(true), "{shown}");
+            assert_eq!(shown, seen[k], "the verdict kept for this position");
+            lines_and_arrow_of(&client, &shown).await;
+        }
+    }
+    assert_no_console_errors(&client, port, "analysis of the position shown").await;
+    client.close().await.unwrap();
+}
+
+/// Whether the report box's text `shown` is a report on the position after the first `view`
+/// moves of the game (`now`): its side is the side to move there, and its move is legal there
+/// (a pass where that side must pass). `None` when it names no move: then it must say that
+/// it waits, is paused, or that the game is over there.
+fn report_on(shown: &str, now: &Value, view: usize) -> Option<bool> {
+    let head = shown.split([',', '(']).next().unwrap_or("");
+    let words: Vec<&str> = head.split_whitespace().collect();
+    let (side, mv) = match words.as_slice() {
+        [side, "would", "play", mv] | [side, "played" | "considers", mv] => (*side, *mv),
+        [side, "passed"] | [side, "must", "pass"] => (*side, "a1:a1"),
+        _ => {
+            assert!(
+                [
+                    "waiting for analysis",
+                    "paused: press Go",
+                    "game is over here"
+                ]
+                .iter()
+                .any(|w| shown.contains(w)),
+                "neither a report nor a wait: {shown:?}"
+            );
+            return None;
+        }
+    };
+    let position = position_at(now, view);
+    let legal = mv
+        .parse::<Move>()
+        .is_ok_and(|mv| position.check_move(mv).is_ok());
+    Some(side == position.side_to_move().to_string() && legal)
+}
+
+/// The report box as a person reads it, on screen, with the page's game and the position it
+/// shows read at the same moment, and what the report is about (see [`report_on`]).
+async fn shown_report(client: &Client) -> (Value, String, Option<bool>) {
+    assert_seen(client, "report").await;
+    let now = run(
+        client,
+        "const b = document.body.dataset, m = document.getElementById('moves').dataset;
+         return {view: b.view || '', moves: m.moves || '', start: m.start || '',
+                 text: document.getElementById('report').innerText};",
+    )
+    .await;
+    let shown = now["text"].as_str().unwrap().to_string();
+    // No game yet: nothing shown.
+    let Ok(view) = now["view"].as_str().unwrap().parse() else {
+        return (now, shown, None);
+    };
+    let about = report_on(&shown, &now, view);
+    (now, shown, about)
+}
+
+/// For `within`, the report box is always on the position shown or says that it waits;
+/// never `old`, the report on the position shown before.
+async fn report_follows(client: &Client, old: &str, within: Duration) {
+    let start = Instant::now();
+    while start.elapsed() < within {
+        let (now, shown, about) = shown_report(client).await;
+        assert_ne!(
+            about,
+            Some(false),
+            "a report on another position than the {} shown: {shown:?}",
+            now["view"]
+        );
+        assert_ne!(shown, old, "the report on the position before, still shown");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Waits until the report box shows the engine's last word on the position shown (Go pressed
+/// if it says that it is paused there): proved, or an only move (played without a search,
+/// so without a value); its text.
+async fn last_word_here(client: &Client) -> String {
+    let start = Instant::now();
+    loop {
+        let (now, shown, about) = shown_report(client).await;
+        assert_ne!(
+            about,
+            Some(false),
+            "a report on another position than the {} shown: {shown:?}",
+            now["view"]
+        );
+        let last_word = shown.contains(" would play ") || shown.contains(" passed");
+        if about == Some(true) && last_word && (shown.contains("(proved)") || !shown.contains('%'))
+        {
+            return shown;
+        }
+        if shown.contains("paused: press Go") {
+            assert_eq!(text(client, "pause").await, "Go");
+            click(client, "pause").await;
+            wait_text(client, "report", |t| !t.contains("paused")).await;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no last word on the position shown: {shown:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// The engine's lines under a proved `report` on screen, the first from its move, and (but
+/// for a pass) its move as the arrow on the board; none under an only move's (no value).
+async fn lines_and_arrow_of(client: &Client, report: &str) {
+    if !report.contains("(proved)") {
+        assert_unseen(client, "pv").await;
+        assert_unseen(client, "arrow").await;
+        return;
+    }
+    assert_seen(client, "pv").await;
+    let lines = text(client, "pv").await;
+    assert!(lines.contains("proved: "), "{lines}");
+    let rows = seen_rows(client).await;
+    let mv = report
+        .split([',', '('])
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .last()
+        .unwrap();
+    if report.contains(" passed") {
+        assert!(rows[0].contains(" a1:a1"), "{report}: {rows:?}");
+        assert_unseen(client, "arrow").await;
+    } else {
+        assert!(
+            rows[0].split_whitespace().any(|w| w == mv),
+            "{report}: {rows:?}"
+        );
+        arrow_from_to(client, mv, report).await;
+    }
+}
+
 /// Issue 43, item 7: a finished game's review on the page. Not offered while a person plays;
 /// once the game ends, Review asks the server, shows its progress, then each side's accuracy,
 /// the graph over the whole game with the mistakes marked, their glyphs in the move list, and
@@ -2099,18 +2325,31 @@ async fn arrow_on_its_squares(client: &Client, name: &str) {
     while !on_screen(&layout(client, "arrow").await) && start.elapsed() < Duration::from_secs(10) {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    let mv = run(
+        client,
+        "return document.getElementById('arrow').dataset.move;",
+    )
+    .await;
+    arrow_from_to(client, mv.as_str().unwrap(), name).await;
+}
+
+/// The arrow on the board, from the centre of the square of move `mv` to the centre of its
+/// target (the ends within a third of a square).
+async fn arrow_from_to(client: &Client, mv: &str, name: &str) {
     assert_seen(client, "arrow").await;
     let seen = run(
         client,
-        "const svg = document.getElementById('arrow');
-         const [from, to] = svg.dataset.move.split(':')
-             .map(n => document.querySelector(`[data-square='${n}']`).getBoundingClientRect());
+        &format!(
+            "const svg = document.getElementById('arrow');
+         const [from, to] = '{mv}'.split(':')
+             .map(n => document.querySelector(`[data-square='${{n}}']`).getBoundingClientRect());
          const line = svg.querySelector('line').getBoundingClientRect();
          const centre = b => [b.left + b.width / 2, b.top + b.height / 2];
          const [fx, fy] = centre(from), [tx, ty] = centre(to);
-         return {move: svg.dataset.move, side: from.width,
+         return {{move: '{mv}', side: from.width,
                  left: line.left - Math.min(fx, tx), right: Math.max(fx, tx) - line.right,
-                 top: line.top - Math.min(fy, ty), bottom: Math.max(fy, ty) - line.bottom};",
+                 top: line.top - Math.min(fy, ty), bottom: Math.max(fy, ty) - line.bottom}};"
+        ),
     )
     .await;
     let side = seen["side"].as_f64().unwrap();

@@ -14,9 +14,13 @@ pub struct Options {
     /// Address or host name to listen on (loopback: only this machine can connect).
     #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1")]
     pub bind: String,
-    /// Games at once, 1 to 10000; more connections are refused.
+    /// Games at once, 1 to 10000; more connections are refused. One client address may hold
+    /// an eighth of them (at least one).
     #[arg(long, value_name = "N", default_value_t = 200)]
     pub max_games: usize,
+    /// Connections at once, of all clients, 8 to 65536 (one client address may hold 64).
+    #[arg(long, value_name = "N", default_value_t = yolah_web::server::MAX_CONNECTIONS)]
+    pub max_connections: usize,
     /// Searches of watched games (machine against machine) and analyses at once, 1 to 1024;
     /// more wait. Games a person plays have four slots for each of these, and never wait for
     /// watchers [default: one per core].
@@ -71,6 +75,11 @@ fn config(options: &Options) -> Result<yolah_web::Config> {
         options.max_games
     );
     usage!(
+        (8..=65_536).contains(&options.max_connections),
+        "--max-connections must be from 8 to 65536, not {}",
+        options.max_connections
+    );
+    usage!(
         (16..=1 << 20).contains(&options.max_memory),
         "--max-memory must be from 16 to 1048576 MiB, not {}",
         options.max_memory
@@ -102,6 +111,7 @@ fn config(options: &Options) -> Result<yolah_web::Config> {
     }
     let mut config = yolah_web::Config {
         max_games: options.max_games,
+        max_connections: options.max_connections,
         max_memory_mb: options.max_memory,
         idle_timeout,
         allowed_origins: options.allow_origins.clone(),
@@ -142,20 +152,21 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         Some(path) => path.clone(),
         None => default_db()?,
     };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the server's threads")?;
+    // The port first: a busy one is refused before the database is made.
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind(address))
+        .with_context(|| format!("cannot listen on {address}"))?;
     // Folders made for the file are said on the first line: a mistyped --db shows at once.
     let made = db
         .parent()
         .filter(|p| !p.as_os_str().is_empty() && !p.exists())
         .map(std::path::Path::to_path_buf);
     let store = std::sync::Arc::new(yolah_web::Store::open(&db).map_err(anyhow::Error::msg)?);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the server's threads")?;
     let served = runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(address)
-            .await
-            .with_context(|| format!("cannot listen on {address}"))?;
         let address = listener.local_addr()?;
         let made = made.map_or_else(String::new, |folder| {
             format!(" (folder {} made)", folder.display())

@@ -181,3 +181,30 @@ pub fn board_server_with(
     });
     (listening.recv().unwrap(), runtime)
 }
+
+/// A TCP connection to `address` from the loopback address 127.0.0.`last` (a client of its own
+/// to the server's bounds by address).
+pub async fn tcp_from(address: std::net::SocketAddr, last: u8) -> tokio::net::TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(([127, 0, 0, last], 0).into()).unwrap();
+    socket.connect(address).await.unwrap()
+}
+
+/// A page's WebSocket from 127.0.0.`last`, or the error that refused it.
+pub async fn try_connect_from(
+    address: std::net::SocketAddr,
+    last: u8,
+) -> Result<Socket, tokio_tungstenite::tungstenite::Error> {
+    let stream = tcp_from(address, last).await;
+    tokio_tungstenite::client_async(
+        format!("ws://{address}/ws"),
+        tokio_tungstenite::MaybeTlsStream::Plain(stream),
+    )
+    .await
+    .map(|(socket, _)| socket)
+}
+
+/// [`try_connect_from`], which must open.
+pub async fn connect_from(address: std::net::SocketAddr, last: u8) -> Socket {
+    try_connect_from(address, last).await.unwrap()
+}

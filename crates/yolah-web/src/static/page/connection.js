@@ -9,6 +9,13 @@ import { newGameSounds, sound } from "./sound.js";
 
 let retry = 500;            // the wait before the next reconnection, ms (doubles to 30 s)
 
+// How many moves two games share from the start: the positions up to then are the same.
+function samePlies(a, b) {
+  let k = 0;
+  while (k < a.length && k < b.length && a[k] === b[k]) k++;
+  return k;
+}
+
 export function connect() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   page.socket = new WebSocket(scheme + location.host + "/ws");
@@ -32,6 +39,7 @@ export function connect() {
         || before.analysis !== page.state.analysis || page.state.moves.length === 0 && before.moves.length > 0;
       if (freshGame) {
         page.evals = {};
+        page.reports = {};
         page.view = null;
         page.bannerClosed = false;
         // Playing white against a machine: the board turns to white's side (a new game only,
@@ -41,12 +49,16 @@ export function connect() {
         if (wantFlip !== page.flipped) { page.flipped = wantFlip; buildBoard(); }
         if (page.formWanted) { page.formWanted = false; formFrom(page.state); }
       }
-      // Moves taken back: their reports and the view past the end go.
-      for (const k of Object.keys(page.evals)) if (Number(k) > page.state.moves.length) delete page.evals[k];
+      // Moves taken back (or others played in their place): the reports on the positions
+      // after them and the view past the end go.
+      const kept = before ? samePlies(before.moves, page.state.moves) : 0;
+      for (const known of [page.evals, page.reports]) {
+        for (const k of Object.keys(known)) if (Number(k) > kept) delete known[k];
+      }
       if (page.view !== null && page.view >= page.state.moves.length) page.view = null;
       // A move or an undo makes the last error and (when moves are taken back) the report stale.
       if (!before || before.moves.length !== page.state.moves.length) $("error").textContent = "";
-      if (freshGame || (before && page.state.moves.length < before.moves.length)) { $("report").textContent = ""; page.lastReport = null; }
+      if (freshGame || (before && page.state.moves.length < before.moves.length)) page.lastReport = null;
       if (page.state.analysis) address(analysisSearch());
       draw();
       drawClocks();

@@ -35,21 +35,43 @@ export function noteReport(report) {
     lines: (report.lines || []).map(l => ({ pv: l.pv, points: sign * l.points, proved: l.proved })),
   };
   page.lastReport = report;
-  $("report").textContent = reportText(report);
+  page.reports[report.ply] = report;
   $("report").dataset.count = String(Number($("report").dataset.count || 0) + 1);
-  $("report").dataset.ply = String(report.ply);
-  $("report").dataset.done = report.done ? "yes" : "no";
   drawEval(live() ? page.state.moves.length : page.view);
 }
 
+// The report box. In an analysis, the last report on the position shown, or, until there is
+// one, what the engine does about it (issue 55, item 2: a report on another position, an
+// earlier verdict say, is never shown beside this one); in a game, the last report (the move
+// a machine considers or played).
+export function drawReport(count) {
+  const box = $("report");
+  const report = page.state.analysis ? page.reports[count] : page.lastReport;
+  box.textContent = report ? reportText(report) : page.state.analysis ? waitingText(count) : "";
+  box.dataset.ply = report ? String(report.ply) : "";
+  box.dataset.done = report && report.done ? "yes" : "no";
+}
 
+// What an analysis says of a position it has no report on yet.
+function waitingText(count) {
+  // Only the last position can be over: the game went on from every other.
+  if (count === page.state.moves.length && page.state.result) return "the game is over here: nothing to analyse";
+  if (page.state.paused) return "paused: press Go to analyse this position";
+  return "waiting for analysis…";
+}
+
+// The value the bar shows: the position shown's; in a game, until it has one, the position
+// before's (a machine's report is of the position it moved from). An analysis shows only the
+// position shown's: the position before's may be another verdict altogether.
 export function evalFor(count) {
   const known = shownEvals();
-  for (let k = count; k >= Math.max(0, count - 1); k--) if (known[k]) return known[k];
+  const oldest = page.state.analysis ? count : Math.max(0, count - 1);
+  for (let k = count; k >= oldest; k--) if (known[k]) return known[k];
   return null;
 }
 
 export function drawEval(count) {
+  drawReport(count);
   const e = evalShown() ? evalFor(count) : null;
   const bar = $("evalbar");
   bar.hidden = !e;

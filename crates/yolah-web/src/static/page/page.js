@@ -7,6 +7,7 @@ export const page = {
   selected: null,           // the square of the piece picked up, if any
   view: null,               // the number of moves shown, or null for the game as it stands
   evals: {},                // ply → black's view of the engine's last report on that position
+  reports: {},              // ply → the engine's last report on that position, as it came
   lastSetup: null,          // the last new game asked for (for a rematch)
   bannerClosed: false,
   room: null,               // this page's place in a game between two browsers
