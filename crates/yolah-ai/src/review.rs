@@ -11,10 +11,16 @@
 //! move left out) of lichess's per-move accuracy, `103.1668 e^(−0.04354 × 100 × loss) −
 //! 3.1669`, clipped to 0–100.
 //!
-//! Positions with at most [`Settings::exact_free`] free squares are then proved by the solver
-//! from the last back (its table kept, so each proof helps the one before), stopping at the
-//! first it cannot prove. A move between two proved positions is judged on the exact values;
-//! one that changed its side's result (won → drawn, say) lists every move that kept it.
+//! Then the solver proves what it can within its budget ([`Settings::exact_nodes`] a
+//! position), from the last position back (its table kept, so each proof helps the one
+//! before), until [`GIVE_UP`] positions in a row are not proved: a position is proved when the
+//! solver proves it, or proves each of its moves. Not a count of free squares: 23 free squares
+//! may take a millisecond, and 20 more than the budget. A review never contradicts a proof: a
+//! move between two proved positions is judged on the exact values, and the best move named
+//! is the solver's; one that changed its side's result (won → drawn, say) lists every move
+//! that kept it. Where only the position after the move is proved, the engine's own move is
+//! proved too and the move judged against it, exactly: a move is never judged worse than a
+//! move the proof shows it beats.
 
 use crate::eval::network::Network;
 use crate::limits::Limits;
@@ -37,8 +43,8 @@ pub const SCALE: f64 = 4.0;
 
 /// The most nodes a position's search or proof may be given.
 pub const MAX_NODES: u64 = 100_000_000;
-/// The most free squares from which the solver is asked.
-pub const MAX_EXACT_FREE: u32 = 32;
+/// The most free squares [`Settings::exact_free`] may ask for: every position (the start has 56).
+pub const MAX_EXACT_FREE: u32 = 56;
 /// The engine's and the solver's tables, MiB.
 const TABLE_MB: usize = 64;
 /// The memory a [`Reviewer`] holds, MiB: its two tables (the network is shared).
@@ -49,9 +55,10 @@ pub const MEMORY_MB: u64 = 2 * TABLE_MB as u64;
 pub struct Settings {
     /// Nodes of the engine's search of each position.
     pub nodes: u64,
-    /// Positions with at most this many free squares are proved by the solver (0: none).
+    /// Positions with more free squares are not given to the solver (0: none proved; the
+    /// default, [`MAX_EXACT_FREE`], sets no limit but the solver's budget).
     pub exact_free: u32,
-    /// The solver's nodes a position.
+    /// The solver's nodes a position: its budget.
     pub exact_nodes: u64,
 }
 
@@ -59,7 +66,7 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             nodes: 100_000,
-            exact_free: 20,
+            exact_free: MAX_EXACT_FREE,
             exact_nodes: 1_000_000,
         }
     }
@@ -236,6 +243,25 @@ fn result_word(margin: i32) -> String {
     }
 }
 
+/// What the solver proved of a position, for its side to move.
+#[derive(Clone, Debug, Default)]
+struct Proved {
+    /// The final margin with best play, and the line that reaches it (the best move first).
+    exact: Option<(i32, Vec<Move>)>,
+    /// Where the position is not proved but the position after the move played is: the
+    /// engine's move's proved value, if it was proved.
+    engines: Option<i32>,
+}
+
+impl Proved {
+    fn margin(&self) -> Option<i32> {
+        self.exact.as_ref().map(|e| e.0)
+    }
+}
+
+/// Unproved positions in a row after which the solver tries no earlier position.
+pub const GIVE_UP: usize = 2;
+
 /// One move, judged.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Judged {
@@ -272,8 +298,10 @@ pub struct Review {
     pub end: Value,
     /// The settings it was made with.
     pub nodes: u64,
-    /// Free squares from which positions were proved (0: none).
+    /// Free squares above which no position was given to the solver (0: none proved).
     pub exact_free: u32,
+    /// The solver's nodes a position.
+    pub exact_nodes: u64,
 }
 
 impl Review {
@@ -342,19 +370,13 @@ impl Reviewer {
             });
             progress(i + 1, total);
         }
-        // The solver's, from the end back while it proves.
-        let mut exact: Vec<Option<i32>> = vec![None; positions.len()];
-        for (i, position) in positions.iter().enumerate().rev() {
+        let proved = self.prove_back(&positions, moves, &searched, |i| {
             progress(total - i, total);
-            exact[i] = self.prove(position, false);
-            if exact[i].is_none() {
-                break;
-            }
-        }
+        });
         let judged: Vec<Judged> = moves
             .iter()
             .enumerate()
-            .map(|(i, &m)| self.judge(&positions[i], m, &searched[i..=i + 1], &exact[i..=i + 1]))
+            .map(|(i, &m)| self.judge(&positions[i], m, &searched[i..=i + 1], &proved[i..=i + 1]))
             .collect();
         progress(total, total);
         let accuracy = [Color::Black, Color::White].map(|side| {
@@ -368,7 +390,9 @@ impl Reviewer {
             })
         });
         let last = positions.last().expect("the start");
-        let end = exact[positions.len() - 1].map_or(searched[positions.len() - 1].0, Value::exact);
+        let end = proved[positions.len() - 1]
+            .margin()
+            .map_or(searched[positions.len() - 1].0, Value::exact);
         Review {
             moves: judged,
             accuracy,
@@ -379,62 +403,196 @@ impl Reviewer {
             },
             nodes: self.settings.nodes,
             exact_free: self.settings.exact_free,
+            exact_nodes: self.settings.exact_nodes,
         }
     }
 
-    /// The proved final margin of `position` for its side to move, if the solver proves it
-    /// within its nodes (positions with more free squares than asked are not tried, unless
-    /// `any`).
-    fn prove(&mut self, position: &Position, any: bool) -> Option<i32> {
-        let free = 64 - position.occupied().count();
-        if free > self.settings.exact_free && !any && !position.game_over() {
-            return None;
+    /// What the solver proves of each position, from the end back (each proof helps the one
+    /// before through the table): a position is proved when the solver proves it within
+    /// [`Settings::exact_nodes`], or when each of its moves' positions is (then its value is
+    /// their best). The positions before [`GIVE_UP`] unproved ones in a row are not tried, nor
+    /// those of more than [`Settings::exact_free`] free squares. Where the position after the
+    /// move played is proved and the one before is not, the engine's move is proved too, so
+    /// that the move is judged against it on exact values. `progress(i)` as position `i` is
+    /// tried.
+    fn prove_back(
+        &mut self,
+        positions: &[Position],
+        moves: &[Move],
+        searched: &[(Value, Vec<Move>)],
+        mut progress: impl FnMut(usize),
+    ) -> Vec<Proved> {
+        let mut proved: Vec<Proved> = vec![Proved::default(); positions.len()];
+        let mut unproved = 0;
+        for i in (0..positions.len()).rev() {
+            progress(i);
+            let position = &positions[i];
+            if 64 - position.occupied().count() > self.settings.exact_free && !position.game_over()
+            {
+                break;
+            }
+            proved[i].exact = self.proof_afresh(position);
+            if proved[i].exact.is_none()
+                && let Some(after) = proved.get(i + 1).and_then(Proved::margin)
+            {
+                let engine_move = searched[i].1.first().copied();
+                proved[i] = self.prove_by_moves(position, moves[i], -after, engine_move);
+            }
+            if proved[i].exact.is_some() {
+                unproved = 0;
+            } else {
+                unproved += 1;
+                if unproved == GIVE_UP {
+                    break;
+                }
+            }
         }
-        self.solver.prove(position, self.settings.exact_nodes)
+        proved
+    }
+
+    /// `position` proved through its moves, the move `played` known to give its mover
+    /// `value`: every move's position proved (the engine's move first, the one that matters
+    /// most if not all are), or the engine's move's alone.
+    fn prove_by_moves(
+        &mut self,
+        position: &Position,
+        played: Move,
+        value: i32,
+        engine_move: Option<Move>,
+    ) -> Proved {
+        let mut legal: Vec<Move> = position.moves().iter().copied().collect();
+        if let Some(e) = engine_move
+            && let Some(at) = legal.iter().position(|&m| m == e)
+        {
+            legal.swap(0, at);
+        }
+        let mut best: Option<(i32, Move, Vec<Move>)> = None;
+        let mut engines = None;
+        for &m in &legal {
+            let (v, line) = if m == played {
+                (value, Vec::new())
+            } else {
+                let mut child = *position;
+                child.play(m);
+                match self.proof_afresh(&child) {
+                    Some((margin, line)) => (-margin, line),
+                    None => {
+                        return Proved {
+                            exact: None,
+                            engines,
+                        };
+                    }
+                }
+            };
+            if engine_move == Some(m) {
+                engines = Some(v);
+            }
+            if best.as_ref().is_none_or(|(b, ..)| v > *b) {
+                best = Some((v, m, line));
+            }
+        }
+        Proved {
+            exact: best.map(|(margin, m, line)| (margin, std::iter::once(m).chain(line).collect())),
+            engines: None,
+        }
+    }
+
+    /// The solver's proof of `position` within its budget, tried once more with the solver's
+    /// table and move order cleared and twice the budget if the first try fails: what the
+    /// solver learnt of other positions can mislead its order here (in the random games'
+    /// test, a position in about 2,000 was proved by a fresh solver within the budget and not
+    /// by the reviewer's). A position not proved so costs three times the budget.
+    fn proof_afresh(&mut self, position: &Position) -> Option<(i32, Vec<Move>)> {
+        self.solver
+            .proof(position, self.settings.exact_nodes)
+            .or_else(|| {
+                self.solver.clear();
+                self.solver
+                    .proof(position, self.settings.exact_nodes.saturating_mul(2))
+            })
     }
 
     /// The move `m` from `position`, given the engine's values (`searched`) and the solver's
-    /// (`exact`) of the positions before and after it.
+    /// (`proved`) of the positions before and after it.
     fn judge(
         &mut self,
         position: &Position,
         m: Move,
         searched: &[(Value, Vec<Move>)],
-        exact: &[Option<i32>],
+        proved: &[Proved],
     ) -> Judged {
         let legal = position.moves();
-        let (engine_before, line) = &searched[0];
-        let best = line.first().copied().unwrap_or(m);
-        let (before, after, verdict) = match (exact[0], exact[1]) {
-            (Some(b), Some(a)) => {
+        let (engine_before, engine_line) = &searched[0];
+        let mut line = engine_line.clone();
+        let after_margin = proved[1].margin().map(|a| -a);
+        let (before, after, verdict, loss) = match (&proved[0], after_margin) {
+            (
+                Proved {
+                    exact: Some((b, solver_line)),
+                    ..
+                },
+                Some(a),
+            ) => {
+                let b = *b;
+                // Proved: the solver's line is the best.
+                line.clone_from(solver_line);
+                if line.is_empty() {
+                    line.push(m);
+                }
                 // The mover's result fell (won → drawn or lost, drawn → lost).
                 let kept_by =
-                    ((-a).signum() < b.signum()).then(|| self.moves_keeping(position, b.signum()));
-                (
-                    Value::exact(b),
-                    Value::exact(-a),
-                    Some(Verdict {
-                        before: b,
-                        after: -a,
-                        kept_by: kept_by.flatten(),
-                    }),
-                )
+                    (a.signum() < b.signum()).then(|| self.moves_keeping(position, b.signum()));
+                let (before, after) = (Value::exact(b), Value::exact(a));
+                let loss = (before.expected - after.expected).max(0.0);
+                let verdict = Verdict {
+                    before: b,
+                    after: a,
+                    kept_by: kept_by.flatten(),
+                };
+                (before, after, Some(verdict), loss)
             }
-            _ => (*engine_before, searched[1].0.negated(), None),
+            (
+                Proved {
+                    engines: Some(e), ..
+                },
+                Some(a),
+            ) => {
+                // Only the engine's move was proved besides the move played: the move is
+                // judged against it, on exact values; the position's value is at least the
+                // better of the two.
+                let e = *e;
+                if a > e {
+                    line = vec![m];
+                }
+                let before = Value {
+                    proved: false,
+                    ..Value::exact(e.max(a))
+                };
+                let loss = (Value::exact(e).expected - Value::exact(a).expected).max(0.0);
+                (before, Value::exact(a), None, loss)
+            }
+            _ => {
+                // The engine's own move loses nothing: a difference between its value before
+                // and after is the two searches' noise.
+                let after = searched[1].0.negated();
+                let engines = engine_line.first().is_none_or(|&e| e == m);
+                let loss = if engines {
+                    0.0
+                } else {
+                    (engine_before.expected - after.expected).max(0.0)
+                };
+                (*engine_before, after, None, loss)
+            }
         };
-        // The engine's own move loses nothing: a difference between its value before and
-        // after is the two searches' noise. Proved values say what a move lost exactly.
-        let engines = m == best && verdict.is_none();
-        let loss = if engines {
-            0.0
-        } else {
-            (before.expected - after.expected).max(0.0)
-        };
+        let best = line.first().copied().unwrap_or(m);
+        // Proved values below the best (lost by 1 → lost by 4) lose no expected score, yet the
+        // move is not the best: a proof is never contradicted.
+        let worse_proved = after.proved
+            && before.margin > after.margin
+            && (before.proved || proved[0].engines.is_some());
         let class = match Class::of(loss) {
             _ if legal.len() <= 1 => Class::Only,
-            // A proved result kept with fewer points (lost by 1 → lost by 4) loses no
-            // expected score, yet is not the best move.
-            Class::Best if verdict.as_ref().is_some_and(|v| v.after < v.before) => Class::Good,
+            Class::Best if worse_proved => Class::Good,
             class => class,
         };
         Judged {
@@ -458,7 +616,7 @@ impl Reviewer {
         for &m in &position.moves() {
             let mut child = *position;
             child.play(m);
-            let value = -self.prove(&child, true)?;
+            let value = -self.solver.prove(&child, self.settings.exact_nodes)?;
             if value.signum() == result {
                 kept.push(m.to_string());
             }

@@ -134,8 +134,8 @@ fn bad_input_is_refused_in_one_line() {
             "--nodes must be from 1 to 100000000, not 0",
         ),
         (
-            vec![pgn_text, "--game", "1", "--exact-free", "33"],
-            "--exact-free must be from 0 to 32, not 33",
+            vec![pgn_text, "--game", "1", "--exact-free", "57"],
+            "--exact-free must be from 0 to 56, not 57",
         ),
         (
             vec![pgn_text, "--game", "1", "--exact-nodes", "0"],

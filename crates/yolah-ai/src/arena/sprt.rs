@@ -53,18 +53,6 @@ impl Pentanomial {
         (counts.map(|c| c / total), total)
     }
 
-    /// Mean score per game and the variance of a pair's score.
-    fn moments(&self) -> (f64, f64) {
-        let (p, _) = self.distribution();
-        let mean: f64 = p.iter().zip(PAIR_SCORES).map(|(p, x)| p * x).sum();
-        let variance = p
-            .iter()
-            .zip(PAIR_SCORES)
-            .map(|(p, x)| p * (x - mean).powi(2))
-            .sum();
-        (mean, variance)
-    }
-
     /// The first player's score per game (0 to 1).
     pub fn score(&self) -> f64 {
         let points: f64 = self
@@ -76,26 +64,58 @@ impl Pentanomial {
         points / (self.pairs().max(1) as f64)
     }
 
-    /// The Elo difference the pairs show, with its 95 % interval (from the pairs' variance).
+    /// The Elo difference the pairs show, with its 95 % interval: the pairs' mean score ± 1.96
+    /// standard errors, from the pairs' counts with `Z95² / 2` pseudo pairs added at each
+    /// extreme (0 and 1), as Agresti and Coull's interval of a proportion adds `z² / 2`
+    /// successes and failures. Without them a few pairs of equal score show a variance of
+    /// nearly 0 (one drawn pair gave ±34 Elo); with them one pair gives about ±150, and a
+    /// hundred pairs nearly what their own variance gives. The interval always holds the
+    /// estimate; with no pairs it is the whole range.
     pub fn elo(&self) -> (f64, f64, f64) {
-        let (mean, variance) = self.moments();
-        let n = self.pairs().max(1) as f64;
-        let half = 1.959_964 * (variance / n).sqrt();
+        let (mean, variance, n) = self.adjusted_moments();
+        let half = Z95 * (variance / n).sqrt();
+        let elo = elo_of_score(self.score());
         (
-            elo_of_score(self.score()),
-            elo_of_score(mean - half),
-            elo_of_score(mean + half),
+            elo,
+            elo_of_score(mean - half).min(elo),
+            elo_of_score(mean + half).max(elo),
         )
     }
 
-    /// The likelihood of superiority: the probability that the first player is the stronger.
+    /// The mean score per game, the variance of a pair's score and the number of pairs, with
+    /// the pseudo pairs of [`Pentanomial::elo`].
+    fn adjusted_moments(&self) -> (f64, f64, f64) {
+        let pseudo = Z95 * Z95 / 2.0;
+        let mut counts = self.0.map(|c| c as f64);
+        counts[0] += pseudo;
+        counts[4] += pseudo;
+        let n: f64 = counts.iter().sum();
+        let mean: f64 = counts
+            .iter()
+            .zip(PAIR_SCORES)
+            .map(|(c, x)| c * x)
+            .sum::<f64>()
+            / n;
+        let variance = counts
+            .iter()
+            .zip(PAIR_SCORES)
+            .map(|(c, x)| c * (x - mean).powi(2))
+            .sum::<f64>()
+            / n;
+        (mean, variance, n)
+    }
+
+    /// The likelihood of superiority: the probability that the first player is the stronger
+    /// (from the moments of [`Pentanomial::elo`], so that a few pairs say little).
     pub fn los(&self) -> f64 {
-        let (mean, variance) = self.moments();
-        let n = self.pairs().max(1) as f64;
+        let (mean, variance, n) = self.adjusted_moments();
         let sd = (variance / n).sqrt().max(1e-12);
         normal_cdf((mean - 0.5) / sd)
     }
 }
+
+/// The normal distribution's two-sided 95 % quantile.
+const Z95: f64 = 1.959_964;
 
 /// Φ, the standard normal distribution function (Abramowitz and Stegun 7.1.26 through erf).
 fn normal_cdf(z: f64) -> f64 {
@@ -330,6 +350,42 @@ mod tests {
             (0.01..=0.09).contains(&false_h0),
             "H0 accepted at elo1: {false_h0}"
         );
+    }
+
+    /// Issue 55, item 3: one drawn pair gave `[-34.1, +34.1]` (pseudo-counts of 0.001 made its
+    /// variance nearly 0). A few pairs give a wide interval; many, nearly their own.
+    #[test]
+    fn few_pairs_give_a_wide_interval() {
+        for counts in [
+            [0, 0, 1, 0, 0],
+            [0, 0, 0, 0, 1],
+            [0, 1, 0, 0, 0],
+            [0, 0, 2, 0, 0],
+        ] {
+            let (elo, low, high) = Pentanomial(counts).elo();
+            assert!(
+                low <= elo && elo <= high,
+                "{counts:?}: {elo} [{low}, {high}]"
+            );
+            assert!(high - low > 200.0, "{counts:?}: [{low}, {high}]");
+        }
+        let (_, low, high) = Pentanomial([0, 0, 1, 0, 0]).elo();
+        assert!(low < -100.0 && high > 100.0, "[{low}, {high}]");
+        // 100 pairs: within 10 % of the interval from their own variance alone.
+        let many = Pentanomial([5, 20, 50, 20, 5]);
+        let (_, low, high) = many.elo();
+        let mean = 0.5;
+        let variance = [5.0, 20.0, 50.0, 20.0, 5.0]
+            .iter()
+            .zip(PAIR_SCORES)
+            .map(|(c, x)| c * (x - mean) * (x - mean))
+            .sum::<f64>()
+            / 100.0;
+        let raw = elo_of_score(mean + Z95 * (variance / 100.0_f64).sqrt()) * 2.0;
+        let width = high - low;
+        assert!((width / raw - 1.0).abs() < 0.1, "{width} against {raw}");
+        // A pair alone says little of who is stronger.
+        assert!((Pentanomial([0, 0, 0, 0, 1]).los() - 0.5).abs() < 0.4);
     }
 
     #[test]

@@ -34,11 +34,12 @@ pub struct Options {
     /// The engine's nodes for each position, 1 to 100000000 [default: 100000].
     #[arg(long, value_name = "N")]
     pub nodes: Option<u64>,
-    /// Positions with at most this many free squares are proved by the solver, 0 to 32, 0
-    /// for none [default: 20].
+    /// Positions with more free squares are not given to the solver, 0 to 56, 0 for none
+    /// [default: 56, no limit but the solver's nodes].
     #[arg(long, value_name = "N")]
     pub exact_free: Option<u32>,
-    /// The solver's nodes for each position, 1 to 100000000 [default: 1000000].
+    /// The solver's budget: its nodes for each position, 1 to 100000000; positions are proved
+    /// from the end back until two in a row are not [default: 1000000].
     #[arg(long, value_name = "N")]
     pub exact_nodes: Option<u64>,
     /// The network the engine searches with [default: the shipped network].
@@ -182,7 +183,14 @@ fn print_review(out: &mut impl Write, game: &Picked, review: &Review) -> Result<
     writeln!(out, "{title}")?;
     let exact = match review.exact_free {
         0 => "no position proved".to_string(),
-        free => format!("positions of at most {free} free squares proved by the solver"),
+        yolah_ai::review::MAX_EXACT_FREE => format!(
+            "the solver proves what it can at {} nodes a position",
+            review.exact_nodes
+        ),
+        free => format!(
+            "the solver proves what it can of at most {free} free squares, {} nodes a position",
+            review.exact_nodes
+        ),
     };
     writeln!(
         out,

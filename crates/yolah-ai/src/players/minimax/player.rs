@@ -18,7 +18,7 @@ use crossbeam_utils::CachePadded;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Instant;
-use yolah_core::Position;
+use yolah_core::{Move, Position};
 
 /// The minimax player: its table, weights and one search state per thread.
 pub struct Minimax {
@@ -100,8 +100,13 @@ impl Minimax {
     /// The final margin of `position` with best play, for its side to move, if this search
     /// (the [`Minimax::solver`], say) proves it within `nodes` (a finished game's is its own).
     pub fn prove(&mut self, position: &Position, nodes: u64) -> Option<i32> {
+        self.proof(position, nodes).map(|(margin, _)| margin)
+    }
+
+    /// [`Minimax::prove`], with the line that reaches the margin (empty for a finished game).
+    pub fn proof(&mut self, position: &Position, nodes: u64) -> Option<(i32, Vec<Move>)> {
         if position.game_over() {
-            return Some(super::values::margin(position));
+            return Some((super::values::margin(position), Vec::new()));
         }
         let limits = Limits {
             nodes: Some(nodes),
@@ -109,9 +114,12 @@ impl Minimax {
         };
         let outcome = self.search(position, limits);
         // A proved value is a game's end: a margin, or 0 for a draw.
-        outcome
-            .proven
-            .then(|| super::values::proven_margin(outcome.value).unwrap_or(0))
+        outcome.proven.then(|| {
+            (
+                super::values::proven_margin(outcome.value).unwrap_or(0),
+                outcome.pv,
+            )
+        })
     }
 
     /// Searches `position` (not over) within `limits`: depth, nodes (counted by the first
