@@ -576,3 +576,20 @@ fn a_match_of_players_that_repeat_themselves_never_counts_a_game_twice() {
         "--games-per-pair 6: minimax:nodes=200 and minimax:nodes=300 play the same game again",
     );
 }
+
+/// Issue 55, item 3: one game pair printed `Elo -0.0 [-34.1, +34.1]`: pseudo-counts of 0.001
+/// made the variance of a few pairs nearly 0. A pair now says little: its interval is wide.
+#[test]
+fn a_few_games_give_a_wide_interval() {
+    let out = ok(&["match", "random", "random:seed=2", "-g", "2", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    let (low, high) = (
+        json["elo_low"].as_f64().unwrap(),
+        json["elo_high"].as_f64().unwrap(),
+    );
+    assert!(high - low > 200.0, "one pair: [{low}, {high}]");
+    let out = ok(&["match", "random", "random:seed=2", "-g", "200", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    let width = json["elo_high"].as_f64().unwrap() - json["elo_low"].as_f64().unwrap();
+    assert!(width < high - low && width < 200.0, "100 pairs: {width}");
+}
