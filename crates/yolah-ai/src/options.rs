@@ -48,12 +48,25 @@ pub enum ValueKind {
     /// A command line: the rest of the spec, commas and spaces included, split into words as
     /// a shell would (quotes group words). Always the last option of a spec.
     Command,
+    /// A whole number from `min` to `max`, a search's constant that a tuner moves by `step`
+    /// (`yolah players --tunable`, `yolah tune`).
+    Tunable {
+        /// The smallest value.
+        min: u64,
+        /// The largest value.
+        max: u64,
+        /// How far a tuner's perturbation moves it, at first.
+        step: u64,
+    },
 }
 
 impl ValueKind {
     /// How a value of this kind is written, for error messages and `yolah players`.
-    pub fn expected(self) -> &'static str {
-        match self {
+    pub fn expected(self) -> std::borrow::Cow<'static, str> {
+        let text = match self {
+            ValueKind::Tunable { min, max, .. } => {
+                return format!("a whole number from {min} to {max}").into();
+            }
             ValueKind::Duration => {
                 "a duration with a unit (us, ms, s, min, h), like 250us, 100ms or 1.5s, at most 1h"
             }
@@ -76,7 +89,8 @@ impl ValueKind {
             ValueKind::Command => {
                 "a command line, last in the spec (quotes group words), like cmd=yolah engine"
             }
-        }
+        };
+        text.into()
     }
 
     /// Whether a value of this kind names a file to read (never allowed from a web page).
@@ -206,6 +220,7 @@ impl Value {
             ValueKind::Percent => whole_in(1..=100),
             ValueKind::Lines => whole_in(1..=MAX_LINES),
             ValueKind::FreeSquares => whole_in(0..=32),
+            ValueKind::Tunable { min, max, .. } => whole_in(min..=max),
             ValueKind::Switch => match text {
                 "on" => Some(Value::Whole(1)),
                 "off" => Some(Value::Whole(0)),

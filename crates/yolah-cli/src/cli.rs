@@ -48,7 +48,7 @@ pub enum Command {
     Think(cmd::think::Options),
     /// List the players, their options and defaults, with examples.
     #[command(allow_negative_numbers = true)]
-    Players,
+    Players(cmd::players::Options),
     /// Play two players against each other: score and Elo difference.
     ///
     /// Openings are paired: each is played twice, colours swapped. The summary is from the

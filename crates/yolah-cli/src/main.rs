@@ -72,7 +72,7 @@ fn run(out: &mut impl Write, command: Command) -> anyhow::Result<()> {
         Command::Puzzles(options) => cmd::puzzles::run(out, &options),
         Command::Show(position) => cmd::show::run(out, &position),
         Command::RandomGames(options) => cmd::random_games::run(out, &options),
-        Command::Players => cmd::players::run(out),
+        Command::Players(options) => cmd::players::run(out, &options),
         Command::Think(options) => cmd::think::run(out, &options),
         Command::Engine(options) => cmd::engine::run(&options),
         Command::Selfplay(options) => cmd::selfplay::run(out, &options),

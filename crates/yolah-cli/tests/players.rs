@@ -606,3 +606,55 @@ fn opening_suites_are_generated_and_played_in_pairs() {
     assert_clean_error(&output, "line 3: move 1 a1:a1");
     assert!(!record.exists());
 }
+
+/// Issue 59, item 1: every constant of minimax's search is a named option with its range and
+/// step; each reaches the search (a depth-8 search visits other nodes), an out-of-range value
+/// is refused in one line, and the defaults search as the search always did.
+#[test]
+fn the_tunable_constants_are_listed_and_reach_the_search() {
+    let text = stdout(&yolah(&["players", "--tunable", "minimax"], ""));
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 12, "{text}");
+    let nodes = |spec: &str| {
+        let output = yolah(&["think", spec, "--json"], "");
+        assert!(output.status.success(), "{spec}: {}", stderr(&output));
+        let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+        json["nodes"].as_u64().unwrap()
+    };
+    let plain = nodes("minimax:depth=6");
+    for row in &rows {
+        let [name, default, min, max, step] = row[..] else {
+            panic!("{row:?}")
+        };
+        let (default, min, max): (u64, u64, u64) = (
+            default.parse().unwrap(),
+            min.parse().unwrap(),
+            max.parse().unwrap(),
+        );
+        assert!(min <= default && default <= max && step.parse::<u64>().unwrap() >= 1);
+        assert_eq!(
+            nodes(&format!("minimax:depth=6,{name}={default}")),
+            plain,
+            "{name}"
+        );
+        assert_clean_error(
+            &yolah(&["think", &format!("minimax:{name}={}", max + 1)], ""),
+            &format!("expected a whole number from {min} to {max}"),
+        );
+    }
+    for changed in ["lmr_base=150", "lmp_a=1", "prune_free=56", "nmp_depth=1"] {
+        assert_ne!(
+            nodes(&format!("minimax:depth=6,{changed}")),
+            plain,
+            "{changed}"
+        );
+    }
+    assert_clean_error(
+        &yolah(&["players", "--tunable", "mcts"], ""),
+        "mcts has no tunable constants",
+    );
+}

@@ -3,20 +3,98 @@
 
 use yolah_core::Move;
 
-/// Late-move reductions: moves after the first [`LMR_AFTER`] at depth ≥ 3 that are neither the
-/// table move nor a killer are searched shallower first, by [`reduction`] plies (on by
-/// default; see [`Pruning::reductions`]).
-const LMR_AFTER: usize = 3;
-/// Null-move pruning ([`Pruning::null_move`]) at depths from this one.
-pub(super) const NULL_MIN_DEPTH: i32 = 3;
-/// Reverse futility pruning ([`Pruning::futility`]) at depths up to this one, with this
-/// margin a ply (hundredths of a point).
-pub(super) const FUTILITY_DEPTH: i32 = 3;
-pub(super) const FUTILITY_MARGIN: i32 = 150;
-/// Late-move pruning ([`Pruning::move_count`]) at depths up to this one.
-pub(super) const MOVE_COUNT_DEPTH: i32 = 3;
-/// Neither prunes with this many free squares or fewer.
-pub(super) const PRUNE_MIN_FREE: u32 = 20;
+/// The numbers of the cuts: each a spec option of `minimax` (`minimax:lmr_base=60`), with
+/// its range and the step a tuner moves it by, listed by `yolah players --tunable minimax`.
+/// The defaults were set by hand or by a switch-on match (issue 59 tunes them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// Late-move reductions start after this many moves (`lmr_after`).
+    pub lmr_after: i32,
+    /// A late move's reduction is `lmr_base + lmr_scale · ln depth · ln index`, in hundredths
+    /// of a ply, rounded down (`lmr_base`, `lmr_scale`).
+    pub lmr_base: i32,
+    /// See `lmr_base`.
+    pub lmr_scale: i32,
+    /// Null-move pruning at depths from this one (`nmp_depth`).
+    pub nmp_depth: i32,
+    /// The null move's search is `nmp_base + depth / nmp_divisor` plies shallower than a
+    /// move's (`nmp_base`, `nmp_divisor`).
+    pub nmp_base: i32,
+    /// See `nmp_base`.
+    pub nmp_divisor: i32,
+    /// Reverse futility pruning at depths up to this one (`rfp_depth`).
+    pub rfp_depth: i32,
+    /// Reverse futility's margin a ply, hundredths of a point (`rfp_margin`).
+    pub rfp_margin: i32,
+    /// Late-move pruning at depths up to this one (`lmp_depth`).
+    pub lmp_depth: i32,
+    /// Late-move pruning searches `lmp_a + lmp_b · depth²` moves before it skips the rest
+    /// ordered by history (`lmp_a`, `lmp_b`).
+    pub lmp_a: i32,
+    /// See `lmp_a`.
+    pub lmp_b: i32,
+    /// No cut of the static value and no late-move pruning with this many free squares or
+    /// fewer (`prune_free`).
+    pub prune_free: i32,
+}
+
+impl Tuning {
+    /// The defaults (each option's `default` in `spec.rs` says the same: a test checks it).
+    pub const DEFAULT: Tuning = Tuning {
+        lmr_after: 3,
+        lmr_base: 50,
+        lmr_scale: 50,
+        nmp_depth: 3,
+        nmp_base: 2,
+        nmp_divisor: 4,
+        rfp_depth: 3,
+        rfp_margin: 150,
+        lmp_depth: 3,
+        lmp_a: 4,
+        lmp_b: 2,
+        prune_free: 20,
+    };
+
+    /// The field of the option `name`, if it is one of these.
+    pub fn field(&mut self, name: &str) -> Option<&mut i32> {
+        Some(match name {
+            "lmr_after" => &mut self.lmr_after,
+            "lmr_base" => &mut self.lmr_base,
+            "lmr_scale" => &mut self.lmr_scale,
+            "nmp_depth" => &mut self.nmp_depth,
+            "nmp_base" => &mut self.nmp_base,
+            "nmp_divisor" => &mut self.nmp_divisor,
+            "rfp_depth" => &mut self.rfp_depth,
+            "rfp_margin" => &mut self.rfp_margin,
+            "lmp_depth" => &mut self.lmp_depth,
+            "lmp_a" => &mut self.lmp_a,
+            "lmp_b" => &mut self.lmp_b,
+            "prune_free" => &mut self.prune_free,
+            _ => return None,
+        })
+    }
+
+    /// How many moves a node `depth` plies deep (at most `lmp_depth`) searches before
+    /// late-move pruning skips the rest of those ordered by history: by default 4 + 2·depth²
+    /// (6, 12, 22).
+    pub(super) const fn move_count_limit(&self, depth: i32) -> usize {
+        (self.lmp_a + self.lmp_b * depth * depth) as usize
+    }
+
+    /// How many plies shallower the `index`-th move (from 0) of a node searched `depth` plies
+    /// deep is searched first: by default a ply, more the deeper the node and the later the
+    /// move (½ + ln depth × ln index / 2, rounded down), leaving at least a ply.
+    fn reduction(&self, depth: i32, index: usize) -> i32 {
+        let r = self.lmr_base as f32 / 100.0
+            + (depth as f32).ln() * (index as f32).ln() * (self.lmr_scale as f32 / 100.0);
+        (r as i32).clamp(1, depth - 2)
+    }
+
+    /// How many plies shallower than a move's the null move's search is at `depth`.
+    pub(super) const fn null_reduction(&self, depth: i32) -> i32 {
+        self.nmp_base + depth / self.nmp_divisor
+    }
+}
 
 /// Which moves the search looks at less: each switch decided by a match at 100 ms a move
 /// (`docs/notebook.md`).
@@ -33,8 +111,10 @@ pub struct Pruning {
     /// search (reverse futility pruning).
     pub futility: bool,
     /// Near the leaves, off the principal variation, the moves the history orders last are
-    /// not searched at all past the first [`move_count_limit`] (late-move pruning).
+    /// not searched at all past the first [`Tuning::move_count_limit`] (late-move pruning).
     pub move_count: bool,
+    /// The numbers of these cuts.
+    pub tuning: Tuning,
 }
 
 impl Pruning {
@@ -46,6 +126,7 @@ impl Pruning {
         null_move: true,
         futility: false,
         move_count: true,
+        tuning: Tuning::DEFAULT,
     };
     /// Every move to full depth: plain alpha-beta, as tests compare with minimax.
     pub const NONE: Pruning = Pruning {
@@ -53,6 +134,7 @@ impl Pruning {
         null_move: false,
         futility: false,
         move_count: false,
+        tuning: Tuning::DEFAULT,
     };
 
     /// How many plies shallower the `index`-th move `m` (from 0; `by_history`: neither the
@@ -68,24 +150,18 @@ impl Pruning {
         free: i32,
         m: Move,
     ) -> i32 {
-        if !(self.reductions && depth >= 3 && index >= LMR_AFTER && by_history) {
+        if !(self.reductions && depth >= 3 && index as i32 >= self.tuning.lmr_after && by_history) {
             return 0;
         }
         // The child's game lasts at most 2 plies a free square, a pass included.
         let child_end = 2 * (free - i32::from(!m.is_pass()));
         let spare = depth - 1 - child_end;
         if spare >= 0 {
-            reduction(depth, index).min(spare)
+            self.tuning.reduction(depth, index).min(spare)
         } else {
-            reduction(depth, index)
+            self.tuning.reduction(depth, index)
         }
     }
-}
-
-/// How many moves a node `depth` plies deep (at most [`MOVE_COUNT_DEPTH`]) searches before
-/// late-move pruning skips the rest of those ordered by history: 4 + 2·depth² (6, 12, 22).
-pub(super) const fn move_count_limit(depth: i32) -> usize {
-    (4 + 2 * depth * depth) as usize
 }
 
 /// The most plies a game can still last from a position with `free` free squares whose side
@@ -94,12 +170,4 @@ pub(super) const fn move_count_limit(depth: i32) -> usize {
 /// (A side that must pass adds its pass: `2 * free`.)
 pub(super) const fn plies_left(free: i32) -> i32 {
     2 * free - 1
-}
-
-/// How many plies shallower the `index`-th move (from 0) of a node searched `depth` plies deep
-/// is searched first: a ply, more the deeper the node and the later the move (½ + ln depth ×
-/// ln index / 2, rounded down), leaving at least a ply.
-fn reduction(depth: i32, index: usize) -> i32 {
-    let r = 0.5 + (depth as f32).ln() * (index as f32).ln() / 2.0;
-    (r as i32).clamp(1, depth - 2)
 }

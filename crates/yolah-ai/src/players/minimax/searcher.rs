@@ -4,10 +4,7 @@
 use super::instructions::Instructions;
 use super::ordering::MoveOrder;
 use super::outcome::{Outcome, Variation};
-use super::pruning::{
-    FUTILITY_DEPTH, FUTILITY_MARGIN, MOVE_COUNT_DEPTH, NULL_MIN_DEPTH, PRUNE_MIN_FREE, Pruning,
-    move_count_limit, plies_left,
-};
+use super::pruning::{Pruning, plies_left};
 use super::time::TimePlan;
 use super::values::{MAX_PLY, WIN, terminal_value};
 use crate::eval::Evaluation;
@@ -367,25 +364,26 @@ impl Searcher {
         // (a drawn position, whose window stays inside the heuristic values, would otherwise
         // never be proved); a node cut so is never proven.
         let free = 64 - position.occupied().count() as i32;
+        let tuning = &shared.pruning.tuning;
         let prunable = !pv_node
             && ply > 0
             && beta.abs() < WIN
             && !moves[0].is_pass()
-            && free > PRUNE_MIN_FREE as i32
+            && free > tuning.prune_free
             && depth < plies_left(free);
-        let futile = shared.pruning.futility && depth <= FUTILITY_DEPTH;
-        let null = shared.pruning.null_move && !after_null && depth >= NULL_MIN_DEPTH;
+        let futile = shared.pruning.futility && depth <= tuning.rfp_depth;
+        let null = shared.pruning.null_move && !after_null && depth >= tuning.nmp_depth;
         if prunable && (futile || null) {
             let eval = self.evaluate(shared, position).clamp(-(WIN - 1), WIN - 1);
             // Step 2a: reverse futility: a side this far above beta near the leaves keeps it.
-            if futile && eval - FUTILITY_MARGIN * depth >= beta {
+            if futile && eval - tuning.rfp_margin * depth >= beta {
                 self.unproven += 1;
                 return eval;
             }
             // Step 2b: the null move. The opponent moves twice (a pass) in a shallower search:
             // if the side still holds beta, so would a real move, and the node is cut.
             if null && eval >= beta {
-                let reduced = depth - 1 - (2 + depth / 4);
+                let reduced = depth - 1 - tuning.null_reduction(depth);
                 self.play(shared, position, Move::PASS);
                 let value = -self.recurse::<AVX2>(
                     shared,
@@ -417,8 +415,8 @@ impl Searcher {
         let mut best = -INFINITY;
         let mut best_move = None;
         let moves = moves.as_mut_slice();
-        let count_limit = (prunable && shared.pruning.move_count && depth <= MOVE_COUNT_DEPTH)
-            .then(|| move_count_limit(depth));
+        let count_limit = (prunable && shared.pruning.move_count && depth <= tuning.lmp_depth)
+            .then(|| tuning.move_count_limit(depth));
         for i in 0..moves.len() {
             let next = (i..moves.len()).max_by_key(|&j| order[j]).unwrap_or(i);
             moves.swap(i, next);

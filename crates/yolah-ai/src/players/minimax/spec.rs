@@ -1,7 +1,7 @@
 //! Minimax in specs: its name, its options, how a spec builds it and which options conflict.
 
 use super::player::Minimax;
-use super::pruning::Pruning;
+use super::pruning::{Pruning, Tuning};
 use super::time::DEFAULT_SOFT_PERCENT;
 use crate::eval::Evaluation;
 use crate::options::{Conflict, OptionInfo, Options, PACE, Value, ValueKind};
@@ -123,6 +123,63 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             default: "off",
             help: "reverse futility pruning (near the leaves, a static value far above beta cuts)",
         },
+        tunable(
+            "lmr_after",
+            "3",
+            (1, 16, 1),
+            "late-move reductions start after this many moves",
+        ),
+        tunable(
+            "lmr_base",
+            "50",
+            (0, 300, 10),
+            "a late move's reduction is (lmr_base + lmr_scale × ln depth × ln index) / 100              plies, rounded down",
+        ),
+        tunable("lmr_scale", "50", (10, 200, 10), "see lmr_base"),
+        tunable(
+            "nmp_depth",
+            "3",
+            (1, 12, 1),
+            "null-move pruning at depths from this one",
+        ),
+        tunable(
+            "nmp_base",
+            "2",
+            (1, 8, 1),
+            "the null move's search is nmp_base + depth / nmp_divisor plies shallower",
+        ),
+        tunable("nmp_divisor", "4", (1, 16, 1), "see nmp_base"),
+        tunable(
+            "rfp_depth",
+            "3",
+            (1, 12, 1),
+            "reverse futility pruning (rfp=on) at depths up to this one",
+        ),
+        tunable(
+            "rfp_margin",
+            "150",
+            (10, 1000, 20),
+            "reverse futility's margin a ply, hundredths of a point",
+        ),
+        tunable(
+            "lmp_depth",
+            "3",
+            (1, 12, 1),
+            "late-move pruning at depths up to this one",
+        ),
+        tunable(
+            "lmp_a",
+            "4",
+            (0, 40, 1),
+            "late-move pruning searches lmp_a + lmp_b × depth² moves, then skips those              ordered by history",
+        ),
+        tunable("lmp_b", "2", (0, 16, 1), "see lmp_a"),
+        tunable(
+            "prune_free",
+            "20",
+            (0, 56, 2),
+            "no cut of the static value and no late-move pruning with this many free squares              or fewer",
+        ),
     ],
     seeded: false,
     build: |spec, _| {
@@ -149,6 +206,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             move_count: spec
                 .whole("lmp")
                 .map_or(Pruning::PLAY.move_count, |on| on != 0),
+            tuning: tuning(spec),
         };
         player.regions = spec.whole("regions") == Some(1);
         // The book holds the shipped network player's choices: on by default for it alone,
@@ -165,6 +223,35 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
     check: check_evaluation,
     memory_mb: |options| options.whole("tt").unwrap_or(DEFAULT_TT_MB as u64),
 };
+
+/// A tunable option: its default ([`Tuning::DEFAULT`]'s, a test checks), then `(min, max,
+/// step)`.
+const fn tunable(
+    name: &'static str,
+    default: &'static str,
+    (min, max, step): (u64, u64, u64),
+    help: &'static str,
+) -> OptionInfo {
+    OptionInfo {
+        name,
+        kind: ValueKind::Tunable { min, max, step },
+        default,
+        help,
+    }
+}
+
+/// The numbers of the cuts a spec sets ([`Tuning`]), the others at their defaults.
+fn tuning(spec: &Options) -> Tuning {
+    let mut tuning = Tuning::DEFAULT;
+    for option in PLAYER.options {
+        if let ValueKind::Tunable { .. } = option.kind
+            && let (Some(value), Some(field)) = (spec.whole(option.name), tuning.field(option.name))
+        {
+            *field = i32::try_from(value).unwrap_or(i32::MAX);
+        }
+    }
+    tuning
+}
 
 /// Evaluation options that cannot go together: a network with `eval=heuristic`, weights
 /// with a network.
@@ -185,4 +272,31 @@ fn check_evaluation(options: &Options) -> Result<(), Conflict> {
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each tunable option's default is the search's, within its range; every field of
+    /// [`Tuning`] is an option.
+    #[test]
+    fn tunable_defaults_are_the_searchs() {
+        let mut names = Vec::new();
+        for option in PLAYER.options {
+            if let ValueKind::Tunable { min, max, step } = option.kind {
+                let default: u64 = option.default.parse().unwrap();
+                assert!(
+                    min <= default && default <= max && step >= 1,
+                    "{}",
+                    option.name
+                );
+                let mut tuning = Tuning::DEFAULT;
+                let field = tuning.field(option.name).expect("a field of Tuning");
+                assert_eq!(i64::from(*field), default as i64, "{}", option.name);
+                names.push(option.name);
+            }
+        }
+        assert_eq!(names.len(), 12, "{names:?}");
+    }
 }
