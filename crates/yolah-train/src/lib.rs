@@ -8,5 +8,6 @@ pub mod backprop;
 pub mod ga;
 pub mod learn;
 pub mod selfplay;
+pub mod spsa;
 pub mod train;
 pub mod zero;

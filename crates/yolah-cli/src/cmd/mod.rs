@@ -19,6 +19,7 @@ pub mod selfplay;
 pub mod serve;
 pub mod show;
 pub mod solve;
+pub mod spsa;
 pub mod standings;
 pub mod think;
 pub mod tournament;

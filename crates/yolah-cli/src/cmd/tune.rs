@@ -1,4 +1,5 @@
-//! `yolah tune`: the genetic algorithm over the heuristic weights. After each generation it
+//! `yolah tune`: the genetic algorithm over the heuristic weights (`--spsa`: SPSA over a
+//! player's search constants, in `spsa.rs`). After each generation it
 //! writes, in this order, `checkpoint.json` (everything needed to go on), `log.csv`,
 //! `best-weights.json`, and last the cosmetic `log.png`; each file is written whole to a
 //! temporary name and renamed, so a kill never leaves half a file. `--resume` goes on from the
@@ -57,6 +58,30 @@ pub struct Options {
     /// DIR/sprt-gen<N>.csv, and the same command resumes them.
     #[arg(long, value_name = "TEST", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<yolah_ai::arena::sprt::Sprt>()))]
     pub sprt: Option<yolah_ai::arena::sprt::Sprt>,
+    /// SPSA instead of the genetic algorithm: tune this player's search constants through
+    /// games, like `minimax:nodes=20000` (its limits and other options are kept).
+    #[arg(long, value_name = "SPEC", conflicts_with_all = ["generations", "population", "elite", "openings", "nodes", "opponents", "sprt"])]
+    pub spsa: Option<String>,
+    /// With --spsa: the constants tuned, comma-separated [default: all the player's, as
+    /// `yolah players --tunable` lists them].
+    #[arg(long, value_name = "NAMES")]
+    pub params: Option<String>,
+    /// With --spsa: iterations, 1 to 1000000 [default: 1000].
+    #[arg(long, value_name = "N")]
+    pub iterations: Option<u32>,
+    /// With --spsa: game pairs an iteration, 1 to 1000 [default: 1].
+    #[arg(long, value_name = "N")]
+    pub pairs: Option<u32>,
+    /// With --spsa: instead of the perturbed players against each other, each plays this
+    /// player (repeat for a panel).
+    #[arg(long = "against", value_name = "SPEC")]
+    pub against: Vec<String>,
+    /// With --spsa: the gain's scale a, in steps [default: 2].
+    #[arg(long = "spsa-a", value_name = "A")]
+    pub spsa_a: Option<f64>,
+    /// With --spsa: the perturbation's scale c, in steps [default: 1].
+    #[arg(long = "spsa-c", value_name = "C")]
+    pub spsa_c: Option<f64>,
 }
 
 const CHECKPOINT: &str = "checkpoint.json";
@@ -65,6 +90,22 @@ const CHECKPOINT: &str = "checkpoint.json";
 const MAX_CHECKPOINT: u64 = 64 << 20;
 
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
+    if options.spsa.is_some()
+        || (options.resume && options.out.join(super::spsa::CHECKPOINT).exists())
+    {
+        return super::spsa::run(out, options);
+    }
+    let spsa_only = options.params.is_some()
+        || options.iterations.is_some()
+        || options.pairs.is_some()
+        || !options.against.is_empty()
+        || options.spsa_a.is_some()
+        || options.spsa_c.is_some();
+    usage!(
+        !spsa_only,
+        "--params, --iterations, --pairs, --against, --spsa-a and --spsa-c are SPSA's: give \
+         --spsa SPEC (or --resume an SPSA run)"
+    );
     let threads = super::threads(options.threads)?;
     let dir = &options.out;
     // The lock is held until the run ends: a second run on this directory is refused.
