@@ -68,6 +68,9 @@ pub enum Refused {
 /// A game to review.
 struct Job {
     id: String,
+    /// Who asked for it (none: not a client of the server's): a client may have at most its
+    /// share of the waiting reviews.
+    client: Option<std::net::IpAddr>,
     /// Its moves, separated by spaces, as the store keeps them with the review.
     moves_text: String,
     start: Position,
@@ -181,6 +184,7 @@ impl Reviews {
         let (start, moves) = table.played();
         Ok(Job {
             id: id.to_string(),
+            client: None,
             moves_text: saved.moves.join(" "),
             start,
             moves: moves.to_vec(),
@@ -224,9 +228,11 @@ impl Reviews {
     pub fn ask(
         self: &Arc<Reviews>,
         id: &str,
+        client: Option<std::net::IpAddr>,
         reserve: impl FnOnce() -> Result<Held, String>,
     ) -> Result<Status, Refused> {
-        let job = self.job(id)?;
+        let mut job = self.job(id)?;
+        job.client = client;
         let status = self.status_of(&job)?;
         if !matches!(
             status,
@@ -243,6 +249,14 @@ impl Reviews {
             if queue.waiting.len() >= MAX_WAITING {
                 return Err(Refused::Busy(format!(
                     "{MAX_WAITING} reviews are waiting already; ask again in a minute"
+                )));
+            }
+            let share = crate::slots::share(MAX_WAITING);
+            let mine = queue.waiting.iter().filter(|j| j.client == client).count();
+            if client.is_some() && mine >= share {
+                return Err(Refused::Busy(format!(
+                    "this address has {mine} reviews waiting, its share of the server's \
+                     {MAX_WAITING}; ask again once one is done"
                 )));
             }
             queue.failed.remove(&id);
@@ -446,7 +460,10 @@ mod tests {
         }
         let reviews = Reviews::new(Arc::clone(&store), Settings::default());
         reviews.pretend_working();
-        let answers: Vec<_> = ids.iter().map(|id| reviews.ask(id, nothing)).collect();
+        let answers: Vec<_> = ids
+            .iter()
+            .map(|id| reviews.ask(id, None, nothing))
+            .collect();
         for (k, answer) in answers.iter().enumerate() {
             if k < MAX_WAITING {
                 assert_eq!(*answer, Ok(Status::Queued { ahead: k }));
@@ -459,10 +476,36 @@ mod tests {
         }
         // Asking twice does not queue twice.
         assert_eq!(
-            reviews.ask(&ids[3], nothing),
+            reviews.ask(&ids[3], None, nothing),
             Ok(Status::Queued { ahead: 3 })
         );
         assert_eq!(reviews.status(&ids[3]), Ok(Status::Queued { ahead: 3 }));
+    }
+
+    /// The attack on issue 55's bounds: one address filled the queue of 16, and every other
+    /// was refused; now an address has at most its share of it.
+    #[test]
+    fn an_address_has_its_share_of_the_waiting_reviews() {
+        let store = Arc::new(Store::memory());
+        let ids: Vec<String> = (0..8).map(|k| format!("{k:02x}")).collect();
+        for id in &ids {
+            finished(&store, id);
+        }
+        let reviews = Reviews::new(Arc::clone(&store), Settings::default());
+        reviews.pretend_working();
+        let (one, other) = (
+            Some(std::net::IpAddr::from([127, 0, 0, 2])),
+            Some(std::net::IpAddr::from([127, 0, 0, 3])),
+        );
+        let share = crate::slots::share(MAX_WAITING);
+        for id in &ids[..share] {
+            assert!(reviews.ask(id, one, nothing).is_ok());
+        }
+        let Err(Refused::Busy(why)) = reviews.ask(&ids[share], one, nothing) else {
+            panic!("over its share")
+        };
+        assert!(why.contains("its share"), "{why}");
+        assert!(reviews.ask(&ids[share], other, nothing).is_ok());
     }
 
     /// A game whose moves changed after it was asked for (an undo, then another end) is
@@ -473,7 +516,10 @@ mod tests {
         let moves = finished(&store, "ab");
         let reviews = Reviews::new(Arc::clone(&store), Settings::default());
         reviews.pretend_working();
-        assert_eq!(reviews.ask("ab", nothing), Ok(Status::Queued { ahead: 0 }));
+        assert_eq!(
+            reviews.ask("ab", None, nothing),
+            Ok(Status::Queued { ahead: 0 })
+        );
         let mut saved = store.load("ab").unwrap().unwrap().saved;
         saved.moves.truncate(moves.len() - 2);
         saved.resigned = Some("black".into());
@@ -483,7 +529,10 @@ mod tests {
             Ok(Status::None),
             "not the old moves' review"
         );
-        assert_eq!(reviews.ask("ab", nothing), Ok(Status::Queued { ahead: 0 }));
+        assert_eq!(
+            reviews.ask("ab", None, nothing),
+            Ok(Status::Queued { ahead: 0 })
+        );
         let queue = lock(&reviews.queue);
         assert_eq!(queue.waiting.len(), 1);
         assert_eq!(queue.waiting[0].moves.len(), moves.len() - 2);
@@ -500,7 +549,10 @@ mod tests {
             store.keep_review("ab", &moves.join(" "), damaged).unwrap();
             assert_eq!(reviews.status("ab"), Ok(Status::None), "{damaged}");
         }
-        assert_eq!(reviews.ask("ab", nothing), Ok(Status::Queued { ahead: 0 }));
+        assert_eq!(
+            reviews.ask("ab", None, nothing),
+            Ok(Status::Queued { ahead: 0 })
+        );
     }
 
     /// No memory for the reviewing thread: the request is refused with the reason and
@@ -517,13 +569,15 @@ mod tests {
                 exact_nodes: 1,
             },
         );
-        let refused = reviews.ask("ab", || Err("the server's memory is spent".to_string()));
+        let refused = reviews.ask("ab", None, || {
+            Err("the server's memory is spent".to_string())
+        });
         assert_eq!(
             refused,
             Err(Refused::Busy("the server's memory is spent".to_string()))
         );
         assert_eq!(reviews.status("ab"), Ok(Status::None));
-        assert!(reviews.ask("ab", nothing).is_ok());
+        assert!(reviews.ask("ab", None, nothing).is_ok());
         let deadline = std::time::Instant::now() + std::time::Duration::from_mins(2);
         while !matches!(reviews.status("ab"), Ok(Status::Done(_))) {
             assert!(std::time::Instant::now() < deadline, "no review");

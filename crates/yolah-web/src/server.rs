@@ -160,6 +160,8 @@ struct Shared {
     searching: AtomicUsize,
     /// MiB reserved by live games.
     memory_mb: AtomicU64,
+    /// MiB reserved by each client address's games.
+    memory_by_address: std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, u64>>,
     /// Games between two browsers.
     rooms: Rooms,
     /// Every game but the analyses, kept.
@@ -197,6 +199,7 @@ pub fn router(config: Config, store: Arc<Store>) -> Router {
         games: Tallied::default(),
         searching: AtomicUsize::new(0),
         memory_mb: AtomicU64::new(0),
+        memory_by_address: std::sync::Mutex::default(),
         rooms: Rooms::new(Arc::clone(&store)),
         reviews: crate::review::Reviews::new(Arc::clone(&store), review),
         store,
@@ -238,7 +241,7 @@ pub fn router(config: Config, store: Arc<Store>) -> Router {
                 off_workers(move || crate::review::respond(shared.reviews.status(&id))).await
             })
             .post(
-                |Extract(shared): Extract<Arc<Shared>>, headers: HeaderMap, Path(id): Path<String>| async move {
+                |Extract(shared): Extract<Arc<Shared>>, headers: HeaderMap, peer: Option<axum::Extension<Peer>>, Path(id): Path<String>| async move {
                     // A page of another site may not spend the server's searches.
                     if let Err(why) = check_origin(&headers, &shared.config.allowed_origins) {
                         return (StatusCode::FORBIDDEN, Json(serde_json::json!({"error": why})))
@@ -247,10 +250,11 @@ pub fn router(config: Config, store: Arc<Store>) -> Router {
                     off_workers(move || {
                         // The reviewing thread's tables count against --max-memory.
                         let reserve = || {
-                            Reservation::take(&shared, yolah_ai::review::MEMORY_MB)
+                            Reservation::take(&shared, yolah_ai::review::MEMORY_MB, None)
                                 .map(|held| Box::new(held) as crate::review::Held)
                         };
-                        crate::review::respond(shared.reviews.ask(&id, reserve))
+                        let client = peer.map(|axum::Extension(Peer(ip))| ip);
+                        crate::review::respond(shared.reviews.ask(&id, client, reserve))
                     })
                     .await
                 },
@@ -323,8 +327,13 @@ pub async fn serve(
     store: impl Into<Arc<Store>>,
 ) -> std::io::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
+    // An address holds at most its share of the server's connections, and never more than
+    // its own bound.
     let bounds = (
-        config.max_connections_per_address.max(1),
+        config
+            .max_connections_per_address
+            .min(share(config.max_connections))
+            .max(1),
         config.max_connections.max(1),
     );
     let header_timeout = config.header_timeout;
@@ -372,10 +381,91 @@ pub async fn serve(
             let _ = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(header_timeout)
-                .serve_connection(TokioIo::new(tcp), service)
+                .serve_connection(TokioIo::new(Deadline::new(tcp, header_timeout)), service)
                 .with_upgrades()
                 .await;
         });
+    }
+}
+
+/// A connection whose writes must each make progress within `within`: a client that asks and
+/// never reads (pipelined requests, a full socket) has its connection closed then, where
+/// hyper would wait for ever (it has no write deadline).
+struct Deadline<T> {
+    inner: T,
+    within: Duration,
+    /// When the write waiting now fails, if one waits.
+    timer: Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl<T> Deadline<T> {
+    fn new(inner: T, within: Duration) -> Deadline<T> {
+        Deadline {
+            inner,
+            within,
+            timer: None,
+        }
+    }
+
+    /// `progress` of a write, or the error once it has waited `within`.
+    fn bounded<R>(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+        progress: std::task::Poll<std::io::Result<R>>,
+    ) -> std::task::Poll<std::io::Result<R>> {
+        use std::future::Future as _;
+        if progress.is_ready() {
+            self.timer = None;
+            return progress;
+        }
+        let within = self.within;
+        let timer = self
+            .timer
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(within)));
+        match timer.as_mut().poll(cx) {
+            std::task::Poll::Ready(()) => std::task::Poll::Ready(Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the client read nothing of what it was sent",
+            ))),
+            std::task::Poll::Pending => std::task::Poll::Pending,
+        }
+    }
+}
+
+impl<T: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for Deadline<T> {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.inner).poll_read(cx, buf)
+    }
+}
+
+impl<T: tokio::io::AsyncWrite + Unpin> tokio::io::AsyncWrite for Deadline<T> {
+    fn poll_write(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let progress = std::pin::Pin::new(&mut self.inner).poll_write(cx, buf);
+        self.bounded(cx, progress)
+    }
+
+    fn poll_flush(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let progress = std::pin::Pin::new(&mut self.inner).poll_flush(cx);
+        self.bounded(cx, progress)
+    }
+
+    fn poll_shutdown(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let progress = std::pin::Pin::new(&mut self.inner).poll_shutdown(cx);
+        self.bounded(cx, progress)
     }
 }
 
@@ -637,6 +727,7 @@ async fn health(Extract(shared): Extract<Arc<Shared>>) -> impl IntoResponse {
     Json(serde_json::json!({
         "games": total(&shared.games),
         "searching": shared.searching.load(Ordering::Relaxed),
+        "waiting": shared.watch_searches.waiting() + shared.play_searches.waiting(),
         "memory_mb": shared.memory_mb.load(Ordering::Relaxed),
         "max_memory_mb": shared.config.max_memory_mb,
     }))
@@ -725,10 +816,24 @@ pub fn check_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(), Strin
 struct Reservation {
     shared: Arc<Shared>,
     mb: u64,
+    peer: Option<std::net::IpAddr>,
+}
+
+/// The most of `--max-memory` one client address may reserve: an eighth, but at least what
+/// one game of two players may ask here (the largest tree each), or all of it if less.
+fn memory_share(max: u64) -> u64 {
+    (max / 8)
+        .max(2 * crate::game::MAX_TREE_MB.max(crate::game::MAX_TT_MB))
+        .min(max)
 }
 
 impl Reservation {
-    fn take(shared: &Arc<Shared>, mb: u64) -> Result<Reservation, String> {
+    /// `mb` from the server's budget for `peer` (none: not a client's, like a review's).
+    fn take(
+        shared: &Arc<Shared>,
+        mb: u64,
+        peer: Option<std::net::IpAddr>,
+    ) -> Result<Reservation, String> {
         let max = shared.config.max_memory_mb;
         shared
             .memory_mb
@@ -742,15 +847,51 @@ impl Reservation {
                     max.saturating_sub(used)
                 )
             })?;
-        Ok(Reservation {
+        let mut reservation = Reservation {
             shared: Arc::clone(shared),
             mb,
-        })
+            peer: None,
+        };
+        let Some(ip) = peer else {
+            return Ok(reservation);
+        };
+        let share = memory_share(max);
+        let mut by_address = shared
+            .memory_by_address
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let held = by_address.get(&ip).copied().unwrap_or(0);
+        if held + mb > share {
+            // The server's part goes back as `reservation` drops.
+            return Err(format!(
+                "this address holds {held} MiB of players' memory, and may hold {share} of \
+                 the server's {max} MiB: this game needs {mb}; close a game first"
+            ));
+        }
+        by_address.insert(ip, held + mb);
+        reservation.peer = Some(ip);
+        Ok(reservation)
+    }
+}
+
+/// Gives `mb` of `peer`'s part of the memory back.
+fn give_back(shared: &Shared, peer: Option<std::net::IpAddr>, mb: u64) {
+    let Some(ip) = peer else { return };
+    let mut by_address = shared
+        .memory_by_address
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(held) = by_address.get_mut(&ip) {
+        *held = held.saturating_sub(mb);
+        if *held == 0 {
+            by_address.remove(&ip);
+        }
     }
 }
 
 impl Drop for Reservation {
     fn drop(&mut self) {
+        give_back(&self.shared, self.peer, self.mb);
         self.shared.memory_mb.fetch_sub(self.mb, Ordering::AcqRel);
     }
 }
@@ -782,6 +923,8 @@ enum Event {
         /// An analysis that gave its slot to another search: it goes on when its turn comes.
         preempted: bool,
     },
+    /// A search abandoned before it had a slot: its flag, for the next.
+    Dropped { stop: StopFlag },
 }
 
 /// One connection's game.
@@ -920,16 +1063,21 @@ impl Connection {
     /// move, or the friend a room waits for, is a reason to wait; an empty socket is not).
     fn idle_timeout(&self) -> Duration {
         let idle = self.shared.config.idle_timeout;
-        let empty = self.member.is_none()
-            && self
-                .table
-                .as_ref()
-                .is_none_or(|t| t.moves() == 0 && !t.is_analysis());
-        if empty {
+        if self.empty() {
             idle.min(self.shared.config.empty_timeout)
         } else {
             idle
         }
+    }
+
+    /// Whether this connection holds no game with a move: no game, or a new one (not an
+    /// analysis, not a friends' game) in which nobody has moved.
+    fn empty(&self) -> bool {
+        self.member.is_none()
+            && self
+                .table
+                .as_ref()
+                .is_none_or(|t| t.moves() == 0 && !t.is_analysis())
     }
 
     /// Whether the game shown is only shown (opened from the archive without its token).
@@ -1002,15 +1150,16 @@ impl Connection {
         })
     }
 
-    /// A message from the page, handled and kept: the messages for the page.
-    fn receive(&mut self, text: &str) -> Vec<ServerMessage> {
+    /// A message from the page, handled and kept: the messages for the page, and whether it
+    /// was taken.
+    fn receive(&mut self, text: &str) -> (Vec<ServerMessage>, bool) {
         let before = self.table.clone();
         let handled = self.handle(text);
         // The kept game's id and token first, then what came of the message.
         let mut messages = std::mem::take(&mut self.outbox);
         if let Err(message) = handled {
             messages.push(ServerMessage::Error { message });
-            return messages;
+            return (messages, false);
         }
         match self.keep_or_undo(before) {
             Ok(news) => messages.extend(news),
@@ -1020,7 +1169,7 @@ impl Connection {
         // A machine to move searches (again, after an undone change).
         self.think();
         messages.extend(self.state());
-        messages
+        (messages, true)
     }
 
     /// Forgets this connection's game (the store keeps it as last written).
@@ -1091,7 +1240,7 @@ impl Connection {
             .memory_mb();
         self.drop_game();
         if owner.is_some() {
-            self.reservation = Some(Reservation::take(&self.shared, memory)?);
+            self.reservation = Some(Reservation::take(&self.shared, memory, self.peer)?);
         }
         // Pinned before it is read: the forgetting of games with no move cannot take it now.
         let pin = self.shared.store.pin(id);
@@ -1323,7 +1472,7 @@ impl Connection {
                 } else {
                     table.memory_mb()
                 };
-                self.reservation = Some(Reservation::take(&self.shared, memory)?);
+                self.reservation = Some(Reservation::take(&self.shared, memory, self.peer)?);
                 if !analysis {
                     self.keep(&table)?;
                 }
@@ -1375,35 +1524,44 @@ impl Connection {
         Ok(())
     }
 
+    /// The limits of an analysis of `position` (after `ply` moves): it thinks at most
+    /// [`MAX_ANALYSIS_TIME`] on a position over all its turns; none once that is spent.
+    fn analysis_limits(
+        &mut self,
+        ply: usize,
+        position: yolah_core::Position,
+    ) -> Option<yolah_ai::Limits> {
+        if self
+            .analysed
+            .as_ref()
+            .is_none_or(|(p, q, _)| (*p, *q) != (ply, position))
+        {
+            self.analysed = Some((ply, position, Duration::ZERO));
+        }
+        let spent = self.analysed.as_ref().map_or(Duration::ZERO, |a| a.2);
+        let left = MAX_ANALYSIS_TIME
+            .checked_sub(spent)
+            .filter(|t| !t.is_zero())?;
+        Some(yolah_ai::Limits {
+            time: Some(left),
+            ..yolah_ai::Limits::default()
+        })
+    }
+
     /// Starts the machine's search if a machine is to move and none runs.
     fn think(&mut self) {
         if self.running.is_some() || self.shown_only() || self.retry_at.is_some() {
             return;
         }
         let Some(table) = &self.table else { return };
+        let has_human = table.has_human();
         // The reports say which position they are of: an analysis's may be an earlier one.
         let (spec, ply, position, limits, analysing) = if let Some(spec) = table.machine_to_move() {
             let limits = table.machine_limits(spec);
             (spec.clone(), table.moves(), table.position(), limits, false)
         } else if let Some((ply, position)) = table.to_analyse() {
-            // An analysis thinks at most MAX_ANALYSIS_TIME on a position, over all its turns.
-            if self
-                .analysed
-                .as_ref()
-                .is_none_or(|(p, q, _)| (*p, *q) != (ply, position))
-            {
-                self.analysed = Some((ply, position, Duration::ZERO));
-            }
-            let spent = self.analysed.as_ref().map_or(Duration::ZERO, |a| a.2);
-            let Some(left) = MAX_ANALYSIS_TIME
-                .checked_sub(spent)
-                .filter(|t| !t.is_zero())
-            else {
+            let Some(limits) = self.analysis_limits(ply, position) else {
                 return;
-            };
-            let limits = yolah_ai::Limits {
-                time: Some(left),
-                ..yolah_ai::Limits::default()
             };
             (analysis_spec(), ply, position, limits, true)
         } else {
@@ -1411,9 +1569,10 @@ impl Connection {
         };
         self.analysing = analysing;
         let side = position.side_to_move();
-        let player = self.players[side.index()]
-            .take()
-            .unwrap_or_else(|| spec.player(rand::random()));
+        // A player kept from the side's last move (MCTS's tree); else one is made once the
+        // search has its slot, so that a search waiting for one holds no table.
+        let kept = self.players[side.index()].take();
+        let seed: u64 = rand::random();
         let stop = self.flags.pop().unwrap_or_default();
         self.running = Some(stop);
         let generation = self.generation;
@@ -1421,7 +1580,7 @@ impl Connection {
         let shared = Arc::clone(&self.shared);
         let client = self.peer;
         // An analysis is a search no person waits on for a move, like a watched game's.
-        let watched = !table.has_human() || analysing;
+        let watched = !has_human || analysing;
         tokio::spawn(async move {
             // Watched games and analyses share their slots; a person's game takes one of its
             // own kind, so it never waits behind them. Each client has its share, in turn.
@@ -1430,7 +1589,14 @@ impl Connection {
             } else {
                 &shared.play_searches
             };
-            let permit = slots.acquire(client).await;
+            // A search abandoned while it waits (its page moved on) leaves the queue at once.
+            let permit = tokio::select! {
+                permit = slots.acquire(client) => permit,
+                () = raised(stop) => {
+                    let _ = events.send(Event::Dropped { stop });
+                    return;
+                }
+            };
             // An analysis gives its slot up after a turn if anyone waits, and queues again.
             let preempted = Arc::new(std::sync::atomic::AtomicBool::new(false));
             let turns = analysing.then(|| {
@@ -1453,7 +1619,7 @@ impl Connection {
             let _ = tokio::task::spawn_blocking(move || {
                 shared.searching.fetch_add(1, Ordering::Relaxed);
                 let _counted = Counted(&shared.searching);
-                let mut player = player;
+                let mut player = kept.unwrap_or_else(|| spec.player(seed));
                 let report = if stop.is_raised() {
                     // Abandoned while it waited: no search.
                     Report::new(position.moves()[0], std::time::Duration::ZERO)
@@ -1503,6 +1669,11 @@ impl Connection {
                 )]
             }
             Event::Progress { .. } => Vec::new(),
+            Event::Dropped { stop } => {
+                stop.lower();
+                self.flags.push(stop);
+                Vec::new()
+            }
             Event::Done {
                 generation,
                 side,
@@ -1557,6 +1728,13 @@ impl Connection {
                 messages
             }
         }
+    }
+}
+
+/// Resolves once `stop` is raised (looked at every 50 ms).
+async fn raised(stop: StopFlag) {
+    while !stop.is_raised() {
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
 
@@ -1735,8 +1913,13 @@ async fn play(mut socket: WebSocket, shared: Arc<Shared>, peer: Option<std::net:
             }
             incoming = socket.recv() => match incoming {
                 Some(Ok(Message::Text(text))) => {
-                    last_activity = Instant::now();
-                    blocking(|| connection.receive(text.as_str()))
+                    let (messages, taken) = blocking(|| connection.receive(text.as_str()));
+                    // A refused message keeps no empty connection open (`"x"` every minute
+                    // would hold a game slot for ever); a game's page may send what it likes.
+                    if taken || !connection.empty() {
+                        last_activity = Instant::now();
+                    }
+                    messages
                 }
                 Some(Ok(Message::Binary(_))) => vec![ServerMessage::Error {
                     message: "messages are JSON text".to_string(),

@@ -10,12 +10,17 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 use tokio::sync::oneshot;
 
-/// The most of a server-wide cap one client address may hold: an eighth (at least one).
+/// The most of a server-wide cap one client address may hold: an eighth, but at least
+/// [`ADDRESS_FLOOR`] (a person's few tabs on a small server), or the whole cap if smaller.
 pub const ADDRESS_SHARE: usize = 8;
+/// See [`ADDRESS_SHARE`].
+pub const ADDRESS_FLOOR: usize = 4;
 
 /// What one client address may hold of a server-wide `cap`.
 pub fn share(cap: usize) -> usize {
-    cap.div_ceil(ADDRESS_SHARE).max(1)
+    cap.div_ceil(ADDRESS_SHARE)
+        .max(ADDRESS_FLOOR.min(cap))
+        .max(1)
 }
 
 /// How long an analysis searches before it gives its slot to a waiting search.
@@ -81,10 +86,15 @@ impl Slots {
 
     /// Whether some search waits for a slot.
     pub fn anyone_waiting(&self) -> bool {
+        self.waiting() > 0
+    }
+
+    /// How many searches wait for a slot.
+    pub fn waiting(&self) -> usize {
         let mut state = self.lock();
         // Waiters whose search was dropped are no one.
         state.waiting.retain(|w| !w.wake.is_closed());
-        !state.waiting.is_empty()
+        state.waiting.len()
     }
 
     /// Gives free slots to the waiters whose turn it is.
@@ -167,7 +177,10 @@ mod tests {
 
     #[tokio::test]
     async fn clients_are_served_in_turn_within_their_share() {
-        assert_eq!((share(1), share(8), share(9), share(200)), (1, 1, 2, 25));
+        assert_eq!(
+            (share(1), share(2), share(8), share(40), share(200)),
+            (1, 2, 4, 5, 25)
+        );
         let slots = Slots::new(1);
         let first = slots.acquire(ip(2)).await;
         // Two more of the same client wait, then another client.

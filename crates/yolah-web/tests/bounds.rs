@@ -193,13 +193,13 @@ async fn one_address_cannot_hold_every_search_slot() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_address_holds_its_share_of_the_games_and_empty_ones_expire() {
     let address = server(yolah_web::Config {
-        max_games: 16,
+        max_games: 40,
         empty_timeout: Duration::from_secs(2),
         ..yolah_web::Config::default()
     })
     .await;
-    let share = yolah_web::slots::share(16);
-    assert_eq!(share, 2);
+    let share = yolah_web::slots::share(40);
+    assert_eq!(share, 5);
     let mut held = Vec::new();
     for _ in 0..share {
         held.push(connect_from(address, 2).await);
@@ -293,4 +293,210 @@ async fn an_analysis_goes_on_to_the_next_position_after_a_proof() {
     );
     let report = next(&mut page, "report").await;
     assert_eq!(report["ply"], 1, "a report on the new position: {report}");
+}
+
+/// The attack on these bounds: a page that asks for analysis after analysis while its address
+/// holds its share of the slots left every one waiting, each with a player and its table (one
+/// address grew the server by 3.5 GiB). A search abandoned while it waits leaves the queue,
+/// and a player is made only once its search has a slot. And an empty connection is not kept
+/// open by refused messages.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn abandoned_searches_do_not_wait_and_junk_keeps_nothing_open() {
+    let address = server(yolah_web::Config {
+        max_searches: 1,
+        empty_timeout: Duration::from_secs(2),
+        ..yolah_web::Config::default()
+    })
+    .await;
+    // The address's one slot: a watched game's long move.
+    let mut watched = connect_from(address, 2).await;
+    send(
+        &mut watched,
+        &json!({"type": "new", "black": "minimax:time=10s", "white": "minimax:time=10s"}),
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut page = connect_from(address, 2).await;
+    for _ in 0..100 {
+        send(
+            &mut page,
+            &json!({"type": "new", "black": "human", "white": "human", "analysis": true}),
+        )
+        .await;
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let (_, health) = common::get(address, "/health").await;
+    let health: serde_json::Value = serde_json::from_str(&health).unwrap();
+    assert!(
+        health["waiting"].as_u64().unwrap() <= 2,
+        "abandoned searches still wait: {health}"
+    );
+    // An empty connection sending junk is closed after the empty timeout all the same.
+    let mut junk = connect_from(address, 3).await;
+    let started = Instant::now();
+    loop {
+        futures_util::SinkExt::send(&mut junk, Message::Text("x".into()))
+            .await
+            .ok();
+        match tokio::time::timeout(Duration::from_millis(500), junk.next()).await {
+            Ok(Some(Ok(Message::Close(Some(frame))))) => {
+                assert_eq!(u16::from(frame.code), yolah_web::server::CLOSE_IDLE);
+                break;
+            }
+            Ok(None | Some(Err(_))) => break,
+            _ => {}
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "junk kept an empty connection open"
+        );
+    }
+    assert!(started.elapsed() >= Duration::from_secs(2));
+}
+
+/// The attack on these bounds: four games of one address with the largest trees reserved all
+/// of `--max-memory`, and every other address's new game was refused. An address now reserves
+/// at most an eighth of it (at least one game's worth of two players with the largest trees).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_address_reserves_its_share_of_the_memory() {
+    let address = server(yolah_web::Config {
+        max_memory_mb: 1024,
+        ..yolah_web::Config::default()
+    })
+    .await;
+    let game = json!({"type": "new", "black": "human", "white": "mcts:tree=128,iterations=10", "tc": "none"});
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        let mut page = connect_from(address, 2).await;
+        send(&mut page, &game).await;
+        let state = next(&mut page, "state").await;
+        assert!(state["moves"].is_array(), "{state}");
+        held.push(page);
+    }
+    // A third of 128 MiB is over the address's 256.
+    let mut third = connect_from(address, 2).await;
+    send(&mut third, &game).await;
+    let refused = next(&mut third, "error").await;
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("may hold 256"),
+        "{refused}"
+    );
+    // Another address has its own share.
+    let mut other = connect_from(address, 3).await;
+    send(&mut other, &game).await;
+    let state = next(&mut other, "state").await;
+    assert!(state["moves"].is_array(), "{state}");
+    // A game closed gives its part back.
+    drop(held.pop());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        send(&mut third, &game).await;
+        let reply = tokio::time::timeout(Duration::from_secs(5), async {
+            loop {
+                let message = third.next().await.unwrap().unwrap();
+                if let Message::Text(text) = message {
+                    let value: serde_json::Value = serde_json::from_str(text.as_str()).unwrap();
+                    if value["type"] == "state" || value["type"] == "error" {
+                        return value;
+                    }
+                }
+            }
+        })
+        .await
+        .unwrap();
+        if reply["type"] == "state" {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the memory never came back: {reply}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The attack on these bounds: requests pipelined by a client that never reads its answers
+/// held their connection for ever (hyper has no write deadline), and 64 connections of each of
+/// 8 addresses held the server. A write that makes no progress within the header timeout now
+/// closes the connection; and an address holds at most an eighth of `--max-connections`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_never_reads_is_closed() {
+    let address = server(yolah_web::Config {
+        header_timeout: Duration::from_secs(1),
+        max_connections: 64,
+        ..yolah_web::Config::default()
+    })
+    .await;
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(1024).unwrap();
+    socket.bind(([127, 0, 0, 2], 0).into()).unwrap();
+    let mut stream = socket.connect(address).await.unwrap();
+    let request = format!("GET /static/page/main.js HTTP/1.1\r\nHost: {address}\r\n\r\n");
+    let all = request.repeat(2000);
+    // Written while the server still reads them (its answers pile up unread): the requests
+    // written whole are those it may answer.
+    let mut written = 0;
+    let _ = tokio::time::timeout(Duration::from_secs(5), async {
+        while written < all.len() {
+            match stream.write(&all.as_bytes()[written..]).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => written += n,
+            }
+        }
+    })
+    .await;
+    let asked = written / request.len();
+    let started = Instant::now();
+    // Not read for a while: the server's writes wait, then it gives up.
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let mut buffer = vec![0u8; 1 << 16];
+    let mut answered = Vec::new();
+    let closed = tokio::time::timeout(Duration::from_mins(1), async {
+        loop {
+            match stream.read(&mut buffer).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => answered.extend_from_slice(&buffer[..n]),
+            }
+        }
+    })
+    .await;
+    assert!(
+        closed.is_ok(),
+        "a client that never reads is still served after a minute"
+    );
+    let answers = String::from_utf8_lossy(&answered)
+        .matches("HTTP/1.1 200")
+        .count();
+    eprintln!(
+        "closed after {:.1} s, {answers} of {asked} answers sent",
+        started.elapsed().as_secs_f64()
+    );
+    assert!(
+        answers < asked,
+        "the server waited for the client to read them all"
+    );
+    // An address's share of 64 connections is 8.
+    let mut held = Vec::new();
+    for _ in 0..8 {
+        let mut stream = tcp_from(address, 3).await;
+        stream
+            .write_all(b"GET /health HTTP/1.1\r\nHo")
+            .await
+            .unwrap();
+        held.push(stream);
+    }
+    let mut ninth = tcp_from(address, 3).await;
+    let _ = ninth
+        .write_all(b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+        .await;
+    assert_eq!(
+        closed_within(&mut ninth, Duration::from_secs(10))
+            .await
+            .as_deref(),
+        Some(""),
+        "a ninth connection of one address was served"
+    );
 }

@@ -190,8 +190,9 @@ async fn a_disconnect_frees_the_game_and_stops_its_search() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fifty_games_at_once() {
-    // Fifty pages from one address: more new games at once than one address may keep by
-    // default (`a_flood_of_new_games_is_bounded_by_address` tests that bound).
+    // Fifty pages from five addresses (one address holds at most an eighth of the games):
+    // more new games at once than one address may keep by default
+    // (`a_flood_of_new_games_is_bounded_by_address` tests that bound).
     let address = server(yolah_web::Config {
         new_game_burst: 100,
         ..yolah_web::Config::default()
@@ -200,7 +201,7 @@ async fn fifty_games_at_once() {
     let games: Vec<_> = (0..50)
         .map(|i| {
             tokio::spawn(async move {
-                let mut socket = connect(address).await;
+                let mut socket = common::connect_from(address, 2 + (i % 5) as u8).await;
                 let (black, white) = if i % 2 == 0 {
                     ("random", "mcts:iterations=200,tree=8")
                 } else {

@@ -15,7 +15,7 @@ pub struct Options {
     #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1")]
     pub bind: String,
     /// Games at once, 1 to 10000; more connections are refused. One client address may hold
-    /// an eighth of them (at least one).
+    /// an eighth of them (at least four).
     #[arg(long, value_name = "N", default_value_t = 200)]
     pub max_games: usize,
     /// Connections at once, of all clients, 8 to 65536 (one client address may hold 64).
