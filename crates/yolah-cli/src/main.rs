@@ -93,6 +93,7 @@ fn run(out: &mut impl Write, command: Command) -> anyhow::Result<()> {
         Command::Tournament(options) => cmd::tournament::run(out, &options),
         Command::Solve(options) => cmd::solve::run(out, &options),
         Command::Bench(options) => cmd::bench::run(out, &options),
+        Command::Tune(options) if cmd::spsa::applies(&options) => cmd::spsa::run(out, &options),
         Command::Tune(options) => cmd::tune::run(out, &options),
         Command::Play(options) => cmd::play::run(out, &options),
         Command::Openings(options) => cmd::openings::run(out, &options),

@@ -453,3 +453,26 @@ impl Recorder {
         Ok(())
     }
 }
+
+/// The checkpoint `name` (at most `max` bytes) of the run (`what`, like "a tuning run") in
+/// `dir`, read under the run's lock, which the caller keeps while it runs.
+pub fn checkpoint<T: serde::de::DeserializeOwned>(
+    dir: &std::path::Path,
+    name: &str,
+    max: u64,
+    what: &str,
+) -> Result<(T, yolah_ai::arena::lock::DirLock)> {
+    anyhow::ensure!(
+        dir.is_dir(),
+        "'{}': no such directory: there is no {} to resume",
+        dir.display(),
+        what.trim_start_matches("a ").trim_start_matches("an ")
+    );
+    let lock = yolah_ai::arena::lock::DirLock::take(dir)?;
+    let path = dir.join(name);
+    let text = yolah_ai::files::read_text_bounded(&path, max)
+        .with_context(|| format!("nothing to resume: cannot read {}", path.display()))?;
+    let run = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not the checkpoint of {what}", path.display()))?;
+    Ok((run, lock))
+}

@@ -8,7 +8,7 @@
 
 use super::tune::Options;
 use super::{UsageError, plot, progress_bar, usage, write_atomic};
-use anyhow::{Context, Result, ensure};
+use anyhow::{Result, ensure};
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
@@ -21,6 +21,11 @@ pub const CHECKPOINT: &str = "spsa.json";
 /// The largest checkpoint read back (a million iterations of a dozen parameters is ~200 MiB;
 /// a run that long should start again from its result).
 const MAX_CHECKPOINT: u64 = 256 << 20;
+
+/// Whether `yolah tune` with `options` is SPSA's: `--spsa`, or `--resume` of an SPSA run.
+pub fn applies(options: &Options) -> bool {
+    options.spsa.is_some() || (options.resume && options.out.join(CHECKPOINT).exists())
+}
 
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     let threads = super::threads(options.threads)?;
@@ -136,17 +141,9 @@ fn resume(options: &Options) -> Result<(Run, DirLock)> {
         "--resume takes the SPSA run's settings from {CHECKPOINT}: only --iterations and \
          --threads may be given"
     );
-    ensure!(
-        options.out.is_dir(),
-        "'{}': no such directory: there is no SPSA run to resume",
-        options.out.display()
-    );
-    let lock = DirLock::take(&options.out)?;
+    let (mut run, lock): (Run, DirLock) =
+        super::checkpoint(&options.out, CHECKPOINT, MAX_CHECKPOINT, "an SPSA run")?;
     let path = options.out.join(CHECKPOINT);
-    let text = yolah_ai::files::read_text_bounded(&path, MAX_CHECKPOINT)
-        .with_context(|| format!("nothing to resume: cannot read {}", path.display()))?;
-    let mut run: Run = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not an SPSA checkpoint", path.display()))?;
     // Checked as a new run's settings, and against what the checkpoint holds.
     let params = run
         .config
@@ -190,13 +187,18 @@ fn save(dir: &Path, run: &Run, plot: bool) -> Result<()> {
 
 /// Each parameter's path, in steps from where it started.
 fn draw(dir: &Path, run: &Run) -> Result<()> {
-    const COLOURS: [(u8, u8, u8); 6] = [
-        (200, 40, 40),
-        (40, 80, 200),
-        (30, 150, 60),
-        (180, 120, 0),
-        (130, 40, 170),
-        (0, 140, 150),
+    // Ten colours apart (Tableau's), one a parameter; then again.
+    const COLOURS: [(u8, u8, u8); 10] = [
+        (31, 119, 180),
+        (255, 127, 14),
+        (44, 160, 44),
+        (214, 39, 40),
+        (148, 103, 189),
+        (140, 86, 75),
+        (227, 119, 194),
+        (127, 127, 127),
+        (188, 189, 34),
+        (23, 190, 207),
     ];
     let starts: Vec<f64> = run
         .config

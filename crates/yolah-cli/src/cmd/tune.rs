@@ -6,7 +6,7 @@
 //! checkpoint exactly as if the run had not stopped.
 
 use super::{UsageError, plot, progress_bar, usage, write_atomic};
-use anyhow::{Context, Result, ensure};
+use anyhow::{Result, ensure};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -90,11 +90,6 @@ const CHECKPOINT: &str = "checkpoint.json";
 const MAX_CHECKPOINT: u64 = 64 << 20;
 
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
-    if options.spsa.is_some()
-        || (options.resume && options.out.join(super::spsa::CHECKPOINT).exists())
-    {
-        return super::spsa::run(out, options);
-    }
     let spsa_only = options.params.is_some()
         || options.iterations.is_some()
         || options.pairs.is_some()
@@ -242,17 +237,9 @@ fn resume(options: &Options) -> Result<(Checkpoint, DirLock)> {
         !given,
         "--resume takes its settings from the checkpoint: only --generations and --threads may be given"
     );
-    ensure!(
-        options.out.is_dir(),
-        "'{}': no such directory: there is no tuning run to resume",
-        options.out.display()
-    );
-    let lock = DirLock::take(&options.out)?;
+    let (mut run, lock): (Checkpoint, DirLock) =
+        super::checkpoint(&options.out, CHECKPOINT, MAX_CHECKPOINT, "a tuning run")?;
     let path = options.out.join(CHECKPOINT);
-    let text = yolah_ai::files::read_text_bounded(&path, MAX_CHECKPOINT)
-        .with_context(|| format!("nothing to resume: cannot read {}", path.display()))?;
-    let mut run: Checkpoint = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a tuning checkpoint", path.display()))?;
     ensure!(
         run.population.len() == run.config.population
             && run.population.iter().all(|i| i.genes.len() == ga::GENES)
