@@ -126,8 +126,9 @@ def test_str_is_the_board_diagram_of_yolah_show_without_its_marks(cli):
     for position in random_positions(5, seed=9):
         shown = run(cli, "show", "--position", position.notation()).splitlines()
         unmarked = [re.sub(r"\| \+ (?=\|)", "| . ", line) for line in shown[:-1]]
-        # Without marks the legend does not explain them (issue 33, item 6).
-        unmarked = [line.replace("  + reachable", "") for line in unmarked]
+        # Without marks the legend does not explain them (issue 33, item 6), and a `.` is
+        # an empty square, not one out of reach (issue 55).
+        unmarked = [line.replace("  + reachable  . out of reach", "  . empty") for line in unmarked]
         assert str(position).splitlines() == unmarked
         assert "+ reachable" not in str(position)
 
