@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use yolah_ai::arena::pgn::{self, PgnGame};
 use yolah_ai::arena::record::{GameRecord, RecordFile, Tail};
 use yolah_testkit::writers::{
-    SmallDisk, Untouched, assert_one_line, foreign_files, kill_at_random,
+    SmallDisk, Untouched, assert_one_line, foreign_files, kill_at_random, with_enough_kills,
 };
 
 fn ok(args: &[&str]) -> String {
@@ -461,10 +461,8 @@ struct Killable {
 /// PGN's each the record file's; then lets it finish and checks that both files hold every game
 /// of the reference, once. Returns (kills, games checked).
 fn kill_battery(root: &Path, seed: u64, run: &Killable) -> (usize, usize) {
-    let (whole, killed) = (root.join("whole"), root.join("killed"));
-    for dir in [&whole, &killed] {
-        std::fs::create_dir(dir).unwrap();
-    }
+    let whole = root.join("whole");
+    std::fs::create_dir(&whole).unwrap();
     let started = Instant::now();
     ok(&(run.args)(&whole, false)
         .iter()
@@ -477,8 +475,23 @@ fn kill_battery(root: &Path, seed: u64, run: &Killable) -> (usize, usize) {
         .into_iter()
         .map(|r| (r.game, r))
         .collect();
-    let (csv, pgn) = ((run.csv)(&killed), killed.join("games.pgn"));
-    let log = root.join("run.log");
+    with_enough_kills(5, |attempt| {
+        let killed = root.join(format!("killed-{attempt}"));
+        std::fs::create_dir(&killed).unwrap();
+        killed_runs(&killed, seed, time / (1 << attempt), run, &reference)
+    })
+}
+
+/// The killed half of `kill_battery`, in the fresh folder `killed`, its delays from `time`.
+fn killed_runs(
+    killed: &Path,
+    seed: u64,
+    time: Duration,
+    run: &Killable,
+    reference: &BTreeMap<u64, GameRecord>,
+) -> (usize, usize) {
+    let (csv, pgn) = ((run.csv)(killed), killed.join("games.pgn"));
+    let log = killed.join("run.log");
     let mut checked = 0;
     let mut most = 0;
     let from = (time / 50).max(Duration::from_millis(30));
@@ -486,7 +499,7 @@ fn kill_battery(root: &Path, seed: u64, run: &Killable) -> (usize, usize) {
         16,
         seed,
         from..(time / 6).max(from * 2),
-        |_| spawn(&(run.args)(&killed, csv.exists()), &log),
+        |_| spawn(&(run.args)(killed, csv.exists()), &log),
         |k| {
             let acked = acknowledged(&log);
             if !csv.exists() {
@@ -526,7 +539,7 @@ fn kill_battery(root: &Path, seed: u64, run: &Killable) -> (usize, usize) {
             most = most.max(read.records.len());
         },
     );
-    ok(&(run.args)(&killed, true)
+    ok(&(run.args)(killed, true)
         .iter()
         .map(String::as_str)
         .collect::<Vec<_>>());
@@ -544,10 +557,7 @@ fn kill_battery(root: &Path, seed: u64, run: &Killable) -> (usize, usize) {
             &reference[&game.tag("Game").unwrap().parse::<u64>().unwrap()],
         );
     }
-    assert!(
-        kills >= 5 && most > 0,
-        "{kills} kills, {most} games at most"
-    );
+    assert!(most > 0, "{kills} kills, no game acknowledged at any");
     (kills, checked + 2 * reference.len())
 }
 
