@@ -328,6 +328,28 @@ fn alpha_beta_returns_the_plain_minimax_value_at_fixed_depths() {
     }
 }
 
+/// Aspiration windows (from depth 4) narrow enough to fail high and low are searched again
+/// until the value is inside: without pruning, the value is still plain minimax's.
+#[test]
+fn aspiration_windows_that_fail_are_searched_again_to_the_plain_minimax_value() {
+    let mut rng = SmallRng::seed_from_u64(59);
+    let weights = Weights::tuned();
+    for i in 0..16 {
+        let position = random_endgame(20 + i % 3 * 2, &mut rng);
+        let mut player = Minimax::new(weights, 1, 1);
+        player.pruning = Pruning::NONE;
+        player.pruning.tuning.aspiration = 1 + i as i32 % 3 * 10;
+        player.regions = false;
+        let limits = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        let outcome = player.search(&position, limits);
+        let expected = plain_minimax(&position, 5, &weights);
+        assert_eq!(outcome.value, expected, "{position}");
+    }
+}
+
 #[test]
 fn the_table_keys_on_the_score_split() {
     // The same board with the points split differently: a different key, and each solved to

@@ -618,7 +618,7 @@ fn the_tunable_constants_are_listed_and_reach_the_search() {
         .skip(1)
         .map(|l| l.split_whitespace().collect())
         .collect();
-    assert_eq!(rows.len(), 12, "{text}");
+    assert_eq!(rows.len(), 13, "{text}");
     let nodes = |spec: &str| {
         let output = yolah(&["think", spec, "--json"], "");
         assert!(output.status.success(), "{spec}: {}", stderr(&output));
@@ -646,7 +646,13 @@ fn the_tunable_constants_are_listed_and_reach_the_search() {
             &format!("expected a whole number from {min} to {max}"),
         );
     }
-    for changed in ["lmr_base=150", "lmp_a=1", "prune_free=56", "nmp_depth=1"] {
+    for changed in [
+        "lmr_base=150",
+        "lmp_a=1",
+        "prune_free=56",
+        "nmp_depth=1",
+        "aspiration=10",
+    ] {
         assert_ne!(
             nodes(&format!("minimax:depth=6,{changed}")),
             plain,

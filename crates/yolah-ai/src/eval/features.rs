@@ -92,14 +92,17 @@ impl Features {
         let white = position.pieces(Color::White).0;
         let free = !position.occupied().0;
 
-        let reach_black = slides(black, free) & free;
-        let reach_white = slides(white, free) & free;
         let mobility_black = position.count_moves(Color::Black) as i32;
         let mobility_white = position.count_moves(Color::White) as i32;
 
-        let king = race(black, white, free, |set| neighbours(set) & free);
-        let queen = race(black, white, free, |set| slides(set, free) & free);
-
+        // The king race (cheap steps) floods every square either side can ever reach; the
+        // queen race (dearer steps), knowing them, stops as soon as no square both can reach
+        // is left to decide: 30 % less time than two whole races (notebook, issue 59).
+        let king = race(black, white, free, None, |set| neighbours(set) & free);
+        let queen = race(black, white, free, Some(king.reached), |set| {
+            slides(set, free) & free
+        });
+        let (reach_black, reach_white) = queen.first;
         let (blocked, cornered, liberties) = crowding(black, white, free);
         let to_move = match position.side_to_move() {
             Color::Black => 1,
@@ -143,18 +146,36 @@ struct Race {
     territory: i32,
     /// Squares reached by one side only.
     exclusive: i32,
+    /// The free squares each side reaches in one step (black's, white's).
+    first: (u64, u64),
+    /// The free squares each side reaches at all (black's, white's).
+    reached: (u64, u64),
 }
 
 /// Floods both sides at once one `step` at a time; a square belongs to the side that reaches
-/// it first (nobody's on a tie).
+/// it first (nobody's on a tie). Given `reached` (the free squares each side reaches at all,
+/// from another race: any step that moves through free squares reaches the same ones), it
+/// stops once every square both reach has been reached by one of them: the rest are squares
+/// only one side reaches, its own whenever it gets there.
 #[inline(always)]
-fn race(black: u64, white: u64, free: u64, step: impl Fn(u64) -> u64) -> Race {
+fn race(
+    black: u64,
+    white: u64,
+    free: u64,
+    reached: Option<(u64, u64)>,
+    step: impl Fn(u64) -> u64,
+) -> Race {
     let (mut seen_black, mut seen_white) = (black, white);
     let (mut front_black, mut front_white) = (black, white);
     let (mut own_black, mut own_white) = (0, 0);
-    while front_black | front_white != 0 {
+    let mut first = None;
+    // Without `reached`, the flood goes on to its end: a square one side has reached may be
+    // reached by the other later. The first step is always taken: it is `first`.
+    let undecided = |seen: u64| reached.is_none_or(|(b, w)| b & w & !seen != 0);
+    while first.is_none() || front_black | front_white != 0 && undecided(seen_black | seen_white) {
         let next_black = step(front_black) & !seen_black;
         let next_white = step(front_white) & !seen_white;
+        first.get_or_insert((next_black, next_white));
         own_black |= next_black & !seen_white & !next_white;
         own_white |= next_white & !seen_black & !next_black;
         seen_black |= next_black;
@@ -162,11 +183,16 @@ fn race(black: u64, white: u64, free: u64, step: impl Fn(u64) -> u64) -> Race {
         front_black = next_black;
         front_white = next_white;
     }
-    let only_black = seen_black & free & !seen_white;
-    let only_white = seen_white & free & !seen_black;
+    let (reached_black, reached_white) = reached.unwrap_or((seen_black & free, seen_white & free));
+    let only_black = reached_black & !reached_white;
+    let only_white = reached_white & !reached_black;
+    own_black |= only_black & !seen_black;
+    own_white |= only_white & !seen_white;
     Race {
         territory: ones(own_black) - ones(own_white),
         exclusive: ones(only_black) - ones(only_white),
+        first: first.unwrap_or((0, 0)),
+        reached: (reached_black, reached_white),
     }
 }
 
@@ -237,6 +263,73 @@ mod tests {
     use rand::SeedableRng;
     use rand::rngs::SmallRng;
     use yolah_core::{Square, attacks};
+
+    /// The distance of every square from `pieces` in `steps` through free squares (`u32::MAX`:
+    /// never), by a breadth-first search square by square: the definition the fills compute.
+    fn distances(pieces: u64, free: u64, steps: impl Fn(Square) -> u64) -> [u32; 64] {
+        let mut distance = [u32::MAX; 64];
+        let mut queue: std::collections::VecDeque<Square> = Square::all()
+            .filter(|s| pieces >> s.index() & 1 == 1)
+            .collect();
+        for square in &queue {
+            distance[square.index()] = 0;
+        }
+        while let Some(square) = queue.pop_front() {
+            for next in Square::all() {
+                let bit = 1u64 << next.index();
+                if steps(square) & free & bit != 0 && distance[next.index()] == u32::MAX {
+                    distance[next.index()] = distance[square.index()] + 1;
+                    queue.push_back(next);
+                }
+            }
+        }
+        distance
+    }
+
+    /// Black's count minus white's of the free squares where `mine(own, other)` holds.
+    fn count(black: &[u32; 64], white: &[u32; 64], mine: impl Fn(u32, u32) -> bool) -> i32 {
+        (0..64)
+            .map(|s| i32::from(mine(black[s], white[s])) - i32::from(mine(white[s], black[s])))
+            .sum()
+    }
+
+    #[test]
+    fn races_match_a_breadth_first_search_square_by_square() {
+        let mut rng = SmallRng::seed_from_u64(59);
+        for _ in 0..60 {
+            let mut position = Position::start();
+            while !position.game_over() {
+                let free = !position.occupied().0;
+                let occupied = position.occupied();
+                let (black, white) = (
+                    position.pieces(Color::Black).0,
+                    position.pieces(Color::White).0,
+                );
+                let features = Features::of(&position);
+                let king = |s: Square| Bitboard(1 << s.index()).neighbours().0;
+                let queen = |s: Square| attacks(s, occupied).0;
+                let (kb, kw) = (distances(black, free, king), distances(white, free, king));
+                let (qb, qw) = (distances(black, free, queen), distances(white, free, queen));
+                let expected = [
+                    (Feature::QueenTerritory, count(&qb, &qw, |d, e| d < e)),
+                    (Feature::KingTerritory, count(&kb, &kw, |d, e| d < e)),
+                    (
+                        Feature::Exclusive,
+                        count(&kb, &kw, |d, e| d != u32::MAX && e == u32::MAX),
+                    ),
+                    (
+                        Feature::OneMoveExclusive,
+                        count(&qb, &qw, |d, e| d == 1 && e != 1),
+                    ),
+                ];
+                for (feature, value) in expected {
+                    assert_eq!(features.get(feature), value, "{feature:?} in {position}");
+                }
+                let moves = position.moves();
+                position.play(moves[rand::RngExt::random_range(&mut rng, 0..moves.len())]);
+            }
+        }
+    }
 
     #[test]
     fn slides_match_the_magic_attacks() {

@@ -36,6 +36,10 @@ pub struct Tuning {
     /// No cut of the static value and no late-move pruning with this many free squares or
     /// fewer (`prune_free`).
     pub prune_free: i32,
+    /// From depth 4, each iteration first searches a window this many hundredths of a point
+    /// either side of the last iteration's value, widened (doubled each time) on a fail;
+    /// 0 searches the whole window at once (`aspiration`).
+    pub aspiration: i32,
 }
 
 impl Tuning {
@@ -53,6 +57,7 @@ impl Tuning {
         lmp_a: 4,
         lmp_b: 2,
         prune_free: 20,
+        aspiration: 0,
     };
 
     /// The field of the option `name`, if it is one of these.
@@ -70,6 +75,7 @@ impl Tuning {
             "lmp_a" => &mut self.lmp_a,
             "lmp_b" => &mut self.lmp_b,
             "prune_free" => &mut self.prune_free,
+            "aspiration" => &mut self.aspiration,
             _ => return None,
         })
     }

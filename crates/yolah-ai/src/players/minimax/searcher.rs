@@ -613,6 +613,52 @@ impl Searcher {
         Some(lines)
     }
 
+    /// The root searched `depth` plies deep, in an aspiration window around `last` (the
+    /// last iteration's value) when `Tuning::aspiration` is set, from depth 4, and `last` is
+    /// not a proved result: a value outside it is searched again with that side of the
+    /// window twice as far, until it falls inside (or the window is whole). Returns the value
+    /// and the unproven count before the search that gave it.
+    fn root(
+        &mut self,
+        shared: &Shared,
+        position: &mut Position,
+        depth: u32,
+        last: Option<i32>,
+    ) -> (i32, u64) {
+        let mut delta = shared.pruning.tuning.aspiration;
+        let (mut alpha, mut beta) = match last {
+            Some(last) if delta > 0 && depth >= 4 && last.abs() < WIN => {
+                (last - delta, last + delta)
+            }
+            _ => (-INFINITY, INFINITY),
+        };
+        // Past a proved result's values, the side of the window is open.
+        let open = |bound: i32| {
+            if bound.abs() >= WIN {
+                INFINITY * bound.signum()
+            } else {
+                bound
+            }
+        };
+        loop {
+            let unproven_before = self.unproven;
+            self.set_root(shared, position);
+            let value = self.search(shared, position, depth as i32, 0, alpha, beta, false);
+            if self.stopped {
+                return (value, unproven_before);
+            }
+            if value <= alpha && alpha > -INFINITY {
+                delta *= 2;
+                alpha = open(value - delta);
+            } else if value >= beta && beta < INFINITY {
+                delta *= 2;
+                beta = open(value + delta);
+            } else {
+                return (value, unproven_before);
+            }
+        }
+    }
+
     /// Iterative deepening from `root` up to `max_depth`, telling `on_iteration` of each
     /// finished one. The first thread (`ahead` 0) goes one ply at a time; a helper searches
     /// `ahead` plies deeper than the first thread is searching, skipping the depths it has
@@ -639,17 +685,8 @@ impl Searcher {
                 shared.main_depth.store(depth, Ordering::Relaxed);
             }
             self.may_stop = depth > 1;
-            let unproven_before = self.unproven;
-            self.set_root(shared, &position);
-            let value = self.search(
-                shared,
-                &mut position,
-                depth as i32,
-                0,
-                -INFINITY,
-                INFINITY,
-                false,
-            );
+            let last = best.as_ref().map(|b| b.best().value);
+            let (value, unproven_before) = self.root(shared, &mut position, depth, last);
             let pv = self.pv[0][..self.pv_len[0]].to_vec();
             if self.stopped {
                 // A partial iteration changes the root move only for one proved better, and

@@ -180,6 +180,12 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             (0, 56, 2),
             "no cut of the static value and no late-move pruning with this many free squares              or fewer",
         ),
+        tunable(
+            "aspiration",
+            "0",
+            (0, 500, 10),
+            "from depth 4, each iteration first searches this many hundredths of a point              either side of the last value (0: the whole window)",
+        ),
     ],
     seeded: false,
     build: |spec, _| {
@@ -297,6 +303,6 @@ mod tests {
                 names.push(option.name);
             }
         }
-        assert_eq!(names.len(), 12, "{names:?}");
+        assert_eq!(names.len(), 13, "{names:?}");
     }
 }
