@@ -350,6 +350,43 @@ fn aspiration_windows_that_fail_are_searched_again_to_the_plain_minimax_value() 
     }
 }
 
+/// Counter moves change the order of the moves, not the value: without pruning, still plain
+/// minimax's, and the search visits other nodes.
+#[test]
+fn counter_moves_reorder_the_moves_and_keep_the_value() {
+    let mut rng = SmallRng::seed_from_u64(60);
+    let weights = Weights::tuned();
+    let mut differ = 0;
+    for i in 0..12 {
+        let position = random_endgame(26 + i % 3 * 2, &mut rng);
+        let limits = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        let search = |counter_moves: bool| {
+            let mut player = Minimax::new(weights, 1, 1);
+            player.pruning = Pruning {
+                counter_moves,
+                ..Pruning::NONE
+            };
+            player.regions = false;
+            player.search(&position, limits)
+        };
+        let (with, without) = (search(true), search(false));
+        assert_eq!(
+            with.value,
+            plain_minimax(&position, 5, &weights),
+            "{position}"
+        );
+        assert_eq!(with.value, without.value, "{position}");
+        differ += usize::from(with.nodes != without.nodes);
+    }
+    assert!(
+        differ >= 6,
+        "counter moves changed the nodes of {differ} searches of 12"
+    );
+}
+
 #[test]
 fn the_table_keys_on_the_score_split() {
     // The same board with the points split differently: a different key, and each solved to

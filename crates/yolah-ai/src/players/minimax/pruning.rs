@@ -119,6 +119,10 @@ pub struct Pruning {
     /// Near the leaves, off the principal variation, the moves the history orders last are
     /// not searched at all past the first [`Tuning::move_count_limit`] (late-move pruning).
     pub move_count: bool,
+    /// The move that last refuted the opponent's move just played (its counter move) is
+    /// ordered after the killers and before the history: like them, it is neither reduced as
+    /// much as later moves nor pruned (`counter`).
+    pub counter_moves: bool,
     /// The numbers of these cuts.
     pub tuning: Tuning,
 }
@@ -132,6 +136,7 @@ impl Pruning {
         null_move: true,
         futility: false,
         move_count: true,
+        counter_moves: false,
         tuning: Tuning::DEFAULT,
     };
     /// Every move to full depth: plain alpha-beta, as tests compare with minimax.
@@ -140,6 +145,7 @@ impl Pruning {
         null_move: false,
         futility: false,
         move_count: false,
+        counter_moves: false,
         tuning: Tuning::DEFAULT,
     };
 

@@ -51,6 +51,8 @@ pub(super) struct Shared {
 pub(super) struct Searcher {
     /// Killers and history.
     ordering: MoveOrder,
+    /// The move played at each ply of the line being searched (a pass for a null move).
+    played: [Move; MAX_PLY],
     pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     nodes: u64,
@@ -87,6 +89,7 @@ impl Searcher {
     pub(super) fn new(main: bool) -> Searcher {
         Searcher {
             ordering: MoveOrder::new(),
+            played: [Move::PASS; MAX_PLY],
             pv: vec![[Move::PASS; MAX_PLY]; MAX_PLY]
                 .into_boxed_slice()
                 .try_into()
@@ -384,6 +387,7 @@ impl Searcher {
             // if the side still holds beta, so would a real move, and the node is cut.
             if null && eval >= beta {
                 let reduced = depth - 1 - tuning.null_reduction(depth);
+                self.played[ply] = Move::PASS;
                 self.play(shared, position, Move::PASS);
                 let value = -self.recurse::<AVX2>(
                     shared,
@@ -407,7 +411,8 @@ impl Searcher {
 
         // Step 3: the moves, ordered: table move, killers, then by history.
         let side = position.side_to_move();
-        let mut order = self.ordering.keys(&moves, table_move, ply, side);
+        let previous = (shared.pruning.counter_moves && ply > 0).then(|| self.played[ply - 1]);
+        let mut order = self.ordering.keys(&moves, table_move, ply, side, previous);
 
         // Step 4: principal variation search over the moves.
         let unproven_before = self.unproven;
@@ -428,6 +433,7 @@ impl Searcher {
                 break;
             }
             let m = moves[i];
+            self.played[ply] = m;
             self.play(shared, position, m);
             let value = if i == 0 {
                 -self.recurse::<AVX2>(shared, position, depth - 1, ply + 1, -beta, -alpha, false)
@@ -489,7 +495,8 @@ impl Searcher {
                     self.pv_len[ply] = end.max(ply + 1);
                     if value >= beta {
                         // Step 4c: a refutation: remember it as a killer and in the history.
-                        self.ordering.refuted(ply, depth, side, m, &moves[..i]);
+                        self.ordering
+                            .refuted(ply, depth, side, m, &moves[..i], previous);
                         break;
                     }
                 }

@@ -118,6 +118,12 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             help: "late-move pruning (near the leaves, the moves history orders last are skipped)",
         },
         OptionInfo {
+            name: "counter",
+            kind: ValueKind::Switch,
+            default: "off",
+            help: "counter moves (the last refutation of the opponent's move ordered after the              killers)",
+        },
+        OptionInfo {
             name: "rfp",
             kind: ValueKind::Switch,
             default: "off",
@@ -212,6 +218,9 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             move_count: spec
                 .whole("lmp")
                 .map_or(Pruning::PLAY.move_count, |on| on != 0),
+            counter_moves: spec
+                .whole("counter")
+                .map_or(Pruning::PLAY.counter_moves, |on| on != 0),
             tuning: tuning(spec),
         };
         player.regions = spec.whole("regions") == Some(1);
