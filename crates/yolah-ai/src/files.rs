@@ -108,13 +108,21 @@ fn cut_back(file: &File, len: u64, written: usize, error: io::Error) -> io::Erro
 /// Refuses a directory that holds anything but its run's lock: a new run writes only into a
 /// new or empty directory, never among another run's files.
 pub fn ensure_empty(dir: &Path) -> Result<(), String> {
+    ensure_empty_but(dir, None)
+}
+
+/// [`ensure_empty`], but `leftover` (a file name) is let be as well when the run's lock is
+/// there too: what a start killed while it wrote its first file leaves (its lock and the
+/// file's temporary), which the new start writes over.
+pub fn ensure_empty_but(dir: &Path, leftover: Option<&str>) -> Result<(), String> {
+    let leftover = leftover.filter(|_| dir.join(crate::arena::lock::LOCK_FILE).is_file());
     let entries =
         std::fs::read_dir(dir).map_err(|e| format!("cannot read '{}': {e}", dir.display()))?;
     for entry in entries {
         let name = entry
             .map_err(|e| format!("cannot read '{}': {e}", dir.display()))?
             .file_name();
-        if name != crate::arena::lock::LOCK_FILE {
+        if name != crate::arena::lock::LOCK_FILE && leftover.is_none_or(|l| name != l) {
             return Err(format!(
                 "'{}' is not empty (it holds '{}'): a new run needs a new or empty directory",
                 dir.display(),

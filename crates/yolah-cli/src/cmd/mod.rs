@@ -390,7 +390,11 @@ pub fn new_run_dir(
                 dir.display()
             ));
         }
-        yolah_ai::files::ensure_empty(dir)
+        // A start killed while it wrote the marker (before `write_atomic` renamed it) left
+        // its lock and the marker's temporary: nothing was acknowledged, and this start
+        // writes the temporary again.
+        let leftover = std::path::Path::new(marker).with_extension("tmp");
+        yolah_ai::files::ensure_empty_but(dir, leftover.to_str())
     })
 }
 
