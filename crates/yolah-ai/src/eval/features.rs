@@ -286,9 +286,15 @@ mod tests {
         distance
     }
 
-    /// Black's count minus white's of the free squares where `mine(own, other)` holds.
-    fn count(black: &[u32; 64], white: &[u32; 64], mine: impl Fn(u32, u32) -> bool) -> i32 {
+    /// Black's count minus white's of the `free` squares where `mine(own, other)` holds.
+    fn count(
+        free: u64,
+        black: &[u32; 64],
+        white: &[u32; 64],
+        mine: impl Fn(u32, u32) -> bool,
+    ) -> i32 {
         (0..64)
+            .filter(|&s| free >> s & 1 == 1)
             .map(|s| i32::from(mine(black[s], white[s])) - i32::from(mine(white[s], black[s])))
             .sum()
     }
@@ -311,15 +317,15 @@ mod tests {
                 let (kb, kw) = (distances(black, free, king), distances(white, free, king));
                 let (qb, qw) = (distances(black, free, queen), distances(white, free, queen));
                 let expected = [
-                    (Feature::QueenTerritory, count(&qb, &qw, |d, e| d < e)),
-                    (Feature::KingTerritory, count(&kb, &kw, |d, e| d < e)),
+                    (Feature::QueenTerritory, count(free, &qb, &qw, |d, e| d < e)),
+                    (Feature::KingTerritory, count(free, &kb, &kw, |d, e| d < e)),
                     (
                         Feature::Exclusive,
-                        count(&kb, &kw, |d, e| d != u32::MAX && e == u32::MAX),
+                        count(free, &kb, &kw, |d, e| d != u32::MAX && e == u32::MAX),
                     ),
                     (
                         Feature::OneMoveExclusive,
-                        count(&qb, &qw, |d, e| d == 1 && e != 1),
+                        count(free, &qb, &qw, |d, e| d == 1 && e != 1),
                     ),
                 ];
                 for (feature, value) in expected {

@@ -625,6 +625,11 @@ impl Searcher {
     /// not a proved result: a value outside it is searched again with that side of the
     /// window twice as far, until it falls inside (or the window is whole). Returns the value
     /// and the unproven count before the search that gave it.
+    ///
+    /// Stopped in a search again, the line left is one a stopped whole-window search could
+    /// leave: none after a fail low (its first move is only the best of moves all worse than
+    /// the last iteration's value, so the last iteration's line stands), and after a fail
+    /// high the move that failed high, if the search again has found none yet.
     fn root(
         &mut self,
         shared: &Shared,
@@ -635,7 +640,7 @@ impl Searcher {
         let mut delta = shared.pruning.tuning.aspiration;
         let (mut alpha, mut beta) = match last {
             Some(last) if delta > 0 && depth >= 4 && last.abs() < WIN => {
-                (last - delta, last + delta)
+                (last.saturating_sub(delta), last.saturating_add(delta))
             }
             _ => (-INFINITY, INFINITY),
         };
@@ -647,19 +652,32 @@ impl Searcher {
                 bound
             }
         };
+        let mut failed_low = false;
+        let mut failed_high: Option<(Move, i32)> = None;
         loop {
             let unproven_before = self.unproven;
             self.set_root(shared, position);
             let value = self.search(shared, position, depth as i32, 0, alpha, beta, false);
             if self.stopped {
+                if failed_low {
+                    self.pv_len[0] = 0;
+                } else if let Some((m, value)) = failed_high
+                    && self.pv_len[0] == 0
+                {
+                    self.pv[0][0] = m;
+                    self.pv_len[0] = 1;
+                    self.root_value = value;
+                }
                 return (value, unproven_before);
             }
             if value <= alpha && alpha > -INFINITY {
-                delta *= 2;
-                alpha = open(value - delta);
+                failed_low = true;
+                delta = delta.saturating_mul(2);
+                alpha = open(value.saturating_sub(delta));
             } else if value >= beta && beta < INFINITY {
-                delta *= 2;
-                beta = open(value + delta);
+                failed_high = self.pv[0][..self.pv_len[0]].first().map(|&m| (m, value));
+                delta = delta.saturating_mul(2);
+                beta = open(value.saturating_add(delta));
             } else {
                 return (value, unproven_before);
             }
