@@ -216,9 +216,18 @@ fn forced_moves_are_not_judged_and_the_classes_cut_where_stated() {
 
     // Forced moves (a stuck side's passes) are "only"; with no free squares asked, the
     // solver proves nothing.
-    let (moves, ..) = (0..)
-        .find_map(|seed| game_with_a_blunder(seed, 8, 10))
-        .expect("a game");
+    let forced_in = |moves: &[Move]| {
+        let mut position = Position::start();
+        moves.iter().any(|&m| {
+            let only = position.moves().len() == 1;
+            position.play(m);
+            only
+        })
+    };
+    let (moves, ..) = (0..200)
+        .filter_map(|seed| game_with_a_blunder(seed, 8, 10))
+        .find(|(moves, ..)| forced_in(moves))
+        .expect("a game with a forced move");
     let mut reviewer = Reviewer::new(
         Settings {
             nodes: 500,
