@@ -447,28 +447,43 @@ fn acknowledged(log: &Path) -> usize {
     count
 }
 
-/// A run to kill: its command line in a folder (to start it, or resume it), and where its
-/// record file and PGN file are in that folder.
+/// A run to kill: its command line in a folder (to start it with a number of games, or
+/// resume it), the number of games it starts with, and where its record file is in that
+/// folder.
 struct Killable {
-    args: fn(&Path, bool) -> Vec<String>,
+    args: fn(&Path, bool, u32) -> Vec<String>,
+    games: u32,
     csv: fn(&Path) -> PathBuf,
 }
 
-/// Plays the run once whole (the reference, which also times it), then again in another
+/// The shortest a whole run may take for its kills to be many: a kill comes at least 30 ms
+/// after a start, so on a fast machine a run of a fraction of a second ends after a few.
+const LONG_ENOUGH: Duration = Duration::from_secs(2);
+
+/// Plays the run once whole (the reference, which also times it; its games doubled until it
+/// takes `LONG_ENOUGH`), then again in another
 /// folder, killed (SIGKILL) again and again at random moments — between a fiftieth and a
 /// sixth of the whole run's time after each start — and resumed. After each kill, checks that the
 /// games acknowledged are in both files, whole, none twice, each the reference's game and the
 /// PGN's each the record file's; then lets it finish and checks that both files hold every game
 /// of the reference, once. Returns (kills, games checked).
 fn kill_battery(root: &Path, seed: u64, run: &Killable) -> (usize, usize) {
-    let whole = root.join("whole");
-    std::fs::create_dir(&whole).unwrap();
-    let started = Instant::now();
-    ok(&(run.args)(&whole, false)
-        .iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>());
-    let time = started.elapsed();
+    // The reference, its games doubled until it takes long enough on this machine.
+    let mut games = run.games;
+    let (whole, time) = loop {
+        let whole = root.join(format!("whole-{games}"));
+        std::fs::create_dir(&whole).unwrap();
+        let started = Instant::now();
+        ok(&(run.args)(&whole, false, games)
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>());
+        let time = started.elapsed();
+        if time >= LONG_ENOUGH || games >= 64 * run.games {
+            break (whole, time);
+        }
+        games *= 2;
+    };
     let reference: BTreeMap<u64, GameRecord> = RecordFile::read(&(run.csv)(&whole))
         .unwrap()
         .records
@@ -478,7 +493,7 @@ fn kill_battery(root: &Path, seed: u64, run: &Killable) -> (usize, usize) {
     with_enough_kills(5, |attempt| {
         let killed = root.join(format!("killed-{attempt}"));
         std::fs::create_dir(&killed).unwrap();
-        killed_runs(&killed, seed, time / (1 << attempt), run, &reference)
+        killed_runs(&killed, seed, time / (1 << attempt), games, run, &reference)
     })
 }
 
@@ -487,6 +502,7 @@ fn killed_runs(
     killed: &Path,
     seed: u64,
     time: Duration,
+    games: u32,
     run: &Killable,
     reference: &BTreeMap<u64, GameRecord>,
 ) -> (usize, usize) {
@@ -499,7 +515,7 @@ fn killed_runs(
         16,
         seed,
         from..(time / 6).max(from * 2),
-        |_| spawn(&(run.args)(killed, csv.exists()), &log),
+        |_| spawn(&(run.args)(killed, csv.exists(), games), &log),
         |k| {
             let acked = acknowledged(&log);
             if !csv.exists() {
@@ -539,7 +555,7 @@ fn killed_runs(
             most = most.max(read.records.len());
         },
     );
-    ok(&(run.args)(killed, true)
+    ok(&(run.args)(killed, true, games)
         .iter()
         .map(String::as_str)
         .collect::<Vec<_>>());
@@ -567,9 +583,11 @@ fn killed_runs(
 fn kills_at_random_lose_nothing_acknowledged_in_a_match() {
     let dir = tempfile::tempdir().unwrap();
     let run = Killable {
-        args: |dir, resume| {
-            let mut args = strings(&["match", "minimax:depth=1", "random", "-g", "200", "-t", "1"]);
+        args: |dir, resume, games| {
+            let mut args = strings(&["match", "minimax:depth=1", "random", "-t", "1"]);
             args.extend([
+                "-g".into(),
+                games.to_string(),
                 "-o".into(),
                 dir.join("games.csv").display().to_string(),
                 "--pgn".into(),
@@ -580,6 +598,7 @@ fn kills_at_random_lose_nothing_acknowledged_in_a_match() {
             }
             args
         },
+        games: 200,
         csv: |dir| dir.join("games.csv"),
     };
     let (kills, checked) = kill_battery(dir.path(), 42, &run);
@@ -590,7 +609,7 @@ fn kills_at_random_lose_nothing_acknowledged_in_a_match() {
 fn kills_at_random_lose_nothing_acknowledged_in_a_gauntlet() {
     let dir = tempfile::tempdir().unwrap();
     let run = Killable {
-        args: |dir, resume| {
+        args: |dir, resume, games| {
             let out = dir.join("g").display().to_string();
             let pgn = dir.join("games.pgn").display().to_string();
             if resume {
@@ -603,7 +622,7 @@ fn kills_at_random_lose_nothing_acknowledged_in_a_gauntlet() {
                 "random",
                 "random:seed=2",
                 "--games-per-pair",
-                "100",
+                &games.to_string(),
                 "-t",
                 "1",
                 "--out",
@@ -612,6 +631,7 @@ fn kills_at_random_lose_nothing_acknowledged_in_a_gauntlet() {
                 &pgn,
             ])
         },
+        games: 100,
         csv: |dir| dir.join("g").join("games.csv"),
     };
     let (kills, checked) = kill_battery(dir.path(), 7, &run);
