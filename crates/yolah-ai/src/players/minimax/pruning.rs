@@ -57,7 +57,7 @@ impl Tuning {
         lmp_a: 4,
         lmp_b: 2,
         prune_free: 20,
-        aspiration: 0,
+        aspiration: 50,
     };
 
     /// The field of the option `name`, if it is one of these.

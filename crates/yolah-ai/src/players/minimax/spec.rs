@@ -188,7 +188,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
         ),
         tunable(
             "aspiration",
-            "0",
+            "50",
             (0, 500, 10),
             "from depth 4, each iteration first searches this many hundredths of a point              either side of the last value (0: the whole window)",
         ),
