@@ -205,6 +205,14 @@ fn every_catalogued_player_builds_from_its_bare_name() {
         assert!(!player.about.is_empty());
         for option in player.options {
             assert!(!option.help.is_empty() && !option.default.is_empty());
+            // One line of words: a string broken across source lines keeps no indentation.
+            assert!(
+                !option.help.contains("  ") && !option.help.contains('\n'),
+                "{}'s {}: {:?}",
+                player.name,
+                option.name,
+                option.help
+            );
         }
     }
 }
