@@ -5,7 +5,8 @@
 use super::values::MAX_PLY;
 use yolah_core::{Color, MAX_MOVES, Move};
 
-const HISTORY_MAX: i32 = 1 << 14;
+/// The most a move's history reaches either way.
+pub(super) const HISTORY_MAX: i32 = 1 << 14;
 /// Move-ordering keys of the table move and the killers, above every history value.
 const TABLE_MOVE: i32 = 1 << 30;
 const KILLER: i32 = 1 << 29;

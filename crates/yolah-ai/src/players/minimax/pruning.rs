@@ -1,6 +1,7 @@
 //! Which moves the search looks at less: the [`Pruning`] switches, the depths and margins of
 //! null-move and reverse futility pruning, and how far a late move is reduced.
 
+use super::ordering::{HISTORY_MAX, MoveOrder};
 use yolah_core::Move;
 
 /// The numbers of the cuts: each a spec option of `minimax` (`minimax:lmr_base=60`), with
@@ -15,6 +16,13 @@ pub struct Tuning {
     pub lmr_base: i32,
     /// See `lmr_base`.
     pub lmr_scale: i32,
+    /// A late move's reduction is this many hundredths of a ply less for a move of the
+    /// highest history, as much more for one of the lowest, in proportion between (but a
+    /// ply at least) (`lmr_history`).
+    pub lmr_history: i32,
+    /// On the principal variation (a node whose window is open), late moves are reduced
+    /// this many plies less, down to none (`lmr_pv`).
+    pub lmr_pv: i32,
     /// Null-move pruning at depths from this one (`nmp_depth`).
     pub nmp_depth: i32,
     /// The null move's search is `nmp_base + depth / nmp_divisor` plies shallower than a
@@ -48,6 +56,8 @@ impl Tuning {
         lmr_after: 3,
         lmr_base: 50,
         lmr_scale: 50,
+        lmr_history: 0,
+        lmr_pv: 0,
         nmp_depth: 3,
         nmp_base: 2,
         nmp_divisor: 4,
@@ -66,6 +76,8 @@ impl Tuning {
             "lmr_after" => &mut self.lmr_after,
             "lmr_base" => &mut self.lmr_base,
             "lmr_scale" => &mut self.lmr_scale,
+            "lmr_history" => &mut self.lmr_history,
+            "lmr_pv" => &mut self.lmr_pv,
             "nmp_depth" => &mut self.nmp_depth,
             "nmp_base" => &mut self.nmp_base,
             "nmp_divisor" => &mut self.nmp_divisor,
@@ -89,11 +101,15 @@ impl Tuning {
 
     /// How many plies shallower the `index`-th move (from 0) of a node searched `depth` plies
     /// deep is searched first: by default a ply, more the deeper the node and the later the
-    /// move (½ + ln depth × ln index / 2, rounded down), leaving at least a ply.
-    fn reduction(&self, depth: i32, index: usize) -> i32 {
+    /// move (½ + ln depth × ln index / 2, rounded down), leaving at least a ply; less for a
+    /// move of good `history` (`lmr_history`), and less on the principal variation (`pv`,
+    /// `lmr_pv`).
+    fn reduction(&self, depth: i32, index: usize, history: i32, pv: bool) -> i32 {
         let r = self.lmr_base as f32 / 100.0
-            + (depth as f32).ln() * (index as f32).ln() * (self.lmr_scale as f32 / 100.0);
-        (r as i32).clamp(1, depth - 2)
+            + (depth as f32).ln() * (index as f32).ln() * (self.lmr_scale as f32 / 100.0)
+            - self.lmr_history as f32 / 100.0 * history as f32 / HISTORY_MAX as f32;
+        let r = (r.floor() as i32).clamp(1, depth - 2);
+        if pv { (r - self.lmr_pv).max(0) } else { r }
     }
 
     /// How many plies shallower than a move's the null move's search is at `depth`.
@@ -149,29 +165,33 @@ impl Pruning {
         tuning: Tuning::DEFAULT,
     };
 
-    /// How many plies shallower the `index`-th move `m` (from 0; `by_history`: neither the
-    /// table move nor a killer) of a node searched `depth` plies deep, with `free` free
-    /// squares, is searched first (late-move reduction). A node deep enough to see the game's
-    /// end reduces no move below the end of its game, so that its value is proved.
+    /// How many plies shallower the `index`-th move `m` (from 0; its ordering `key`: by
+    /// history unless it is the table move, a killer or the counter move) of a node searched
+    /// `depth` plies deep, with `free` free squares, on the principal variation or not (`pv`),
+    /// is searched first (late-move reduction). A node deep enough to see the game's end
+    /// reduces no move below the end of its game, so that its value is proved.
     #[inline]
     pub(super) fn late_move_reduction(
         self,
         depth: i32,
         index: usize,
-        by_history: bool,
+        key: i32,
+        pv: bool,
         free: i32,
         m: Move,
     ) -> i32 {
+        let by_history = MoveOrder::by_history(key);
         if !(self.reductions && depth >= 3 && index as i32 >= self.tuning.lmr_after && by_history) {
             return 0;
         }
+        let reduction = self.tuning.reduction(depth, index, key, pv);
         // The child's game lasts at most 2 plies a free square, a pass included.
         let child_end = 2 * (free - i32::from(!m.is_pass()));
         let spare = depth - 1 - child_end;
         if spare >= 0 {
-            self.tuning.reduction(depth, index).min(spare)
+            reduction.min(spare)
         } else {
-            self.tuning.reduction(depth, index)
+            reduction
         }
     }
 }
@@ -182,4 +202,57 @@ impl Pruning {
 /// (A side that must pass adds its pass: `2 * free`.)
 pub(super) const fn plies_left(free: i32) -> i32 {
     2 * free - 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn history_and_the_principal_variation_change_a_reduction_only_when_asked() {
+        let plain = Tuning::DEFAULT;
+        // ½ + ln 10 × ln 20 / 2 = 3.95: 3 plies, whatever the history, on the PV or not.
+        for (history, pv) in [(0, false), (HISTORY_MAX, true), (-HISTORY_MAX, false)] {
+            assert_eq!(plain.reduction(10, 20, history, pv), 3);
+        }
+        let tuned = Tuning {
+            lmr_history: 200,
+            lmr_pv: 1,
+            ..Tuning::DEFAULT
+        };
+        assert_eq!(tuned.reduction(10, 20, 0, false), 3);
+        assert_eq!(tuned.reduction(10, 20, HISTORY_MAX, false), 1);
+        assert_eq!(tuned.reduction(10, 20, HISTORY_MAX / 2, false), 2);
+        assert_eq!(tuned.reduction(10, 20, -HISTORY_MAX, false), 5);
+        // Never past depth - 2, never below a ply off the principal variation...
+        assert_eq!(tuned.reduction(6, 40, -HISTORY_MAX, false), 4);
+        assert_eq!(tuned.reduction(10, 4, HISTORY_MAX, false), 1);
+        // ...and on it a ply less, down to none.
+        assert_eq!(tuned.reduction(10, 20, 0, true), 2);
+        assert_eq!(tuned.reduction(10, 4, HISTORY_MAX, true), 0);
+    }
+
+    #[test]
+    fn only_late_moves_ordered_by_history_are_reduced() {
+        let pruning = Pruning {
+            tuning: Tuning {
+                lmr_pv: 3,
+                ..Tuning::DEFAULT
+            },
+            ..Pruning::PLAY
+        };
+        let m: Move = "a1:a2".parse().unwrap();
+        assert_eq!(pruning.late_move_reduction(10, 20, 0, false, 40, m), 3);
+        assert_eq!(pruning.late_move_reduction(10, 20, 0, true, 40, m), 0);
+        assert_eq!(pruning.late_move_reduction(10, 2, 0, false, 40, m), 0);
+        assert_eq!(pruning.late_move_reduction(2, 20, 0, false, 40, m), 0);
+        assert_eq!(
+            pruning.late_move_reduction(10, 20, i32::MAX, false, 40, m),
+            0
+        );
+        // Near the end a move is not reduced below its game's end: 3 free squares left after
+        // it, 6 plies at most, at depth 10 (9 for the child): 3 spare plies.
+        assert_eq!(pruning.late_move_reduction(10, 20, 0, false, 4, m), 3);
+        assert_eq!(pruning.late_move_reduction(10, 20, 0, false, 5, m), 1);
+    }
 }

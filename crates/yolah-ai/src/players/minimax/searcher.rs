@@ -439,10 +439,9 @@ impl Searcher {
                 -self.recurse::<AVX2>(shared, position, depth - 1, ply + 1, -beta, -alpha, false)
             } else {
                 // Step 4b: late moves first shallower (late-move reduction).
-                let by_history = MoveOrder::by_history(order[i]);
                 let reduction = shared
                     .pruning
-                    .late_move_reduction(depth, i, by_history, free, m);
+                    .late_move_reduction(depth, i, order[i], pv_node, free, m);
                 let mut value = -self.recurse::<AVX2>(
                     shared,
                     position,

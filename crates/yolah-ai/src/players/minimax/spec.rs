@@ -143,6 +143,18 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
         ),
         tunable("lmr_scale", "50", (10, 200, 10), "see lmr_base"),
         tunable(
+            "lmr_history",
+            "0",
+            (0, 400, 25),
+            "a late move of the highest history is reduced this many hundredths of a ply less, one of the lowest as much more, in proportion between",
+        ),
+        tunable(
+            "lmr_pv",
+            "0",
+            (0, 3, 1),
+            "on the principal variation, late moves are reduced this many plies less",
+        ),
+        tunable(
             "nmp_depth",
             "3",
             (1, 12, 1),
