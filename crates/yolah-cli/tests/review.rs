@@ -79,6 +79,11 @@ fn a_game_is_reviewed_move_by_move() {
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("game 1: "), "{text}");
     assert_eq!(lines.len(), 3 + moves.len() + 3, "{text}");
+    // Moves numbered in pairs, as the board and the PGN number them.
+    assert_eq!(lines[2].split_whitespace().next(), Some("no."), "{text}");
+    assert!(lines[3].starts_with("   1.  black  "), "{text}");
+    assert!(lines[4].starts_with("   1…  white  "), "{text}");
+    assert!(lines[3 + 40].starts_with("  21.  "), "{text}");
     for (line, m) in lines[3..].iter().zip(moves) {
         let words: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(words[2], m.as_str().unwrap(), "{line}");

@@ -459,12 +459,12 @@ async fn the_board_in_chromium_at_desktop_and_phone_sizes() {
         landing(&client, name).await;
         level_game_to_the_end(&client, name).await;
         evaluation_where_it_belongs(&client).await;
-        navigation(&client).await;
+        navigation(&client, name).await;
         undo_in_every_mode(&client).await;
         shared_link_and_analysis(&client, &address.to_string(), name).await;
+        passes_in_the_move_list(&client, &address.to_string()).await;
         if name == "desktop" {
             sounds(&client).await;
-            passes_in_the_move_list(&client, &address.to_string()).await;
             flip(&client).await;
             clock(&client).await;
         } else {
@@ -724,7 +724,7 @@ async fn level_game_to_the_end(client: &Client, name: &str) {
 }
 
 /// The move list as navigation: a click on a move, ← → Home End, and take back to here.
-async fn navigation(client: &Client) {
+async fn navigation(client: &Client, name: &str) {
     level_game(client, 1, "black").await;
     let mut now = wait_for(client, "a new game", |p| {
         p["players"] == "human|random" && p["human"] == "yes" && p["ply"] == "0"
@@ -757,12 +757,19 @@ async fn navigation(client: &Client) {
         "return document.getElementById('status').textContent;",
     )
     .await;
-    assert!(
-        status.as_str().unwrap().starts_with(&format!(
-            "viewing the position after 1… {second} (ply 2 of 6;"
-        )),
-        "{status}"
+    // Issue 57, item 6: the way back named as this device offers it, keys or the button.
+    let back = if name == "phone" {
+        "▶| to return)"
+    } else {
+        "→ or End to return)"
+    };
+    assert_eq!(
+        status.as_str().unwrap(),
+        format!("viewing the position after 1… {second} (ply 2 of 6; {back}")
     );
+    // Issue 57, item 5: "Take back to here" where the person is to move, not where the
+    // machine is (the server would refuse it).
+    assert_seen(client, "takeback").await;
     key(client, "ArrowLeft").await;
     board_shows(
         client,
@@ -770,6 +777,7 @@ async fn navigation(client: &Client) {
         1,
     )
     .await;
+    assert_unseen(client, "takeback").await;
     key(client, "Home").await;
     board_shows(
         client,
@@ -1124,6 +1132,15 @@ async fn passes_in_the_move_list(client: &Client, address: &str) {
     assert_eq!(list["entries"], 54, "{list}");
     assert_eq!(list["passes"], json!(["pass ×3"]), "{list}");
     assert!(!list["text"].as_str().unwrap().contains("a1:a1"), "{list}");
+    // No move number hidden by the run: white's moves after black's hidden passes carry
+    // theirs, as the review names them.
+    assert!(
+        list["text"]
+            .as_str()
+            .unwrap()
+            .ends_with("26. pass ×3 a3:a4 27… g2:h3 28… h3:g4 "),
+        "{list}"
+    );
     // Inside the run (after black's second pass), the run's entry is the current one.
     key(client, "ArrowLeft").await;
     key(client, "ArrowLeft").await;
@@ -1152,6 +1169,18 @@ async fn phone_layout(client: &Client) {
     )
     .await;
     let number = |key: &str| layout[key].as_f64().unwrap();
+    // Issue 57, item 6: the masthead's tagline in at most two lines (it took five).
+    let tagline = run(
+        client,
+        "const span = document.querySelector('#masthead span');
+         return {height: span.getBoundingClientRect().height,
+                 font: parseFloat(getComputedStyle(span).fontSize)};",
+    )
+    .await;
+    assert!(
+        tagline["height"].as_f64().unwrap() <= 2.6 * tagline["font"].as_f64().unwrap(),
+        "the tagline in two lines at most: {tagline}"
+    );
     assert!(number("board") <= number("width"), "{layout}");
     assert!(number("scroll") <= number("width"), "{layout}");
     assert!(number("undo") <= number("moves"), "{layout}");

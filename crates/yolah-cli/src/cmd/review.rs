@@ -199,8 +199,8 @@ fn print_review(out: &mut impl Write, game: &Picked, review: &Review) -> Result<
     )?;
     writeln!(
         out,
-        "{:>4}  {:<5}  {:<5}  {:<10}  {:>10}  {:>10}  the engine's move and line",
-        "ply", "side", "move", "class", "before", "after"
+        "{:>5}  {:<5}  {:<5}  {:<10}  {:>10}  {:>10}  the engine's move and line",
+        "no.", "side", "move", "class", "before", "after"
     )
     .context("writing the review")?;
     for judged in &review.moves {
@@ -233,10 +233,17 @@ fn print_review(out: &mut impl Write, game: &Picked, review: &Review) -> Result<
     Ok(())
 }
 
+/// The move of ply `ply` (from 0) numbered as the board, the PGN files and chess players
+/// number them: in pairs from the game's first move, "17." for the first of a pair, "17…"
+/// for the second.
+fn move_number(ply: u16) -> String {
+    format!("{}{}", ply / 2 + 1, if ply % 2 == 0 { "." } else { "…" })
+}
+
 fn move_line(judged: &Judged) -> String {
     let mut line = format!(
-        "{:>4}  {:<5}  {:<5}  {:<10}  {:>10}  {:>10}",
-        judged.ply + 1,
+        "{:>5}  {:<5}  {:<5}  {:<10}  {:>10}  {:>10}",
+        move_number(judged.ply),
         judged.side,
         judged.played,
         judged.class.name(),

@@ -59,13 +59,17 @@ export function draw() {
   drawBanner();
 }
 
+// Whether the page is used with a keyboard at hand: not on a touch screen without a mouse
+// (a phone), where the hints name the buttons instead.
+function keysAtHand() { return !matchMedia("(hover: none) and (pointer: coarse)").matches; }
+
 export function statusLine() {
   if (page.room && live() && !page.state.result) {
     if (page.room.seat === "spectator") return "watching: " + page.state.side + " to move";
     return page.state.side === page.room.seat ? "your move, " + page.state.side : "your friend's move (" + page.state.side + ")";
   }
   if (!live()) return (page.view === 0 ? "viewing the start" : "viewing the position after " + moveName(page.view))
-    + " (ply " + page.view + " of " + page.state.moves.length + "; → or End to return)";
+    + " (ply " + page.view + " of " + page.state.moves.length + "; " + (keysAtHand() ? "→ or End" : "▶|") + " to return)";
   if (shownOnly()) return "a game from the archive" + (page.state.result ? "" : " (going on)") + ": step through its moves, or Analyse to study it";
   if (page.state.analysis) {
     if (page.state.result) return "analysis: the game is over here";
@@ -121,7 +125,10 @@ export function drawButtons() {
   // "Take back to here" where a takeback can act: viewing an earlier position of a game this
   // page plays on (not over, nor watched from a seat it does not hold; a friends' game takes
   // back one move at a time, both asking).
-  $("takeback").hidden = live() || shownOnly() || !!page.room || (over && !page.state.analysis);
+  // Nor where the machine is to move: the server takes back only to the person's turn.
+  const viewed = live() ? null : positionAt(page.view).side;
+  const machineThere = viewed && page.state.players[viewed === "black" ? 0 : 1] !== "human";
+  $("takeback").hidden = live() || shownOnly() || !!page.room || (over && !page.state.analysis) || machineThere;
   $("analyse").textContent = page.state.analysis ? "Back to playing" : "Analyse";
   $("analyse").hidden = playingLive();
   $("copy-link").hidden = playingLive();

@@ -34,10 +34,12 @@ export function drawMoves(count) {
   const shownPly = count - 1 in within ? within[count - 1] + 1 : count;
   page.state.moves.forEach((m, i) => {
     if (i in within) return;
-    if (i % 2 === 0) {
+    // Black's move opens its number; white's carries one ("27… g2:h3", as `moveName` says)
+    // when black's move before it is hidden in a run of passes.
+    if (i % 2 === 0 || i - 1 in within) {
       const n = document.createElement("span");
       n.className = "number";
-      n.textContent = (i / 2 + 1) + ". ";
+      n.textContent = Math.floor(i / 2 + 1) + (i % 2 === 0 ? ". " : "… ");
       box.appendChild(n);
     }
     const span = document.createElement("span");
