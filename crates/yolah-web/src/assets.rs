@@ -25,6 +25,7 @@ const FILES: &[(&str, &str)] = &[
     ),
     ("page/main.js", include_str!("static/page/main.js")),
     ("page/moves.js", include_str!("static/page/moves.js")),
+    ("page/names.js", include_str!("static/page/names.js")),
     ("page/page.css", include_str!("static/page/page.css")),
     ("page/page.js", include_str!("static/page/page.js")),
     ("page/pointer.js", include_str!("static/page/pointer.js")),
@@ -87,6 +88,77 @@ mod tests {
         assert_eq!(find("board.css").unwrap().0, "text/css; charset=utf-8");
         for missing in ["", "page", "../lib.rs", "page/../board.js", "nope.js"] {
             assert!(find(missing).is_none(), "{missing}");
+        }
+    }
+
+    /// The modules `path` imports (`import … from "./x.js"`), as paths under `static/`.
+    fn imports(path: &str, text: &str) -> Vec<String> {
+        let dir: Vec<&str> = path.split('/').collect();
+        let dir = &dir[..dir.len() - 1];
+        text.lines()
+            .filter(|line| line.starts_with("import "))
+            .filter_map(|line| line.split(" from \"").nth(1)?.split('"').next())
+            .map(|target| {
+                let mut parts: Vec<&str> = dir.to_vec();
+                for part in target.split('/') {
+                    match part {
+                        "." => {}
+                        ".." => {
+                            parts.pop();
+                        }
+                        _ => parts.push(part),
+                    }
+                }
+                parts.join("/")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_modules_import_one_another_in_one_direction() {
+        let graph: Vec<(&str, Vec<String>)> = FILES
+            .iter()
+            .filter(|(name, _)| name.ends_with(".js"))
+            .map(|(name, text)| (*name, imports(name, text)))
+            .collect();
+        // Every import is a served file.
+        for (name, targets) in &graph {
+            for target in targets {
+                assert!(find(target).is_some(), "{name} imports {target}");
+            }
+        }
+        assert!(
+            graph.iter().any(|(name, targets)| *name == "page/draw.js"
+                && targets.contains(&"page/moves.js".to_string())),
+            "the imports are read: {graph:?}"
+        );
+        // Depth-first from each module: a module met again on the path is a circle.
+        fn visit<'a>(
+            name: &'a str,
+            graph: &'a [(&'a str, Vec<String>)],
+            path: &mut Vec<&'a str>,
+            done: &mut Vec<&'a str>,
+        ) {
+            if let Some(at) = path.iter().position(|n| *n == name) {
+                panic!(
+                    "a circle of imports: {}",
+                    path[at..].join(" → ") + " → " + name
+                );
+            }
+            if done.contains(&name) {
+                return;
+            }
+            path.push(name);
+            let targets = graph.iter().find(|(n, _)| *n == name).map(|(_, t)| t);
+            for target in targets.into_iter().flatten() {
+                visit(target, graph, path, done);
+            }
+            path.pop();
+            done.push(name);
+        }
+        let mut done = Vec::new();
+        for (name, _) in &graph {
+            visit(name, &graph, &mut Vec::new(), &mut done);
         }
     }
 

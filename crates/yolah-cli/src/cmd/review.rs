@@ -237,7 +237,11 @@ fn print_review(out: &mut impl Write, game: &Picked, review: &Review) -> Result<
 /// number them: in pairs from the game's first move, "17." for the first of a pair, "17…"
 /// for the second.
 fn move_number(ply: u16) -> String {
-    format!("{}{}", ply / 2 + 1, if ply.is_multiple_of(2) { "." } else { "…" })
+    format!(
+        "{}{}",
+        ply / 2 + 1,
+        if ply.is_multiple_of(2) { "." } else { "…" }
+    )
 }
 
 fn move_line(judged: &Judged) -> String {

@@ -1,7 +1,8 @@
 import { buildSquares, cells, paintSquare } from "../board.js";
 import { playerName } from "../players.js";
 import { drawEval } from "./evaluation.js";
-import { drawMoves, moveName } from "./moves.js";
+import { drawMoves } from "./moves.js";
+import { moveName } from "./names.js";
 import { page, $, humanToMove, live, personPlays, playingLive, send, shownOnly, squares } from "./page.js";
 import { positionAt } from "./position.js";
 import { drawReview, syncReview } from "./review.js";

@@ -1,8 +1,7 @@
 import { FILES } from "../board.js";
+import { provedText, signed } from "./names.js";
 import { page, $, evalShown, live } from "./page.js";
 import { reviewed, shownEvals } from "./review.js";
-
-export function signed(x) { return (x > 0 ? "+" : x < 0 ? "−" : "") + Math.abs(x).toFixed(2); }
 
 // A report in words, every value from black's side; with the evaluation hidden, only the
 // move and the time.
@@ -89,11 +88,6 @@ export function drawEval(count) {
   if (evalShown()) drawGraph(count);
   else $("graph").toggleAttribute("hidden", true);
   drawArrow(count);
-}
-
-// A proved margin in words, from black's side: "black wins by 4", "white wins by 2", "drawn".
-export function provedText(points) {
-  return points > 0 ? "black wins by " + points : points < 0 ? "white wins by " + (-points) : "drawn";
 }
 
 // The engine's best lines for the position shown (issue 43, item 8): up to three in an

@@ -7,7 +7,7 @@ import { LEVELS } from "../players.js";
 import { firstEntry, route } from "./address.js";
 import { drawClocks } from "./clocks.js";
 import { connect } from "./connection.js";
-import { buildBoard, drawBanner, flip, show } from "./draw.js";
+import { buildBoard, draw, drawBanner, flip, show } from "./draw.js";
 import { page, $, live, send } from "./page.js";
 import { listenForDrags } from "./pointer.js";
 import { askReview, nextMistake } from "./review.js";
@@ -79,6 +79,12 @@ $("review-next").addEventListener("click", () => {
   const to = nextMistake(live() ? page.state.moves.length : page.view);
   if (to !== null) show(to);
 });
+$("moves").addEventListener("click", (e) => {
+  const entry = e.target.closest("[data-ply]");
+  if (entry) show(Number(entry.dataset.ply));
+});
+// A review read or asked for: the page drawn again with it.
+document.addEventListener("review", () => { if (page.state) draw(); });
 $("graph").addEventListener("click", (e) => {
   const box = $("graph").getBoundingClientRect();
   const n = Math.max(page.state.moves.length, 1);

@@ -1,14 +1,9 @@
-import { show } from "./draw.js";
+import { GLYPHS } from "./names.js";
 import { page, $, live } from "./page.js";
-import { GLYPHS, reviewed } from "./review.js";
+import { reviewed } from "./review.js";
 
-// The move of ply `ply` (from 1) as chess players number them, in pairs, black's first:
-// "3. d4:d6" for black's, "3… e5:e7" for white's; a pass is "pass". Counts of half-moves say
-// "ply".
-export function moveName(ply) {
-  const m = page.state.moves[ply - 1];
-  return Math.floor((ply + 1) / 2) + (ply % 2 === 1 ? ". " : "… ") + (m === "a1:a1" ? "pass" : m);
-}
+// The move list. Each entry and glyph carries its ply (`data-ply`): a click on one shows the
+// position after it (`main.js` listens on the list).
 
 // A side with no move passes on each of its turns: a run of one side's passes is one entry,
 // "pass ×N", at the run's first pass (the positions in between are still there to step
@@ -47,7 +42,6 @@ export function drawMoves(count) {
     span.textContent = m === "a1:a1" ? (runs[i] > 1 ? "pass ×" + runs[i] : "pass") : m;
     if (m === "a1:a1") span.title = "a1:a1: " + (i % 2 === 0 ? "black" : "white") + " has no move" + (runs[i] > 1 ? ", " + runs[i] + " turns in a row" : "");
     span.dataset.ply = String(i + 1);
-    span.addEventListener("click", () => show(i + 1));
     box.appendChild(span);
     const judged = reviewed() && reviewed().moves[i];
     if (judged && GLYPHS[judged.class]) {
@@ -55,7 +49,7 @@ export function drawMoves(count) {
       glyph.className = "glyph judged-" + judged.class;
       glyph.textContent = GLYPHS[judged.class];
       glyph.title = judged.class + ": " + Math.round(100 * judged.loss) + " % of expected score lost";
-      glyph.addEventListener("click", () => show(i + 1));
+      glyph.dataset.ply = String(i + 1);
       box.appendChild(glyph);
     }
     box.appendChild(document.createTextNode(" "));

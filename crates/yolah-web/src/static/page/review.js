@@ -1,6 +1,4 @@
-import { draw } from "./draw.js";
-import { signed } from "./evaluation.js";
-import { moveName } from "./moves.js";
+import { GLYPHS, moveName, valueText } from "./names.js";
 import { page, $, evalShown } from "./page.js";
 
 // Issue 43, item 7: a finished kept game's review, asked of the server (`POST
@@ -8,7 +6,6 @@ import { page, $, evalShown } from "./page.js";
 // analysis: the graph over the whole game, each move's class in the list, each side's
 // accuracy, and the move shown judged, with the engine's better line and, in the endgame,
 // the solver's verdict. The thresholds are the guide's (`yolah review`).
-export const GLYPHS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 let review = null;          // the review of the game shown: { id, moves, status, data, timer }
 export function reviewId() { return page.kept ? page.kept.id : page.room ? page.room.id : null; }
 export function reviewable() { return !!page.state && !!page.state.result && !page.state.analysis && !!reviewId() && !page.stateOfOld; }
@@ -51,7 +48,8 @@ export async function fetchReview(method) {
     asked.progress = answer;
     asked.timer = setTimeout(() => fetchReview("GET"), 500);
   }
-  if (page.state) draw();
+  // The page draws itself again (`main.js` listens): this module draws only its own part.
+  if (page.state) document.dispatchEvent(new Event("review"));
 }
 
 // Every position's value from black's side, as the engine's reports are kept (`evals`).
@@ -64,11 +62,6 @@ export function reviewEvals(data) {
   });
   out[data.moves.length] = { points: data.end.margin, value: data.end.expected, proved: data.end.proved, pv: [], depth: 0 };
   return out;
-}
-
-export function valueText(v) {
-  if (v.proved) return v.margin > 0 ? "won by " + v.margin : v.margin < 0 ? "lost by " + (-v.margin) : "drawn";
-  return signed(v.margin) + " (" + Math.round(100 * v.expected) + " %)";
 }
 
 // The number of moves at which the next judged inaccuracy or worse after `count` is shown
