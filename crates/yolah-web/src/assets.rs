@@ -30,6 +30,7 @@ const FILES: &[(&str, &str)] = &[
     ("page/page.js", include_str!("static/page/page.js")),
     ("page/pointer.js", include_str!("static/page/pointer.js")),
     ("page/position.js", include_str!("static/page/position.js")),
+    ("page/practice.js", include_str!("static/page/practice.js")),
     ("page/review.js", include_str!("static/page/review.js")),
     ("page/rules.js", include_str!("static/page/rules.js")),
     ("page/setup.js", include_str!("static/page/setup.js")),

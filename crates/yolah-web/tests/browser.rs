@@ -2533,3 +2533,176 @@ async fn a_puzzle_solved_and_one_failed() {
         client.close().await.unwrap();
     }
 }
+
+/// Issue 57, item 1: learn from your mistakes. A person plays a whole game against level 1,
+/// has it reviewed, and walks through their own mistakes and blunders as puzzles: the position
+/// before each, the review's answer hidden; the move played again is refused, a hint picks up
+/// the piece, the review's best move is right (clicked on the board); the next one's answer
+/// shown; a summary at the end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromedriver: cargo test -p yolah-web --test browser -- --ignored"]
+async fn a_player_learns_from_their_mistakes() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let config = yolah_web::Config {
+        review: yolah_ai::review::Settings {
+            nodes: 2_000,
+            exact_free: 12,
+            exact_nodes: 100_000,
+        },
+        ..yolah_web::Config::default()
+    };
+    tokio::spawn(yolah_web::serve(
+        listener,
+        config,
+        yolah_web::Store::memory(),
+    ));
+    for (width, height, name) in [(1280, 800, "desktop"), (390, 844, "phone")] {
+        let (_driver, client, port) = browser(width, height).await;
+        client.goto(&format!("http://{address}/")).await.unwrap();
+        // The person plays each turn's last legal move: a player who errs.
+        level_game(&client, 1, "black").await;
+        let mut now = wait_for(&client, "a game against level 1", |p| {
+            p["players"] == "human|random" && p["human"] == "yes"
+        })
+        .await;
+        while now["result"] == "" {
+            let legal = now["legal"].as_str().unwrap().to_string();
+            let mv = legal.split(' ').next_back().unwrap().to_string();
+            click_move(&client, &mv).await;
+            let before = now["ply"].clone();
+            now = wait_for(&client, "the move taken", |p| {
+                p["ply"] != before && (p["result"] != "" || p["human"] == "yes")
+            })
+            .await;
+        }
+        assert_unseen(&client, "practice-start").await;
+        click(&client, "review-ask").await;
+        review_done(&client).await;
+        let review = run(
+            &client,
+            "return fetch('/games/' + page.kept.id + '/review.json').then(r => r.json());",
+        )
+        .await;
+        let moves = review["moves"].as_array().unwrap();
+        let mistakes: Vec<usize> = (0..moves.len())
+            .filter(|&i| {
+                moves[i]["side"] == "black"
+                    && ["mistake", "blunder"].contains(&moves[i]["class"].as_str().unwrap())
+            })
+            .collect();
+        assert!(
+            mistakes.len() >= 2,
+            "{name}: a player of last moves errs: {mistakes:?}"
+        );
+        assert_seen(&client, "practice-start").await;
+        assert_eq!(
+            text(&client, "practice-start").await,
+            format!("Learn from your mistakes ({})", mistakes.len())
+        );
+        click(&client, "practice-start").await;
+        // The first: the position before it, the review's answer (arrow, lines) hidden.
+        let first = &moves[mistakes[0]];
+        let at = wait_for(&client, "the first mistake's position", |p| {
+            p["view"] == mistakes[0].to_string()
+        })
+        .await;
+        board_shows(&client, &at, mistakes[0]).await;
+        assert_seen(&client, "practice").await;
+        assert_unseen(&client, "practice-start").await;
+        assert_unseen(&client, "arrow").await;
+        assert_unseen(&client, "pv").await;
+        let say = text(&client, "practice-say").await;
+        assert!(
+            say.starts_with(&format!("1 of {}: at ", mistakes.len()))
+                && say.contains(&format!(
+                    "black played {}",
+                    first["played"].as_str().unwrap()
+                ))
+                && say.ends_with("Find a better move for black."),
+            "{name}: {say}"
+        );
+        // The move played is not it.
+        let played = first["played"].as_str().unwrap();
+        click_move(&client, played).await;
+        let say = wait_text(&client, "practice-say", |t| t.contains("is not it")).await;
+        assert!(
+            say.contains(&format!("{played} is not it: that is the move played")),
+            "{name}: {say}"
+        );
+        assert_eq!(page(&client).await["view"], mistakes[0].to_string());
+        // A hint picks up the best move's piece: its targets are marked.
+        let best = first["best"].as_str().unwrap();
+        click(&client, "practice-hint").await;
+        let (from, to) = best.split_once(':').unwrap();
+        let marked = run(
+            &client,
+            &format!(
+                "return {{selected: document.querySelector('[data-square=\"{from}\"]').classList.contains('selected'),
+                         target: document.querySelector('[data-square=\"{to}\"]').classList.contains('target')}};"
+            ),
+        )
+        .await;
+        assert_eq!(
+            marked,
+            json!({"selected": true, "target": true}),
+            "{name}: {best}"
+        );
+        let say = text(&client, "practice-say").await;
+        assert!(
+            say.ends_with("Find a better move for black. Hint: the marked piece."),
+            "{name}: {say}"
+        );
+        screenshot(&client, &format!("{name}-mistakes.png")).await;
+        square(&client, to).await.click().await.unwrap();
+        let say = wait_text(&client, "practice-say", |t| t.contains("Right")).await;
+        assert!(say.contains(&format!("Right: {best}")), "{name}: {say}");
+        // Answered: the review's line may show again.
+        if first["line"].as_array().is_some_and(|l| !l.is_empty()) {
+            assert_seen(&client, "pv").await;
+        }
+        // The second: its answer shown.
+        click(&client, "practice-next").await;
+        wait_for(&client, "the second mistake's position", |p| {
+            p["view"] == mistakes[1].to_string()
+        })
+        .await;
+        assert_unseen(&client, "arrow").await;
+        click(&client, "practice-answer").await;
+        let answer = text(&client, "practice-say").await;
+        assert!(
+            answer.contains(&format!(
+                "The answer: {}",
+                moves[mistakes[1]]["best"].as_str().unwrap()
+            )),
+            "{name}: {answer}"
+        );
+        assert_unseen(&client, "practice-hint").await;
+        // The rest skipped: the summary counts each.
+        for _ in 2..mistakes.len() {
+            click(&client, "practice-next").await;
+        }
+        click(&client, "practice-next").await;
+        let summary = wait_text(&client, "practice-say", |t| t.starts_with("Done")).await;
+        assert!(
+            summary.starts_with(&format!(
+                "Done: {} mistakes; found at the first try 0, found after a try or a hint 1, answer shown 1, skipped {}.",
+                mistakes.len(),
+                mistakes.len() - 2
+            )),
+            "{name}: {summary}"
+        );
+        click(&client, "practice-stop").await;
+        assert_unseen(&client, "practice").await;
+        assert_seen(&client, "practice-start").await;
+        assert_no_console_errors(&client, port, name).await;
+        client.close().await.unwrap();
+    }
+}
+
+/// Clicks move `mv` on the board: its piece, then its target.
+async fn click_move(client: &Client, mv: &str) {
+    let (from, to) = mv.split_once(':').unwrap();
+    square(client, from).await.click().await.unwrap();
+    square(client, to).await.click().await.unwrap();
+}

@@ -38,6 +38,7 @@ export function connect() {
       const freshGame = !before || before.start !== page.state.start || before.players.join() !== page.state.players.join()
         || before.analysis !== page.state.analysis || page.state.moves.length === 0 && before.moves.length > 0;
       if (freshGame) {
+        page.practice = null;
         page.evals = {};
         page.reports = {};
         page.view = null;

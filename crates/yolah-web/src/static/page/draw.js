@@ -5,6 +5,7 @@ import { drawMoves } from "./moves.js";
 import { moveName } from "./names.js";
 import { page, $, humanToMove, live, personPlays, playingLive, send, shownOnly, squares } from "./page.js";
 import { positionAt } from "./position.js";
+import { drawPractice, movesHere, playHere } from "./practice.js";
 import { drawReview, syncReview } from "./review.js";
 
 // The board from black's side (rank 1 at the bottom), or turned around (white's side).
@@ -25,7 +26,8 @@ export function draw() {
   const count = live() ? page.state.moves.length : page.view;
   const played = page.state.moves.slice(0, count).filter(m => m !== "a1:a1");
   const last = played.length ? played[played.length - 1].split(":") : [];
-  const targets = page.selected ? page.state.legal.filter(m => m.startsWith(page.selected + ":")).map(m => m.split(":")[1]) : [];
+  const movable = movesHere();
+  const targets = page.selected ? movable.filter(m => m.startsWith(page.selected + ":")).map(m => m.split(":")[1]) : [];
   for (const [name, div] of Object.entries(squares)) paintSquare(div, name, shown.board[name], { last, targets, selected: page.selected });
   const black = $("score-black");
   const white = $("score-white");
@@ -57,6 +59,7 @@ export function draw() {
   drawButtons();
   drawEval(count);
   drawReview(count);
+  drawPractice();
   drawBanner();
 }
 
@@ -157,11 +160,12 @@ export function show(count) {
 }
 
 export function clicked(name) {
-  if (!humanToMove()) return;
-  if (page.selected && page.state.legal.includes(page.selected + ":" + name)) {
-    send({ type: "play", move: page.selected + ":" + name });
+  const movable = movesHere();
+  if (movable.length === 0) return;
+  if (page.selected && movable.includes(page.selected + ":" + name)) {
+    playHere(page.selected + ":" + name);
     page.selected = null;
-  } else if (page.state.legal.some(m => m.startsWith(name + ":"))) {
+  } else if (movable.some(m => m.startsWith(name + ":"))) {
     page.selected = page.selected === name ? null : name;
   } else {
     page.selected = null;

@@ -1,6 +1,6 @@
 import { FILES } from "../board.js";
 import { provedText, signed } from "./names.js";
-import { page, $, evalShown, live } from "./page.js";
+import { page, $, evalShown, live, practising } from "./page.js";
 import { reviewed, shownEvals } from "./review.js";
 
 // A report in words, every value from black's side; with the evaluation hidden, only the
@@ -84,7 +84,8 @@ export function drawEval(count) {
       " expected score " + (100 * black).toFixed(0) + " %";
   }
   // The lines are of the position shown only: the position before's moves may not be legal.
-  drawLines(evalShown() ? shownEvals()[count] : null);
+  // While the walk through the player's mistakes asks here, the review's answer stays hidden.
+  drawLines(evalShown() && !practising(count) ? shownEvals()[count] : null);
   if (evalShown()) drawGraph(count);
   else $("graph").toggleAttribute("hidden", true);
   drawArrow(count);
@@ -125,7 +126,7 @@ export function drawLines(e) {
 // that very position (a report or the review), never the position before's.
 export function drawArrow(count) {
   const svg = $("arrow");
-  const e = evalShown() ? shownEvals()[count] : null;
+  const e = evalShown() && !practising(count) ? shownEvals()[count] : null;
   const move = e && e.pv && e.pv[0];
   const shown = !!move && move !== "a1:a1" && $("landing").hidden;
   svg.toggleAttribute("hidden", !shown);

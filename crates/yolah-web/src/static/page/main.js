@@ -10,6 +10,7 @@ import { connect } from "./connection.js";
 import { buildBoard, draw, drawBanner, flip, show } from "./draw.js";
 import { page, $, live, send } from "./page.js";
 import { listenForDrags } from "./pointer.js";
+import { hint, nextPractice, showAnswer, startPractice, stopPractice } from "./practice.js";
 import { askReview, nextMistake } from "./review.js";
 import { drawRules } from "./rules.js";
 import { analyse, copyText, download, link, load, newGame, rematch, showLevel, start } from "./setup.js";
@@ -79,6 +80,11 @@ $("review-next").addEventListener("click", () => {
   const to = nextMistake(live() ? page.state.moves.length : page.view);
   if (to !== null) show(to);
 });
+$("practice-start").addEventListener("click", () => { const to = startPractice(); if (to !== null) show(to); });
+$("practice-hint").addEventListener("click", () => { hint(); draw(); });
+$("practice-answer").addEventListener("click", () => { showAnswer(); draw(); });
+$("practice-next").addEventListener("click", () => { const to = nextPractice(); if (to !== null) show(to); else draw(); });
+$("practice-stop").addEventListener("click", () => { stopPractice(); draw(); });
 $("moves").addEventListener("click", (e) => {
   const entry = e.target.closest("[data-ply]");
   if (entry) show(Number(entry.dataset.ply));

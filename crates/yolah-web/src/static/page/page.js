@@ -21,6 +21,7 @@ export const page = {
   clockBase: null,          // when the last state came (the clocks tick on from it)
   moveMs: 160,              // how long a move's piece slides
   soundsPlayed: 0,          // how many sounds the page has made (the browser test listens so)
+  practice: null,           // the walk through the player's mistakes after a review (`practice.js`)
 };
 
 // The board's squares by name (`draw.js` builds them).
@@ -56,4 +57,12 @@ export function evalShown() { return !!page.state && !playingLive(); }
 export function send(message) {
   $("error").textContent = "";
   if (page.socket && page.socket.readyState === WebSocket.OPEN) page.socket.send(JSON.stringify(message));
+}
+
+// Whether the walk through the player's mistakes (`practice.js`) asks for a move at the
+// position after `count` moves: the review's answer there (its arrow, lines and verdict) is
+// kept hidden until it is found or shown.
+export function practising(count) {
+  const p = page.practice;
+  return !!p && p.at < p.plies.length && p.plies[p.at] === count && p.status !== "right" && p.status !== "shown";
 }

@@ -1,5 +1,6 @@
 import { draw } from "./draw.js";
-import { page, $, humanToMove, live, send, squares } from "./page.js";
+import { page, $, live, squares } from "./page.js";
+import { movesHere, playHere } from "./practice.js";
 
 // Drag and drop, with a mouse or a finger: press a piece that can move, let go on one of its
 // targets. A press without a move is left to the click (click–click still works).
@@ -13,9 +14,9 @@ export function endDrag() {
 export function listenForDrags() {
   $("board").addEventListener("pointerdown", (e) => {
     const sq = e.target.closest(".sq");
-    if (!sq || !humanToMove() || e.button !== 0) return;
+    if (!sq || e.button !== 0) return;
     const name = sq.dataset.square;
-    if (!page.state.legal.some(m => m.startsWith(name + ":"))) return;
+    if (!movesHere().some(m => m.startsWith(name + ":"))) return;
     drag = { from: name, id: e.pointerId, x: e.clientX, y: e.clientY, moved: false };
   });
   $("board").addEventListener("pointermove", (e) => {
@@ -41,9 +42,9 @@ export function listenForDrags() {
     const under = document.elementFromPoint(e.clientX, e.clientY);
     const to = under && under.closest(".sq") ? under.closest(".sq").dataset.square : null;
     page.selected = null;
-    if (to && humanToMove() && page.state.legal.includes(from + ":" + to)) {
+    if (to && movesHere().includes(from + ":" + to)) {
       dropped = from + ":" + to;
-      send({ type: "play", move: dropped });
+      playHere(dropped);
     }
     draw();
   });

@@ -35,3 +35,23 @@ export function notationOf(board, side, scores, ply) {
   }
   return rows.join("/") + " " + side[0] + " " + scores[0] + " " + scores[1] + " " + ply;
 }
+
+const DIRECTIONS = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]];
+
+// The moves of `side` on `board` (cells by square name): each piece slides like a queen over
+// empty squares; a side without one passes ("a1:a1").
+export function legalMoves(board, side) {
+  const moves = [];
+  for (const [from, cell] of Object.entries(board)) {
+    if (cell !== side) continue;
+    const f = FILES.indexOf(from[0]), r = Number(from.slice(1));
+    for (const [df, dr] of DIRECTIONS) {
+      for (let k = 1; ; k++) {
+        const to = FILES[f + df * k] + (r + dr * k);
+        if (f + df * k < 0 || f + df * k > 7 || r + dr * k < 1 || r + dr * k > 8 || board[to] !== "empty") break;
+        moves.push(from + ":" + to);
+      }
+    }
+  }
+  return moves.length ? moves : ["a1:a1"];
+}
