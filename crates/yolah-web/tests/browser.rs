@@ -2560,30 +2560,7 @@ async fn a_player_learns_from_their_mistakes() {
     for (width, height, name) in [(1280, 800, "desktop"), (390, 844, "phone")] {
         let (_driver, client, port) = browser(width, height).await;
         client.goto(&format!("http://{address}/")).await.unwrap();
-        // The person plays each turn's last legal move: a player who errs.
-        level_game(&client, 1, "black").await;
-        let mut now = wait_for(&client, "a game against level 1", |p| {
-            p["players"] == "human|random" && p["human"] == "yes"
-        })
-        .await;
-        while now["result"] == "" {
-            let legal = now["legal"].as_str().unwrap().to_string();
-            let mv = legal.split(' ').next_back().unwrap().to_string();
-            click_move(&client, &mv).await;
-            let before = now["ply"].clone();
-            now = wait_for(&client, "the move taken", |p| {
-                p["ply"] != before && (p["result"] != "" || p["human"] == "yes")
-            })
-            .await;
-        }
-        assert_unseen(&client, "practice-start").await;
-        click(&client, "review-ask").await;
-        review_done(&client).await;
-        let review = run(
-            &client,
-            "return fetch('/games/' + page.kept.id + '/review.json').then(r => r.json());",
-        )
-        .await;
+        let review = erring_game_reviewed(&client).await;
         let moves = review["moves"].as_array().unwrap();
         let mistakes: Vec<usize> = (0..moves.len())
             .filter(|&i| {
@@ -2601,70 +2578,19 @@ async fn a_player_learns_from_their_mistakes() {
             format!("Learn from your mistakes ({})", mistakes.len())
         );
         click(&client, "practice-start").await;
-        // The first: the position before it, the review's answer (arrow, lines) hidden.
-        let first = &moves[mistakes[0]];
-        let at = wait_for(&client, "the first mistake's position", |p| {
-            p["view"] == mistakes[0].to_string()
-        })
-        .await;
-        board_shows(&client, &at, mistakes[0]).await;
-        assert_seen(&client, "practice").await;
-        assert_unseen(&client, "practice-start").await;
-        assert_unseen(&client, "arrow").await;
-        assert_unseen(&client, "pv").await;
-        let say = text(&client, "practice-say").await;
-        assert!(
-            say.starts_with(&format!("1 of {}: at ", mistakes.len()))
-                && say.contains(&format!(
-                    "black played {}",
-                    first["played"].as_str().unwrap()
-                ))
-                && say.ends_with("Find a better move for black."),
-            "{name}: {say}"
-        );
-        // The move played is not it.
-        let played = first["played"].as_str().unwrap();
-        click_move(&client, played).await;
-        let say = wait_text(&client, "practice-say", |t| t.contains("is not it")).await;
-        assert!(
-            say.contains(&format!("{played} is not it: that is the move played")),
-            "{name}: {say}"
-        );
-        assert_eq!(page(&client).await["view"], mistakes[0].to_string());
-        // A hint picks up the best move's piece: its targets are marked.
-        let best = first["best"].as_str().unwrap();
-        click(&client, "practice-hint").await;
-        let (from, to) = best.split_once(':').unwrap();
-        let marked = run(
+        first_mistake(
             &client,
-            &format!(
-                "return {{selected: document.querySelector('[data-square=\"{from}\"]').classList.contains('selected'),
-                         target: document.querySelector('[data-square=\"{to}\"]').classList.contains('target')}};"
-            ),
+            name,
+            &moves[mistakes[0]],
+            mistakes[0],
+            mistakes.len(),
         )
         .await;
-        assert_eq!(
-            marked,
-            json!({"selected": true, "target": true}),
-            "{name}: {best}"
-        );
-        let say = text(&client, "practice-say").await;
-        assert!(
-            say.ends_with("Find a better move for black. Hint: the marked piece."),
-            "{name}: {say}"
-        );
-        screenshot(&client, &format!("{name}-mistakes.png")).await;
-        square(&client, to).await.click().await.unwrap();
-        let say = wait_text(&client, "practice-say", |t| t.contains("Right")).await;
-        assert!(say.contains(&format!("Right: {best}")), "{name}: {say}");
-        // Answered: the review's line may show again.
-        if first["line"].as_array().is_some_and(|l| !l.is_empty()) {
-            assert_seen(&client, "pv").await;
-        }
         // The second: its answer shown.
         click(&client, "practice-next").await;
+        let second_view = mistakes[1].to_string();
         wait_for(&client, "the second mistake's position", |p| {
-            p["view"] == mistakes[1].to_string()
+            p["view"] == second_view.as_str()
         })
         .await;
         assert_unseen(&client, "arrow").await;
@@ -2698,6 +2624,99 @@ async fn a_player_learns_from_their_mistakes() {
         assert_no_console_errors(&client, port, name).await;
         client.close().await.unwrap();
     }
+}
+
+/// Learning from the first of `count` mistakes (`first`, the move of index `index`): its
+/// position shown, the answer hidden, the move played refused, a hint, the best move right.
+async fn first_mistake(client: &Client, name: &str, first: &Value, index: usize, count: usize) {
+    // The first: the position before it, the review's answer (arrow, lines) hidden.
+    let first_view = index.to_string();
+    let at = wait_for(client, "the first mistake's position", |p| {
+        p["view"] == first_view.as_str()
+    })
+    .await;
+    board_shows(client, &at, index).await;
+    assert_seen(client, "practice").await;
+    assert_unseen(client, "practice-start").await;
+    assert_unseen(client, "arrow").await;
+    assert_unseen(client, "pv").await;
+    let say = text(client, "practice-say").await;
+    assert!(
+        say.starts_with(&format!("1 of {count}: at "))
+            && say.contains(&format!(
+                "black played {}",
+                first["played"].as_str().unwrap()
+            ))
+            && say.ends_with("Find a better move for black."),
+        "{name}: {say}"
+    );
+    // The move played is not it.
+    let played = first["played"].as_str().unwrap();
+    click_move(client, played).await;
+    let say = wait_text(client, "practice-say", |t| t.contains("is not it")).await;
+    assert!(
+        say.contains(&format!("{played} is not it: that is the move played")),
+        "{name}: {say}"
+    );
+    assert_eq!(page(client).await["view"], first_view.as_str());
+    // A hint picks up the best move's piece: its targets are marked.
+    let best = first["best"].as_str().unwrap();
+    click(client, "practice-hint").await;
+    let (from, to) = best.split_once(':').unwrap();
+    let marked = run(
+        client,
+        &format!(
+            "return {{selected: document.querySelector('[data-square=\"{from}\"]').classList.contains('selected'),
+                     target: document.querySelector('[data-square=\"{to}\"]').classList.contains('target')}};"
+        ),
+    )
+    .await;
+    assert_eq!(
+        marked,
+        json!({"selected": true, "target": true}),
+        "{name}: {best}"
+    );
+    let say = text(client, "practice-say").await;
+    assert!(
+        say.ends_with("Find a better move for black. Hint: the marked piece."),
+        "{name}: {say}"
+    );
+    screenshot(client, &format!("{name}-mistakes.png")).await;
+    square(client, to).await.click().await.unwrap();
+    let say = wait_text(client, "practice-say", |t| t.contains("Right")).await;
+    assert!(say.contains(&format!("Right: {best}")), "{name}: {say}");
+    // Answered: the review's line may show again.
+    if first["line"].as_array().is_some_and(|l| !l.is_empty()) {
+        assert_seen(client, "pv").await;
+    }
+}
+
+/// A game against level 1 in which the person plays each turn's last legal move (a player
+/// who errs), then reviewed: returns the review (`/games/ID/review.json`).
+async fn erring_game_reviewed(client: &Client) -> Value {
+    level_game(client, 1, "black").await;
+    let mut now = wait_for(client, "a game against level 1", |p| {
+        p["players"] == "human|random" && p["human"] == "yes"
+    })
+    .await;
+    while now["result"] == "" {
+        let legal = now["legal"].as_str().unwrap().to_string();
+        let mv = legal.split(' ').next_back().unwrap().to_string();
+        click_move(client, &mv).await;
+        let before = now["ply"].clone();
+        now = wait_for(client, "the move taken", |p| {
+            p["ply"] != before && (p["result"] != "" || p["human"] == "yes")
+        })
+        .await;
+    }
+    assert_unseen(client, "practice-start").await;
+    click(client, "review-ask").await;
+    review_done(client).await;
+    run(
+        client,
+        "return fetch('/games/' + page.kept.id + '/review.json').then(r => r.json());",
+    )
+    .await
 }
 
 /// Clicks move `mv` on the board: its piece, then its target.
