@@ -11,7 +11,7 @@
 
 use crate::game::Table;
 use crate::message::{RoomMessage, ServerMessage};
-use crate::store::{FORGET_EMPTY_AFTER, Kept, Kind, Pin, Store, Written, secret};
+use crate::store::{FORGET_EMPTY_AFTER, Kept, Kind, Pin, Playing, Store, Written, secret};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -38,6 +38,9 @@ pub struct Room {
     key: String,
     /// Holds the game in the store while the room lives.
     _pin: Pin,
+    /// The archive's "playing" while the room lives (its members there, or the grace for
+    /// their coming back).
+    _playing: Playing,
     inner: Mutex<Inner>,
     updates: broadcast::Sender<ServerMessage>,
     store: Arc<Store>,
@@ -340,6 +343,7 @@ impl Rooms {
             // of the sides.
             key: key.unwrap_or_else(|| secret(2)),
             _pin: pin,
+            _playing: self.store.play(&id),
             id,
             inner: Mutex::new(Inner {
                 table,

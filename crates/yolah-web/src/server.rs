@@ -24,7 +24,7 @@ use crate::message::{
 };
 use crate::room::{Room, Rooms, Seat};
 use crate::slots::{Slots, share};
-use crate::store::{FORGET_EMPTY_AFTER, Kept, Kind, Pin, Store, Written, secret};
+use crate::store::{FORGET_EMPTY_AFTER, Kept, Kind, Pin, Playing, Store, Written, secret};
 use axum::Router;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
@@ -974,6 +974,8 @@ struct KeptGame {
     holder: String,
     /// Keeps the game from being forgotten while this page has it open.
     _pin: Pin,
+    /// The archive's "playing" while this page plays it (none for a game only shown).
+    _playing: Option<Playing>,
 }
 
 /// A connection's place in a room.
@@ -1201,6 +1203,7 @@ impl Connection {
             token: Some(token.clone()),
         }));
         self.kept = Some(KeptGame {
+            _playing: Some(self.shared.store.play(&kept.id)),
             id: kept.id,
             token: Some(token),
             holder,
@@ -1259,6 +1262,7 @@ impl Connection {
         }));
         self.kept = Some(KeptGame {
             id: id.to_string(),
+            _playing: token.is_some().then(|| self.shared.store.play(id)),
             token,
             holder,
             _pin: pin,

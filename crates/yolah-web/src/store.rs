@@ -217,7 +217,28 @@ pub struct Summary {
     pub created: i64,
     /// When it last changed.
     pub updated: i64,
+    /// What became of it.
+    pub status: Status,
 }
+
+/// What became of a kept game, as the archive says it.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Over: it has a result.
+    Finished,
+    /// Played now: a page of one of its players (or a friends' game's room) has it open.
+    Playing,
+    /// Left unfinished less than [`ABANDONED_AFTER`] ago: whoever holds its token takes it
+    /// up again where it stopped (`/?game=ID` from their browser).
+    Adjourned,
+    /// Left unfinished for longer; it can still be taken up the same way.
+    Abandoned,
+}
+
+/// An unfinished game nobody plays is abandoned once it has not changed for this long
+/// (seconds): a week.
+pub const ABANDONED_AFTER: i64 = 7 * 24 * 3600;
 
 /// The games of a server.
 pub struct Store {
@@ -227,6 +248,9 @@ pub struct Store {
     reader: Option<Mutex<Connection>>,
     /// The ids of games pages and rooms hold open, and how many hold each.
     pinned: Mutex<HashMap<String, usize>>,
+    /// The ids of games played now (a subset of the pinned: a page that only shows a game
+    /// pins it without playing it), and how many play each.
+    playing: Mutex<HashMap<String, usize>>,
     /// The lock that makes the file this server's alone (none in memory), held until the
     /// store is dropped.
     file_lock: Option<std::fs::File>,
@@ -240,12 +264,30 @@ pub struct Pin {
 
 impl Drop for Pin {
     fn drop(&mut self) {
-        let mut pinned = lock(&self.store.pinned);
-        if let Some(count) = pinned.get_mut(&self.id) {
-            *count -= 1;
-            if *count == 0 {
-                pinned.remove(&self.id);
-            }
+        release(&self.store.pinned, &self.id);
+    }
+}
+
+/// A game played now (a page of its player's, or its room): the archive says "playing"
+/// while this lives.
+pub struct Playing {
+    store: Arc<Store>,
+    id: String,
+}
+
+impl Drop for Playing {
+    fn drop(&mut self) {
+        release(&self.store.playing, &self.id);
+    }
+}
+
+/// One holder fewer of `id` in `held`.
+fn release(held: &Mutex<HashMap<String, usize>>, id: &str) {
+    let mut held = lock(held);
+    if let Some(count) = held.get_mut(id) {
+        *count -= 1;
+        if *count == 0 {
+            held.remove(id);
         }
     }
 }
@@ -359,6 +401,32 @@ impl Store {
         }
     }
 
+    /// Marks the game `id` as played now (see [`Status::Playing`]) while the returned guard
+    /// lives.
+    pub fn play(self: &Arc<Store>, id: &str) -> Playing {
+        *lock(&self.playing).entry(id.to_string()).or_insert(0) += 1;
+        Playing {
+            store: Arc::clone(self),
+            id: id.to_string(),
+        }
+    }
+
+    /// What became of the listed games, `now` (seconds since 1970).
+    fn with_status(&self, games: &mut [Summary], now: i64) {
+        let playing = lock(&self.playing);
+        for game in games {
+            game.status = if game.result.is_some() {
+                Status::Finished
+            } else if playing.contains_key(&game.id) {
+                Status::Playing
+            } else if now - game.updated >= ABANDONED_AFTER {
+                Status::Abandoned
+            } else {
+                Status::Adjourned
+            };
+        }
+    }
+
     fn prepare(db: Connection) -> Result<Store, String> {
         let pragma = |name: &str| -> Result<i64, String> {
             db.query_row(&format!("PRAGMA {name}"), [], |row| row.get(0))
@@ -416,6 +484,7 @@ impl Store {
             db: Mutex::new(db),
             reader: None,
             pinned: Mutex::default(),
+            playing: Mutex::default(),
             file_lock: None,
         };
         store.migrate(version)?;
@@ -713,6 +782,7 @@ impl Store {
         let mut games = rows.collect::<Result<Vec<_>, _>>().map_err(|e| sql(&e))?;
         let beyond = games.len() > per_page;
         games.truncate(per_page);
+        self.with_status(&mut games, now());
         if matches!(cursor, Cursor::Newer(..)) {
             games.reverse();
         }
@@ -752,6 +822,7 @@ impl Store {
             }
         }
         found.sort_by(|a, b| b.created.cmp(&a.created).then(a.id.cmp(&b.id)));
+        self.with_status(&mut found, now());
         Ok(found)
     }
 }
@@ -792,6 +863,8 @@ fn summary(row: &rusqlite::Row<'_>) -> rusqlite::Result<Summary> {
         result: row.get(5)?,
         created: row.get(6)?,
         updated: row.get(7)?,
+        // Set from the store's own knowledge after the query (`with_status`).
+        status: Status::Adjourned,
     })
 }
 
@@ -862,6 +935,42 @@ mod tests {
         assert_eq!(page.games.iter().map(|g| g.plies).sum::<usize>(), 2);
         assert_eq!((page.newer, page.older), (None, None));
         assert_eq!(store.summaries(&["b", "zz"]).unwrap()[0].id, "b");
+    }
+
+    #[test]
+    fn the_archive_says_what_became_of_each_game() {
+        let store = Arc::new(Store::memory());
+        let status = |id: &str| store.summaries(&[id]).unwrap()[0].status;
+        let _pin = store.create(&kept("a", &["a1:c3"]), Some("h"), 60).unwrap();
+        // Played, then left, then played again by two pages at once and left by one.
+        assert_eq!(status("a"), Status::Adjourned);
+        let playing = store.play("a");
+        assert_eq!(status("a"), Status::Playing);
+        let again = store.play("a");
+        drop(playing);
+        assert_eq!(status("a"), Status::Playing);
+        drop(again);
+        assert_eq!(status("a"), Status::Adjourned);
+        // Left for a week: abandoned (the list says it too).
+        store
+            .lock()
+            .execute(
+                "UPDATE games SET updated = ?1 WHERE id = 'a'",
+                params![now() - ABANDONED_AFTER - 1],
+            )
+            .unwrap();
+        assert_eq!(status("a"), Status::Abandoned);
+        assert_eq!(
+            store.list(&Cursor::Newest, 10).unwrap().games[0].status,
+            Status::Abandoned
+        );
+        let _playing = store.play("a");
+        assert_eq!(status("a"), Status::Playing);
+        // Over: finished, whoever has it open.
+        let mut over = game(&["a1:c3"]);
+        over.result = Some("black wins 1-0".to_string());
+        store.save("a", Some("h"), &over).unwrap();
+        assert_eq!(status("a"), Status::Finished);
     }
 
     #[test]

@@ -2725,3 +2725,57 @@ async fn click_move(client: &Client, mv: &str) {
     square(client, from).await.click().await.unwrap();
     square(client, to).await.click().await.unwrap();
 }
+
+/// Issue 57, item 4: a game left for a new one is "adjourned" in the archive, "resume" on
+/// this browser's; its row takes it up where it stopped, and the person moves on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromedriver: cargo test -p yolah-web --test browser -- --ignored"]
+async fn a_game_left_is_adjourned_in_the_archive_and_resumed() {
+    let address = memory_server().await;
+    for (width, height, name) in [(1280, 800, "desktop"), (390, 844, "phone")] {
+        let (_driver, client, port) = browser(width, height).await;
+        client.goto(&format!("http://{address}/")).await.unwrap();
+        level_game(&client, 1, "black").await;
+        let now = wait_for(&client, "a game against level 1", |p| {
+            p["players"] == "human|random" && p["human"] == "yes"
+        })
+        .await;
+        let left = play_first(&client, &now).await;
+        let id = run(&client, "return page.kept.id;").await;
+        let id = id.as_str().unwrap().to_string();
+        // New game: the first is left.
+        level_game(&client, 1, "black").await;
+        wait_for(&client, "the new game", |p| p["ply"] == "0").await;
+        client
+            .goto(&format!("http://{address}/games?mine=1"))
+            .await
+            .unwrap();
+        wait_for_row(&client).await;
+        let row = run(
+            &client,
+            &format!(
+                "const row = document.querySelector('#games a[href=\"/?game={id}\"]');
+                 const result = row.querySelector('.result');
+                 const box = result.getBoundingClientRect();
+                 return {{text: result.innerText, width: box.width, height: box.height,
+                         display: getComputedStyle(result).display,
+                         visibility: getComputedStyle(result).visibility}};"
+            ),
+        )
+        .await;
+        assert_eq!(row["text"], "adjourned: resume", "{name}: {row}");
+        assert!(on_screen(&row), "{name}: {row}");
+        run(
+            &client,
+            &format!("document.querySelector('#games a[href=\"/?game={id}\"]').click();"),
+        )
+        .await;
+        let resumed = wait_for(&client, "the game taken up", |p| {
+            p["connected"] == "yes" && p["moves"] == left["moves"] && p["human"] == "yes"
+        })
+        .await;
+        play_first(&client, &resumed).await;
+        assert_no_console_errors(&client, port, name).await;
+        client.close().await.unwrap();
+    }
+}

@@ -238,3 +238,73 @@ async fn a_game_opened_in_another_tab_moves_there() {
     assert_eq!(played["moves"][0], state["legal"][1]);
     runtime.shutdown_background();
 }
+
+/// The status `/games.json?ids=ID` gives the game `id`.
+async fn status(address: SocketAddr, id: &Value) -> Value {
+    let (code, body) = get(
+        address,
+        &format!("/games.json?ids={}", id.as_str().unwrap()),
+    )
+    .await;
+    assert_eq!(code, 200, "{body}");
+    let list: Value = serde_json::from_str(&body).unwrap();
+    list["games"][0]["status"].clone()
+}
+
+/// Issue 57, item 4: the archive says what became of each game. A game a page plays is
+/// "playing"; left for a new game (or by a closed page) it is "adjourned", and its token
+/// takes it up again, "playing"; a finished one is "finished".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_left_is_adjourned_and_taken_up_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let (address, runtime) = server_on(&dir.path().join("games.sqlite"));
+    let mut page = connect(address).await;
+    let new = json!({"type": "new", "black": "human", "white": "random", "tc": "none"});
+    send(&mut page, &new).await;
+    let first = next(&mut page, "game").await;
+    let state = settled(&mut page).await;
+    play_first(&mut page, &state).await;
+    assert_eq!(status(address, &first["id"]).await, "playing");
+    // New game: the first is left.
+    send(&mut page, &new).await;
+    let second = next(&mut page, "game").await;
+    let state = settled(&mut page).await;
+    play_first(&mut page, &state).await;
+    assert_eq!(status(address, &first["id"]).await, "adjourned");
+    assert_eq!(status(address, &second["id"]).await, "playing");
+    // The page closes: both are left.
+    drop(page);
+    let start = std::time::Instant::now();
+    while status(address, &second["id"]).await != "adjourned" {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "the closed page's game is still played"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    // Shown to a stranger it stays adjourned; its token takes it up where it stopped.
+    let mut stranger = connect(address).await;
+    send(&mut stranger, &json!({"type": "open", "game": first["id"]})).await;
+    settled(&mut stranger).await;
+    assert_eq!(status(address, &first["id"]).await, "adjourned");
+    let mut back = connect(address).await;
+    let open = json!({"type": "open", "game": first["id"], "token": first["token"]});
+    send(&mut back, &open).await;
+    let resumed = settled(&mut back).await;
+    assert_eq!(status(address, &first["id"]).await, "playing");
+    let on = play_first(&mut back, &resumed).await;
+    assert!(on["moves"].as_array().unwrap().len() > resumed["moves"].as_array().unwrap().len());
+    // A game over is finished.
+    let random = json!({"type": "new", "black": "random", "white": "random", "tc": "none"});
+    send(&mut back, &random).await;
+    let over = next(&mut back, "game").await;
+    let start = std::time::Instant::now();
+    while status(address, &over["id"]).await != "finished" {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(30),
+            "the random game never ends"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    runtime.shutdown_background();
+}
