@@ -11,6 +11,8 @@
 //! - [`data`]: the training data format (self-play writes it, the trainer and Python read
 //!   it; the trainer itself is the `yolah-train` crate);
 //! - [`book`]: the opening book compiled in from `tables/book.rs`;
+//! - [`explorer`]: the opening explorer's database (the moves played from each position of a
+//!   set of games, and how those games ended);
 //! - [`arena`]: games, openings, records, matches and tournaments, Bradley–Terry ratings;
 //! - [`protocol`]: the engine protocol (`docs/protocol.md`), served by `yolah engine` and
 //!   spoken to other programs by the `engine` player.
@@ -31,6 +33,7 @@ pub mod catalogue;
 pub mod clock;
 pub mod data;
 pub mod eval;
+pub mod explorer;
 pub mod files;
 pub mod limits;
 pub mod options;

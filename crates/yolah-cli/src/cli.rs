@@ -117,6 +117,18 @@ pub enum Command {
     /// score (docs/data-format.md). Resumable; splits over machines with --shard.
     #[command(allow_negative_numbers = true)]
     Selfplay(cmd::selfplay::Options),
+    /// The opening explorer: the moves played from a position in a set of games, each with
+    /// its games and how they ended, the opening book's move marked.
+    ///
+    /// `yolah explorer build FILES… --out DB` builds the database from PGN and record files;
+    /// `yolah explorer DB -p POSITION` reads it.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+    Explorer {
+        #[command(subcommand)]
+        command: Option<ExplorerCommand>,
+        #[command(flatten)]
+        show: cmd::explorer::ShowOptions,
+    },
     /// Look into training data, or join the shards of a self-play run.
     #[command(allow_negative_numbers = true, subcommand_required = true)]
     Data {
@@ -162,6 +174,13 @@ pub enum Command {
     /// Like `yolah manpage > yolah.1; man ./yolah.1`.
     #[command(allow_negative_numbers = true)]
     Manpage,
+}
+
+#[derive(Subcommand)]
+pub enum ExplorerCommand {
+    /// Builds an explorer's database from PGN and record files: every position of their
+    /// finished games, with the moves played from it and how those games ended.
+    Build(cmd::explorer::BuildOptions),
 }
 
 #[derive(Subcommand)]

@@ -5,7 +5,7 @@ mod cli;
 mod cmd;
 
 use clap::{CommandFactory, Parser};
-use cli::{Cli, Command, DataCommand};
+use cli::{Cli, Command, DataCommand, ExplorerCommand};
 use std::io::{self, Write};
 use std::process::ExitCode;
 use yolah_ai::SpecError;
@@ -79,6 +79,14 @@ fn run(out: &mut impl Write, command: Command) -> anyhow::Result<()> {
         Command::Train(options) => cmd::train::run(out, &options),
         Command::Learn(options) => cmd::learn::run(out, &options),
         Command::Zero(options) => cmd::zero::run(out, &options),
+        Command::Explorer {
+            command: Some(ExplorerCommand::Build(options)),
+            ..
+        } => cmd::explorer::build(out, &options),
+        Command::Explorer {
+            command: None,
+            show,
+        } => cmd::explorer::show(out, &show),
         Command::Data {
             command: DataCommand::Stats { path },
         } => cmd::data::stats(out, &path),

@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod data;
 pub mod engine;
+pub mod explorer;
 pub mod learn;
 pub mod moves;
 pub mod openings;

@@ -1,0 +1,406 @@
+//! The opening explorer's database: for each position reached in a set of games, the moves
+//! played from it, each with how many games it was played in and how those games ended
+//! (`yolah explorer build FILES… --out DB`, `yolah explorer DB -p POSITION`;
+//! `docs/explorer-format.md`). Positions are told apart by their Zobrist hash (pieces, holes,
+//! points, side to move), so transpositions meet. The file is built in memory, written whole
+//! through a locked `DB.partial` and renamed: a reader never sees half a database.
+
+use crate::files;
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use yolah_core::{Color, Move, Outcome, Position};
+
+/// The file's first bytes.
+const MAGIC: &[u8; 8] = b"YOLAHEX1";
+/// Header: magic, key check (u64), games (u64), entries (u64), CRC-32 of the entries (u32).
+const HEADER: usize = 8 + 8 + 8 + 8 + 4;
+/// An entry: position hash (u64), move (u16), black's wins, draws, white's wins (u32 each).
+const ENTRY: usize = 8 + 2 + 4 * 3;
+/// The largest database read: 2 GiB (about 97 M entries).
+pub const MAX_BYTES: u64 = 2 << 30;
+
+/// The hash of a fixed position: a database whose header holds another was built with other
+/// Zobrist keys, and its positions would not be found.
+fn key_check() -> u64 {
+    let mut position = Position::start();
+    for m in ["a1:c3", "h1:f3"] {
+        position.play(m.parse().expect("a move"));
+    }
+    position.hash()
+}
+
+/// How the games a move was played in ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games black won.
+    pub black: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games white won.
+    pub white: u32,
+}
+
+impl Tally {
+    /// Games in all.
+    pub fn games(&self) -> u64 {
+        u64::from(self.black) + u64::from(self.draws) + u64::from(self.white)
+    }
+
+    /// The share of the points `side` scored in these games (a draw is half), 0 to 1.
+    pub fn score(&self, side: Color) -> f64 {
+        let wins = match side {
+            Color::Black => self.black,
+            Color::White => self.white,
+        };
+        (f64::from(wins) + f64::from(self.draws) / 2.0) / self.games().max(1) as f64
+    }
+
+    fn add(&mut self, outcome: Outcome) {
+        let count = match outcome {
+            Outcome::Win(Color::Black) => &mut self.black,
+            Outcome::Win(Color::White) => &mut self.white,
+            Outcome::Draw => &mut self.draws,
+        };
+        *count = count.saturating_add(1);
+    }
+}
+
+/// A move of a position, with its games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The move.
+    pub mv: Move,
+    /// How its games ended.
+    pub tally: Tally,
+}
+
+/// A database being built: every position of the games added, with its moves.
+#[derive(Default)]
+pub struct Builder {
+    moves: HashMap<(u64, u16), Tally>,
+    games: u64,
+}
+
+impl Builder {
+    /// Nothing added yet.
+    pub fn new() -> Builder {
+        Builder::default()
+    }
+
+    /// Adds a finished game: its moves from `start` (each legal: checked) and how it ended.
+    /// A game cut short (adjudicated, forfeited) counts its moves with its result.
+    pub fn add(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        outcome: Outcome,
+    ) -> Result<(), String> {
+        let mut position = *start;
+        let mut seen = Vec::with_capacity(moves.len());
+        for (ply, &m) in moves.iter().enumerate() {
+            position
+                .check_move(m)
+                .map_err(|e| format!("move {} ({m}): {e}", ply + 1))?;
+            seen.push((position.hash(), m.raw()));
+            position.play(m);
+        }
+        for key in seen {
+            self.moves.entry(key).or_default().add(outcome);
+        }
+        self.games += 1;
+        Ok(())
+    }
+
+    /// Games added.
+    pub fn games(&self) -> u64 {
+        self.games
+    }
+
+    /// Distinct (position, move) pairs.
+    pub fn entries(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// The database's bytes, as [`Builder::write`] writes them.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut entries: Vec<(&(u64, u16), &Tally)> = self.moves.iter().collect();
+        entries.sort_unstable_by_key(|(key, _)| **key);
+        let mut body = Vec::with_capacity(entries.len() * ENTRY);
+        for ((hash, mv), tally) in entries {
+            body.extend_from_slice(&hash.to_le_bytes());
+            body.extend_from_slice(&mv.to_le_bytes());
+            for count in [tally.black, tally.draws, tally.white] {
+                body.extend_from_slice(&count.to_le_bytes());
+            }
+        }
+        let mut bytes = Vec::with_capacity(HEADER + body.len());
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&key_check().to_le_bytes());
+        bytes.extend_from_slice(&self.games.to_le_bytes());
+        bytes.extend_from_slice(&(self.moves.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
+        bytes.extend_from_slice(&body);
+        bytes
+    }
+
+    /// Writes the database to `path`, which must not exist: whole or not at all. It is
+    /// written into `PATH.partial`, locked while it is written (a second build of the same
+    /// file is refused; a killed build's leftover is written over), made durable, then
+    /// renamed. A failure (a full disk) removes the partial file.
+    pub fn write(&self, path: &Path) -> Result<(), String> {
+        let shown = path.display();
+        if path.exists() {
+            return Err(format!(
+                "'{shown}' exists: the explorer writes a new database; remove it or choose another --out"
+            ));
+        }
+        let partial = partial_path(path);
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&partial)
+            .map_err(|e| format!("cannot write '{}': {e}", partial.display()))?;
+        if file.try_lock().is_err() {
+            return Err(format!(
+                "'{shown}' is being written by another yolah explorer build; wait for it or choose another --out"
+            ));
+        }
+        let written = write_whole(&file, &self.to_bytes()).and_then(|()| {
+            // Checked again under the lock: nothing of ours made it meanwhile, and the rename
+            // replaces nothing of a user's.
+            if path.exists() {
+                return Err(io::Error::new(
+                    io::ErrorKind::AlreadyExists,
+                    "it appeared while the database was written",
+                ));
+            }
+            std::fs::rename(&partial, path)?;
+            sync_dir(path)
+        });
+        if let Err(error) = written {
+            let _ = std::fs::remove_file(&partial);
+            return Err(format!("cannot write '{shown}': {error}"));
+        }
+        Ok(())
+    }
+}
+
+/// Where a database is written before it is renamed.
+pub fn partial_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(".partial");
+    PathBuf::from(name)
+}
+
+fn write_whole(mut file: &File, bytes: &[u8]) -> io::Result<()> {
+    file.set_len(0)?;
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
+/// Makes the rename in `path`'s folder durable.
+fn sync_dir(path: &Path) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    File::open(dir)?.sync_all()
+}
+
+/// A database, read whole and checked.
+pub struct Explorer {
+    games: u64,
+    /// The entries as stored: sorted by (hash, move).
+    body: Vec<u8>,
+}
+
+impl Explorer {
+    /// Reads and checks the database at `path` (a regular file of at most [`MAX_BYTES`]).
+    pub fn open(path: &Path) -> Result<Explorer, String> {
+        let bytes = files::read_bounded(path, MAX_BYTES)
+            .map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+        Explorer::from_bytes(bytes).map_err(|e| format!("'{}' {e}", path.display()))
+    }
+
+    /// A database from its bytes: refused, with the reason, unless whole and ours.
+    pub fn from_bytes(mut bytes: Vec<u8>) -> Result<Explorer, String> {
+        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+            return Err("is not an explorer database (yolah explorer build writes them)".into());
+        }
+        let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+        if word(8) != key_check() {
+            return Err(
+                "was built by a version of yolah with other position keys: build it again".into(),
+            );
+        }
+        let games = word(16);
+        let entries = word(24);
+        let crc = u32::from_le_bytes(bytes[32..36].try_into().expect("4 bytes"));
+        let body_len = bytes.len() - HEADER;
+        if entries.checked_mul(ENTRY as u64) != Some(body_len as u64) {
+            return Err(format!(
+                "is damaged: its header counts {entries} entries, its body holds {body_len} bytes"
+            ));
+        }
+        if crc32fast::hash(&bytes[HEADER..]) != crc {
+            return Err("is damaged: its entries fail their checksum".into());
+        }
+        bytes.drain(..HEADER);
+        let explorer = Explorer { games, body: bytes };
+        let sorted = (1..explorer.len()).all(|i| explorer.key(i - 1) < explorer.key(i));
+        if !sorted {
+            return Err("is damaged: its entries are out of order".into());
+        }
+        Ok(explorer)
+    }
+
+    /// The games the database was built from.
+    pub fn games(&self) -> u64 {
+        self.games
+    }
+
+    /// Its (position, move) entries.
+    pub fn len(&self) -> usize {
+        self.body.len() / ENTRY
+    }
+
+    /// Whether it has no entry (built from no game).
+    pub fn is_empty(&self) -> bool {
+        self.body.is_empty()
+    }
+
+    fn key(&self, i: usize) -> (u64, u16) {
+        let at = i * ENTRY;
+        let hash = u64::from_le_bytes(self.body[at..at + 8].try_into().expect("8 bytes"));
+        let mv = u16::from_le_bytes(self.body[at + 8..at + 10].try_into().expect("2 bytes"));
+        (hash, mv)
+    }
+
+    fn tally(&self, i: usize) -> Tally {
+        let count = |k: usize| {
+            let at = i * ENTRY + 10 + 4 * k;
+            u32::from_le_bytes(self.body[at..at + 4].try_into().expect("4 bytes"))
+        };
+        Tally {
+            black: count(0),
+            draws: count(1),
+            white: count(2),
+        }
+    }
+
+    /// The moves played from `position` (those legal there: a hash shared by another
+    /// position cannot add another's moves), the most played first (then by move).
+    pub fn moves(&self, position: &Position) -> Vec<Played> {
+        let hash = position.hash();
+        let first = bisect(self.len(), |i| self.key(i).0 >= hash);
+        let mut played: Vec<Played> = (first..self.len())
+            .take_while(|&i| self.key(i).0 == hash)
+            .map(|i| Played {
+                mv: Move::from_raw(self.key(i).1),
+                tally: self.tally(i),
+            })
+            .filter(|p| position.check_move(p.mv).is_ok())
+            .collect();
+        played.sort_by(|a, b| {
+            b.tally
+                .games()
+                .cmp(&a.tally.games())
+                .then(a.mv.raw().cmp(&b.mv.raw()))
+        });
+        played
+    }
+}
+
+/// The first index in `0..len` where `at_or_after` holds (it holds from some index on).
+fn bisect(len: usize, at_or_after: impl Fn(usize) -> bool) -> usize {
+    let (mut low, mut high) = (0, len);
+    while low < high {
+        let mid = low + (high - low) / 2;
+        if at_or_after(mid) {
+            high = mid;
+        } else {
+            low = mid + 1;
+        }
+    }
+    low
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(text: &str) -> Vec<Move> {
+        text.split_whitespace()
+            .map(|m| m.parse().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn games_are_counted_by_position_and_move_and_read_back() {
+        let start = Position::start();
+        let mut builder = Builder::new();
+        builder
+            .add(&start, &moves("a1:c3 h1:f3"), Outcome::Win(Color::Black))
+            .unwrap();
+        builder
+            .add(&start, &moves("a1:c3 a8:b7"), Outcome::Draw)
+            .unwrap();
+        builder
+            .add(&start, &moves("h8:h5"), Outcome::Win(Color::White))
+            .unwrap();
+        let bad = builder.add(&start, &moves("a1:a1"), Outcome::Draw);
+        assert!(bad.unwrap_err().starts_with("move 1 (a1:a1)"));
+        assert_eq!(builder.games(), 3);
+        let explorer = Explorer::from_bytes(builder.to_bytes()).unwrap();
+        assert_eq!(explorer.games(), 3);
+        let at_start = explorer.moves(&start);
+        assert_eq!(
+            at_start,
+            vec![
+                Played {
+                    mv: "a1:c3".parse().unwrap(),
+                    tally: Tally {
+                        black: 1,
+                        draws: 1,
+                        white: 0
+                    }
+                },
+                Played {
+                    mv: "h8:h5".parse().unwrap(),
+                    tally: Tally {
+                        black: 0,
+                        draws: 0,
+                        white: 1
+                    }
+                },
+            ]
+        );
+        assert!((at_start[0].tally.score(Color::Black) - 0.75).abs() < 1e-12);
+        let mut after = start;
+        after.play("a1:c3".parse().unwrap());
+        assert_eq!(explorer.moves(&after).len(), 2);
+        after.play("a8:b7".parse().unwrap());
+        assert!(explorer.moves(&after).is_empty());
+    }
+
+    #[test]
+    fn damaged_and_foreign_bytes_are_refused() {
+        let mut builder = Builder::new();
+        builder
+            .add(&Position::start(), &moves("a1:c3"), Outcome::Draw)
+            .unwrap();
+        let good = builder.to_bytes();
+        let refused = |bytes: Vec<u8>| Explorer::from_bytes(bytes).err().unwrap();
+        assert!(refused(b"name,score\n".to_vec()).contains("not an explorer database"));
+        let mut flipped = good.clone();
+        *flipped.last_mut().unwrap() ^= 1;
+        assert!(refused(flipped).contains("checksum"));
+        assert!(refused(good[..good.len() - 1].to_vec()).contains("damaged"));
+        let mut other_keys = good.clone();
+        other_keys[8] ^= 1;
+        assert!(refused(other_keys).contains("other position keys"));
+    }
+}

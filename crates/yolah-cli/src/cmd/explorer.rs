@@ -1,0 +1,217 @@
+//! `yolah explorer build FILES… --out DB`: an opening explorer's database from PGN and record
+//! files; `yolah explorer DB [-p POSITION] [--json]`: the moves played from a position, each
+//! with its games and how they ended, the opening book's move marked.
+
+use super::replay::is_pgn;
+use super::{PositionArg, UsageError, quote};
+use anyhow::{Context, Result};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+use yolah_ai::arena::pgn::PgnReader;
+use yolah_ai::arena::record::RecordFile;
+use yolah_ai::explorer::{Builder, Explorer};
+use yolah_core::{Color, Move, Outcome, Position};
+
+/// The most plies of each game a database takes.
+const MAX_PLY: u32 = 200;
+
+/// The options of `yolah explorer build`.
+#[derive(clap::Args)]
+pub struct BuildOptions {
+    /// PGN files (`--pgn`, the board's export) and record files (`match --out`, a
+    /// tournament's games.csv), any number.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// The database to write: a new file.
+    #[arg(long, short, value_name = "DB")]
+    pub out: PathBuf,
+    /// Only the first N plies of each game, 1 to 200 [default: every ply].
+    #[arg(long, value_name = "N")]
+    pub max_ply: Option<u32>,
+}
+
+/// The options of `yolah explorer DB`.
+#[derive(clap::Args)]
+pub struct ShowOptions {
+    /// A database `yolah explorer build` wrote.
+    #[arg(value_name = "DB", required = true)]
+    pub db: Option<PathBuf>,
+    #[command(flatten)]
+    pub position: PositionArg,
+    /// Print the moves as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// How a game's result tag reads: `None` for a game without one (`*`, still going on).
+fn outcome(result: &str) -> Result<Option<Outcome>> {
+    Ok(match result {
+        "1-0" => Some(Outcome::Win(Color::Black)),
+        "0-1" => Some(Outcome::Win(Color::White)),
+        "1/2-1/2" => Some(Outcome::Draw),
+        "*" => None,
+        other => anyhow::bail!("result {} is none of 1-0, 0-1, 1/2-1/2, *", quote(other)),
+    })
+}
+
+pub fn build(out: &mut impl Write, options: &BuildOptions) -> Result<()> {
+    let max_ply = match options.max_ply {
+        Some(n) if !(1..=MAX_PLY).contains(&n) => {
+            return Err(UsageError(format!("--max-ply {n}: from 1 to {MAX_PLY}")).into());
+        }
+        n => n.map_or(usize::MAX, |n| n as usize),
+    };
+    // Refused before any game is read.
+    if options.out.exists() {
+        return Err(UsageError(format!(
+            "'{}' exists: the explorer writes a new database; remove it or choose another --out",
+            options.out.display()
+        ))
+        .into());
+    }
+    let started = Instant::now();
+    let mut builder = Builder::new();
+    let mut unfinished = 0u64;
+    let progress = super::progress_bar(options.files.len() as u64, "files");
+    for path in &options.files {
+        let shown = path.display();
+        let mut add =
+            |number: String, start: &Position, moves: &[Move], result: &str| -> Result<()> {
+                let Some(outcome) =
+                    outcome(result).with_context(|| format!("'{shown}', game {number}"))?
+                else {
+                    unfinished += 1;
+                    return Ok(());
+                };
+                let moves = &moves[..moves.len().min(max_ply)];
+                builder
+                    .add(start, moves, outcome)
+                    .map_err(anyhow::Error::msg)
+                    .with_context(|| format!("'{shown}', game {number}"))
+            };
+        if is_pgn(path)? {
+            let reader = PgnReader::open(path).map_err(anyhow::Error::msg)?;
+            for (k, game) in reader.enumerate() {
+                let game = game.with_context(|| format!("'{shown}'"))?;
+                add(k.to_string(), &game.start, &game.moves, &game.result)?;
+            }
+        } else {
+            let file = RecordFile::read(path).with_context(|| format!("cannot read '{shown}'"))?;
+            for record in &file.records {
+                let start = if record.start.is_empty() {
+                    Position::start()
+                } else {
+                    record
+                        .start
+                        .parse()
+                        .with_context(|| format!("'{shown}', game {}: bad start", record.game))?
+                };
+                let moves = record
+                    .moves
+                    .split_whitespace()
+                    .map(str::parse)
+                    .collect::<Result<Vec<Move>, _>>()
+                    .with_context(|| format!("'{shown}', game {}", record.game))?;
+                add(record.game.to_string(), &start, &moves, &record.result)?;
+            }
+        }
+        progress.inc(1);
+    }
+    progress.finish_and_clear();
+    builder.write(&options.out).map_err(anyhow::Error::msg)?;
+    let bytes = std::fs::metadata(&options.out).map_or(0, |m| m.len());
+    writeln!(
+        out,
+        "{} games{} from {} file{}: {} moves of positions into {} ({:.1} MB) in {:.1} s",
+        builder.games(),
+        if unfinished > 0 {
+            format!(" ({unfinished} unfinished left out)")
+        } else {
+            String::new()
+        },
+        options.files.len(),
+        if options.files.len() == 1 { "" } else { "s" },
+        builder.entries(),
+        options.out.display(),
+        bytes as f64 / 1e6,
+        started.elapsed().as_secs_f64()
+    )?;
+    Ok(())
+}
+
+pub fn show(out: &mut impl Write, options: &ShowOptions) -> Result<()> {
+    let db = options
+        .db
+        .as_deref()
+        .ok_or_else(|| UsageError("missing <DB>".into()))?;
+    let position = options.position.get()?;
+    let explorer = Explorer::open(db).map_err(anyhow::Error::msg)?;
+    let played = explorer.moves(&position);
+    let side = position.side_to_move();
+    let book = yolah_ai::book::probe(&position).map(|b| b.mv);
+    let games: u64 = played.iter().map(|p| p.tally.games()).sum();
+    if options.json {
+        let moves: Vec<serde_json::Value> = played
+            .iter()
+            .map(|p| {
+                serde_json::json!({
+                    "move": p.mv.to_string(),
+                    "games": p.tally.games(),
+                    "black": p.tally.black,
+                    "draws": p.tally.draws,
+                    "white": p.tally.white,
+                    "score": p.tally.score(side),
+                    "book": Some(p.mv) == book,
+                })
+            })
+            .collect();
+        let json = serde_json::json!({
+            "position": position.to_string(),
+            "side": side.to_string(),
+            "games": games,
+            "moves": moves,
+            "book": book.map(|m| m.to_string()),
+        });
+        writeln!(out, "{json}")?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{games} game{} of {} from {position} ({side} to move)",
+        if games == 1 { "" } else { "s" },
+        explorer.games()
+    )?;
+    if played.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "move      games   black won   drawn   white won   {side}'s score"
+    )?;
+    for p in &played {
+        let share = |n: u32| 100.0 * f64::from(n) / p.tally.games() as f64;
+        writeln!(
+            out,
+            "{:<6}{} {:>7}   {:>7.1} %  {:>5.1} %   {:>7.1} %   {:>9.1} %",
+            p.mv.to_string(),
+            if Some(p.mv) == book { "*" } else { " " },
+            p.tally.games(),
+            share(p.tally.black),
+            share(p.tally.draws),
+            share(p.tally.white),
+            100.0 * p.tally.score(side)
+        )?;
+    }
+    if let Some(mv) = book {
+        if played.iter().any(|p| p.mv == mv) {
+            writeln!(out, "* the opening book's move")?;
+        } else {
+            writeln!(
+                out,
+                "the opening book's move, {mv}, is in none of these games"
+            )?;
+        }
+    }
+    Ok(())
+}
