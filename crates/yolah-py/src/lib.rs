@@ -1,11 +1,12 @@
 //! Python bindings for Yolah, importable as `yolah` (`docs/python.md`): the rules
 //! ([`position`], [`rules`]), the players ([`players`]), planes for networks ([`planes`], [`batch`]) and the
-//! training data ([`data`]). A thin layer: it converts types and releases the interpreter
+//! training data ([`data`]) and the opening explorer ([`explorer`]). A thin layer: it converts types and releases the interpreter
 //! around long work; the game logic is yolah-core's and yolah-ai's.
 
 mod actions;
 mod batch;
 mod data;
+mod explorer;
 mod move_names;
 mod network;
 mod numpy;
@@ -26,6 +27,7 @@ fn _yolah(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<players::Player>()?;
     module.add_class::<network::Network>()?;
     module.add_class::<vector::VectorEnv>()?;
+    module.add_class::<explorer::Explorer>()?;
     module.add_function(wrap_pyfunction!(rules::perft, module)?)?;
     module.add_function(wrap_pyfunction!(rules::random_games, module)?)?;
     module.add_function(wrap_pyfunction!(batch::planes_batch, module)?)?;

@@ -1,5 +1,5 @@
 """docs/python.md runs as written: each of its `>>>` blocks, on its own in a fresh interpreter,
-prints what the page shows, after its `yolah selfplay` run."""
+prints what the page shows, after its `yolah selfplay` and `yolah explorer build` runs."""
 
 from __future__ import annotations
 
@@ -35,9 +35,11 @@ def guide_blocks(text: str) -> list[tuple[str, int]]:
 
 def test_the_python_guide_examples_print_what_it_shows(cli, tmp_path, monkeypatch):
     text = GUIDE.read_text()
-    commands = re.findall(r"^yolah (selfplay .*)$", text, re.MULTILINE)
+    commands = re.findall(r"^yolah ((?:selfplay|explorer build) .*)$", text, re.MULTILINE)
     assert commands, "the guide makes its data with yolah selfplay"
     monkeypatch.chdir(tmp_path)
+    # Commands run "from the repository's root" read its committed results.
+    (tmp_path / "benches").symlink_to(REPOSITORY / "benches")
     for command in commands:
         run(cli, *shlex.split(command))
     blocks = guide_blocks(text)

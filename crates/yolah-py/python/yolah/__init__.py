@@ -16,6 +16,7 @@ import numpy as _np
 from ._yolah import (
     NUM_ACTIONS,
     OBSERVATION_SHAPE,
+    Explorer,
     Network,
     PLAYERS,
     RECORD_DTYPE,
@@ -37,6 +38,7 @@ from ._yolah import (
 )
 
 __all__ = [
+    "Explorer",
     "NUM_ACTIONS",
     "Network",
     "OBSERVATION_SHAPE",

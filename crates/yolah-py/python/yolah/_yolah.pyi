@@ -8,6 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "Explorer",
     "NUM_ACTIONS",
     "Network",
     "OBSERVATION_SHAPE",
@@ -203,6 +204,29 @@ class _Shape(TypedDict):
     third: int
     buckets: int
     features: bool
+
+class _ExplorerMove(TypedDict):
+    move: str
+    games: int
+    black: int
+    draws: int
+    white: int
+    score: float
+    book: bool
+
+@final
+class Explorer:
+    """An opening explorer's database (``yolah explorer build``), read once and checked."""
+
+    def __new__(cls, path: str | PathLike[str]) -> Explorer:
+        """``FileNotFoundError`` if there is none, ``ValueError`` if it is not one or is damaged."""
+    @property
+    def games(self) -> int:
+        """The games it was built from."""
+    def __len__(self) -> int:
+        """Its (position, move) entries."""
+    def moves(self, position: _PositionLike) -> list[_ExplorerMove]:
+        """The moves played from ``position``, the most played first."""
 
 @final
 class Network:
