@@ -292,7 +292,7 @@ impl Explorer {
     }
 
     /// The moves played from `position` (those legal there: a hash shared by another
-    /// position cannot add another's moves), the most played first (then by move).
+    /// position cannot add another's moves), the most played first (then by name).
     pub fn moves(&self, position: &Position) -> Vec<Played> {
         let hash = position.hash();
         let first = bisect(self.len(), |i| self.key(i).0 >= hash);
@@ -304,17 +304,87 @@ impl Explorer {
             })
             .filter(|p| position.check_move(p.mv).is_ok())
             .collect();
-        played.sort_by(|a, b| {
-            b.tally
-                .games()
-                .cmp(&a.tally.games())
-                .then(a.mv.raw().cmp(&b.mv.raw()))
-        });
+        played.sort_by_cached_key(|p| (std::cmp::Reverse(p.tally.games()), p.mv.to_string()));
         played
     }
 }
 
+/// What a database says of a position, as `yolah explorer DB --json` prints it and the
+/// board's `/explorer.json` answers.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Answer {
+    /// The position, in notation.
+    pub position: String,
+    /// The side to move.
+    pub side: String,
+    /// The games that reached it.
+    pub games: u64,
+    /// The opening book's move there, if the book has the position.
+    pub book: Option<String>,
+    /// The moves played from it, the most played first.
+    pub moves: Vec<AnswerMove>,
+}
+
+/// A move in an [`Answer`].
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct AnswerMove {
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The games it was played in.
+    pub games: u64,
+    /// Of those, black's wins.
+    pub black: u32,
+    /// Draws.
+    pub draws: u32,
+    /// White's wins.
+    pub white: u32,
+    /// The side to move's share of the points (a draw is half), 0 to 1.
+    pub score: f64,
+    /// Whether it is the opening book's move.
+    pub book: bool,
+}
+
+impl Explorer {
+    /// What the database says of `position`.
+    pub fn answer(&self, position: &Position) -> Answer {
+        let side = position.side_to_move();
+        let book = crate::book::probe(position).map(|b| b.mv);
+        let moves: Vec<AnswerMove> = self
+            .moves(position)
+            .into_iter()
+            .map(|p| AnswerMove {
+                mv: p.mv.to_string(),
+                games: p.tally.games(),
+                black: p.tally.black,
+                draws: p.tally.draws,
+                white: p.tally.white,
+                score: p.tally.score(side),
+                book: Some(p.mv) == book,
+            })
+            .collect();
+        Answer {
+            position: position.to_string(),
+            side: side.to_string(),
+            games: moves.iter().map(|m| m.games).sum(),
+            book: book.map(|m| m.to_string()),
+            moves,
+        }
+    }
+}
+
 /// The first index in `0..len` where `at_or_after` holds (it holds from some index on).
+impl std::fmt::Debug for Explorer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Explorer({} entries from {} games)",
+            self.len(),
+            self.games
+        )
+    }
+}
+
 fn bisect(len: usize, at_or_after: impl Fn(usize) -> bool) -> usize {
     let (mut low, mut high) = (0, len);
     while low < high {

@@ -23,6 +23,7 @@ const FILES: &[(&str, &str)] = &[
         "page/evaluation.js",
         include_str!("static/page/evaluation.js"),
     ),
+    ("page/explorer.js", include_str!("static/page/explorer.js")),
     ("page/main.js", include_str!("static/page/main.js")),
     ("page/moves.js", include_str!("static/page/moves.js")),
     ("page/names.js", include_str!("static/page/names.js")),

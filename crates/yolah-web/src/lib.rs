@@ -10,10 +10,12 @@
 //! - [`archive`]: `/games`, the kept games listed and exported;
 //! - [`review`]: `/games/ID/review.json`, finished games judged move by move;
 //! - [`puzzles`]: `/puzzles`, proven puzzles and each browser's rating;
+//! - [`explorer`]: `/explorer.json`, the opening explorer of the analysis board;
 //! - [`export`]: a game as a PGN-style record (`/export.pgn`).
 
 pub mod archive;
 pub mod assets;
+pub mod explorer;
 pub mod export;
 pub mod game;
 pub mod message;

@@ -120,6 +120,9 @@ pub struct Config {
     pub review: yolah_ai::review::Settings,
     /// The puzzles of `/puzzles` (`yolah serve --puzzles`; the shipped set by default).
     pub puzzles: Arc<crate::puzzles::Set>,
+    /// The opening explorer's database of `/explorer.json` (`yolah serve --explorer`; none
+    /// by default).
+    pub explorer: Option<Arc<yolah_ai::explorer::Explorer>>,
 }
 
 impl Default for Config {
@@ -140,6 +143,7 @@ impl Default for Config {
             header_timeout: HEADER_TIMEOUT,
             review: yolah_ai::review::Settings::default(),
             puzzles: Arc::new(crate::puzzles::Set::shipped()),
+            explorer: None,
         }
     }
 }
@@ -275,6 +279,12 @@ pub fn router(config: Config, store: Arc<Store>) -> Router {
                     Ok(puzzles) => Json(puzzles).into_response(),
                     Err(refused) => refusal(&refused),
                 }
+            }),
+        )
+        .route(
+            "/explorer.json",
+            get(|Extract(shared): Extract<Arc<Shared>>, asked: Result<Query<crate::explorer::Asked>, QueryRejection>| async move {
+                crate::explorer::answer(shared.config.explorer.as_deref(), asked)
             }),
         )
         .route("/puzzles/next", axum::routing::post(next_puzzle))

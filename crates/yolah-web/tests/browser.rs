@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::board_server;
+use common::{board_server, small_explorer};
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{Value, json};
@@ -2775,6 +2775,81 @@ async fn a_game_left_is_adjourned_in_the_archive_and_resumed() {
         })
         .await;
         play_first(&client, &resumed).await;
+        assert_no_console_errors(&client, port, name).await;
+        client.close().await.unwrap();
+    }
+}
+
+/// Issue 57, item 2: the opening explorer beside the analysis board, from the server's
+/// database: the moves played from the position shown with their games and score, the book's
+/// starred; a move clicked is played, and the explorer follows; never while a person plays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromedriver: cargo test -p yolah-web --test browser -- --ignored"]
+async fn the_explorer_follows_the_analysis_board() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let config = yolah_web::Config {
+        explorer: Some(std::sync::Arc::new(small_explorer())),
+        ..yolah_web::Config::default()
+    };
+    tokio::spawn(yolah_web::serve(
+        listener,
+        config,
+        yolah_web::Store::memory(),
+    ));
+    let rows = |client: &Client| {
+        let client = client.clone();
+        async move {
+            run(
+                &client,
+                "return [...document.querySelectorAll('#explorer .move-row')]
+                     .filter(r => r.getBoundingClientRect().height > 0)
+                     .map(r => r.innerText.replace(/\\s+/g, ' ').trim());",
+            )
+            .await
+        }
+    };
+    for (width, height, name) in [(1280, 800, "desktop"), (390, 844, "phone")] {
+        let (_driver, client, port) = browser(width, height).await;
+        // While a person plays, no explorer.
+        client.goto(&format!("http://{address}/")).await.unwrap();
+        level_game(&client, 1, "black").await;
+        wait_for(&client, "a game", |p| p["human"] == "yes").await;
+        assert_unseen(&client, "explorer").await;
+        // An analysis from the start.
+        let start = yolah_core::START.replace(' ', "%20");
+        client
+            .goto(&format!("http://{address}/?position={start}"))
+            .await
+            .unwrap();
+        wait_for(&client, "the analysis", |p| {
+            p["analysis"] == "yes" && p["ply"] == "0"
+        })
+        .await;
+        wait_text(&client, "explorer", |t| t.contains("3 games from here")).await;
+        assert_seen(&client, "explorer").await;
+        assert_eq!(
+            rows(&client).await,
+            json!(["a1:c3 ★ 2 75 %", "h8:h5 1 0 %"]),
+            "{name}"
+        );
+        screenshot(&client, &format!("{name}-explorer.png")).await;
+        // A move clicked is played; the explorer shows the position after it.
+        run(
+            &client,
+            "document.querySelector('#explorer .move-row').click();",
+        )
+        .await;
+        wait_for(&client, "a1:c3 played", |p| p["moves"] == "a1:c3").await;
+        wait_text(&client, "explorer", |t| t.contains("2 games from here")).await;
+        assert_eq!(
+            rows(&client).await,
+            json!(["a8:b7 1 50 %", "h1:f3 1 0 %"]),
+            "{name}: white's score"
+        );
+        // Back at the start (viewing), the start's moves again.
+        key(&client, "Home").await;
+        wait_text(&client, "explorer", |t| t.contains("3 games from here")).await;
         assert_no_console_errors(&client, port, name).await;
         client.close().await.unwrap();
     }

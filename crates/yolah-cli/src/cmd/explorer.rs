@@ -147,35 +147,15 @@ pub fn show(out: &mut impl Write, options: &ShowOptions) -> Result<()> {
         .ok_or_else(|| UsageError("missing <DB>".into()))?;
     let position = options.position.get()?;
     let explorer = Explorer::open(db).map_err(anyhow::Error::msg)?;
+    let answer = explorer.answer(&position);
+    if options.json {
+        writeln!(out, "{}", serde_json::to_string(&answer)?)?;
+        return Ok(());
+    }
     let played = explorer.moves(&position);
     let side = position.side_to_move();
     let book = yolah_ai::book::probe(&position).map(|b| b.mv);
-    let games: u64 = played.iter().map(|p| p.tally.games()).sum();
-    if options.json {
-        let moves: Vec<serde_json::Value> = played
-            .iter()
-            .map(|p| {
-                serde_json::json!({
-                    "move": p.mv.to_string(),
-                    "games": p.tally.games(),
-                    "black": p.tally.black,
-                    "draws": p.tally.draws,
-                    "white": p.tally.white,
-                    "score": p.tally.score(side),
-                    "book": Some(p.mv) == book,
-                })
-            })
-            .collect();
-        let json = serde_json::json!({
-            "position": position.to_string(),
-            "side": side.to_string(),
-            "games": games,
-            "moves": moves,
-            "book": book.map(|m| m.to_string()),
-        });
-        writeln!(out, "{json}")?;
-        return Ok(());
-    }
+    let games = answer.games;
     writeln!(
         out,
         "{games} game{} of {} from {position} ({side} to move)",

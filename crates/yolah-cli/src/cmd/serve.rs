@@ -53,6 +53,10 @@ pub struct Options {
     /// The puzzles of /puzzles: a file `yolah puzzles` wrote [default: the shipped set].
     #[arg(long, value_name = "FILE")]
     pub puzzles: Option<std::path::PathBuf>,
+    /// The opening explorer of the analysis board: a database `yolah explorer build` wrote,
+    /// read once at the start [default: none].
+    #[arg(long, value_name = "DB")]
+    pub explorer: Option<std::path::PathBuf>,
 }
 
 /// Where the games are kept when `--db` does not say.
@@ -125,6 +129,12 @@ fn config(options: &Options) -> Result<yolah_web::Config> {
     if let Some(path) = &options.puzzles {
         config.puzzles =
             std::sync::Arc::new(yolah_web::puzzles::Set::load(path).map_err(anyhow::Error::msg)?);
+    }
+    if let Some(path) = &options.explorer {
+        config.explorer = Some(std::sync::Arc::new(
+            yolah_ai::explorer::Explorer::open(path)
+                .map_err(|e| anyhow::anyhow!("--explorer: {e}"))?,
+        ));
     }
     if let Some(n) = options.max_searches {
         usage!(

@@ -208,3 +208,20 @@ pub async fn try_connect_from(
 pub async fn connect_from(address: std::net::SocketAddr, last: u8) -> Socket {
     try_connect_from(address, last).await.unwrap()
 }
+
+/// An opening explorer's database of three games from the start: two begin a1:c3 (then h1:f3,
+/// black won; a8:b7, drawn), one h8:h5 (white won).
+pub fn small_explorer() -> yolah_ai::explorer::Explorer {
+    use yolah_core::{Color, Move, Outcome, Position};
+    let moves = |text: &str| -> Vec<Move> { text.split(' ').map(|m| m.parse().unwrap()).collect() };
+    let mut builder = yolah_ai::explorer::Builder::new();
+    let start = Position::start();
+    for (line, outcome) in [
+        ("a1:c3 h1:f3", Outcome::Win(Color::Black)),
+        ("a1:c3 a8:b7", Outcome::Draw),
+        ("h8:h5", Outcome::Win(Color::White)),
+    ] {
+        builder.add(&start, &moves(line), outcome).unwrap();
+    }
+    yolah_ai::explorer::Explorer::from_bytes(builder.to_bytes()).unwrap()
+}

@@ -1,6 +1,7 @@
 import { buildSquares, cells, paintSquare } from "../board.js";
 import { playerName } from "../players.js";
 import { drawEval } from "./evaluation.js";
+import { drawExplorer } from "./explorer.js";
 import { drawMoves } from "./moves.js";
 import { moveName } from "./names.js";
 import { page, $, humanToMove, live, personPlays, playingLive, send, shownOnly, squares } from "./page.js";
@@ -59,6 +60,7 @@ export function draw() {
   drawButtons();
   drawEval(count);
   drawReview(count);
+  drawExplorer(count);
   drawPractice();
   drawBanner();
 }

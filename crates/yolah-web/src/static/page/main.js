@@ -91,6 +91,8 @@ $("moves").addEventListener("click", (e) => {
 });
 // A review read or asked for: the page drawn again with it.
 document.addEventListener("review", () => { if (page.state) draw(); });
+// An explorer's answer came: the page drawn again with it.
+document.addEventListener("explorer", () => { if (page.state) draw(); });
 $("graph").addEventListener("click", (e) => {
   const box = $("graph").getBoundingClientRect();
   const n = Math.max(page.state.moves.length, 1);
