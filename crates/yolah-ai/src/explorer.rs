@@ -57,7 +57,8 @@ impl Tally {
         (f64::from(wins) + f64::from(self.draws) / 2.0) / self.games().max(1) as f64
     }
 
-    fn add(&mut self, outcome: Outcome) {
+    /// One game more, ended so.
+    pub fn add(&mut self, outcome: Outcome) {
         let count = match outcome {
             Outcome::Win(Color::Black) => &mut self.black,
             Outcome::Win(Color::White) => &mut self.white,
@@ -348,10 +349,19 @@ pub struct AnswerMove {
 impl Explorer {
     /// What the database says of `position`.
     pub fn answer(&self, position: &Position) -> Answer {
+        answer(position, self.moves(position))
+    }
+}
+
+/// The moves played from `position` (each a move with its games, in any order; those not
+/// legal there are left out), as an [`Answer`]: the most played first, then by name.
+pub fn answer(position: &Position, mut played: Vec<Played>) -> Answer {
+    played.retain(|p| position.check_move(p.mv).is_ok());
+    played.sort_by_cached_key(|p| (std::cmp::Reverse(p.tally.games()), p.mv.to_string()));
+    {
         let side = position.side_to_move();
         let book = crate::book::probe(position).map(|b| b.mv);
-        let moves: Vec<AnswerMove> = self
-            .moves(position)
+        let moves: Vec<AnswerMove> = played
             .into_iter()
             .map(|p| AnswerMove {
                 mv: p.mv.to_string(),

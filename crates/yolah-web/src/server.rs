@@ -284,7 +284,10 @@ pub fn router(config: Config, store: Arc<Store>) -> Router {
         .route(
             "/explorer.json",
             get(|Extract(shared): Extract<Arc<Shared>>, asked: Result<Query<crate::explorer::Asked>, QueryRejection>| async move {
-                crate::explorer::answer(shared.config.explorer.as_deref(), asked)
+                off_workers(move || {
+                    crate::explorer::answer(shared.config.explorer.as_deref(), &shared.store, asked)
+                })
+                .await
             }),
         )
         .route("/puzzles/next", axum::routing::post(next_puzzle))

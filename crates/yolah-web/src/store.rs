@@ -23,12 +23,14 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
+use yolah_ai::explorer::{Played, Tally};
+use yolah_core::{Move, Outcome, Position};
 
 /// `Yola` in ASCII: the `application_id` of our files.
 pub const APPLICATION_ID: i32 = 0x596f_6c61;
 
 /// The schema, one step per version: step `k` takes a file from version `k` to `k + 1`.
-pub const MIGRATIONS: [&str; 5] = [
+pub const MIGRATIONS: [&str; 6] = [
     // 1: the games.
     "CREATE TABLE games (
         id TEXT PRIMARY KEY,
@@ -88,6 +90,19 @@ pub const MIGRATIONS: [&str; 5] = [
         at INTEGER NOT NULL,
         PRIMARY KEY (solver, puzzle)
     );",
+    // 6: the opening explorer of the server's own games: the finished games' moves counted
+    // by position (the position's Zobrist hash, the move's code) and result; on each game,
+    // what it was counted as (`explored`: its start, moves and result; none until counted),
+    // so that a game changed after its end (an undo) is taken out and counted again.
+    "CREATE TABLE explorer (
+        hash INTEGER NOT NULL,
+        move INTEGER NOT NULL,
+        black INTEGER NOT NULL,
+        draws INTEGER NOT NULL,
+        white INTEGER NOT NULL,
+        PRIMARY KEY (hash, move)
+    ) WITHOUT ROWID;
+    ALTER TABLE games ADD COLUMN explored TEXT;",
 ];
 
 /// The columns of the reviews table of [`VERSION`].
@@ -106,10 +121,12 @@ const SOLVER_COLUMNS: [&str; 9] = [
 ];
 const PUZZLE_COLUMNS: [&str; 5] = ["id", "rating", "deviation", "volatility", "attempts"];
 const ATTEMPT_COLUMNS: [&str; 4] = ["solver", "puzzle", "solved", "at"];
+/// The columns of the explorer's table of [`VERSION`].
+const EXPLORER_COLUMNS: [&str; 5] = ["hash", "move", "black", "draws", "white"];
 
 /// The columns the schema of [`VERSION`] has: a file that says it is at that version but
 /// lacks one is damaged.
-const COLUMNS: [&str; 11] = [
+const COLUMNS: [&str; 12] = [
     "id",
     "kind",
     "black_token",
@@ -121,6 +138,7 @@ const COLUMNS: [&str; 11] = [
     "plies",
     "result",
     "join_key",
+    "explored",
 ];
 
 /// The schema version this build writes.
@@ -401,6 +419,68 @@ impl Store {
         }
     }
 
+    /// Counts in the explorer the finished games not counted yet (those of a file from before
+    /// the explorer), a few hundred in each transaction: a kill loses none of the work done.
+    fn count_finished(&self) -> Result<(), String> {
+        let db = self.lock();
+        let failed = |e: rusqlite::Error| format!("cannot count the finished games: {}", sql(&e));
+        loop {
+            let tx = db.unchecked_transaction().map_err(failed)?;
+            let batch: Vec<(String, String)> = tx
+                .prepare(
+                    "SELECT CAST(id AS TEXT), CAST(game AS TEXT) FROM games
+                     WHERE result IS NOT NULL AND explored IS NULL LIMIT 500",
+                )
+                .and_then(|mut statement| {
+                    statement
+                        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+                        .collect()
+                })
+                .map_err(failed)?;
+            if batch.is_empty() {
+                return Ok(());
+            }
+            for (id, game) in &batch {
+                match serde_json::from_str::<Saved>(game) {
+                    Ok(saved) => recount(&tx, id, &saved).map_err(failed)?,
+                    // A damaged row is listed, not counted; marked, so it is not read again.
+                    Err(_) => {
+                        tx.execute("UPDATE games SET explored = '' WHERE id = ?1", params![id])
+                            .map_err(failed)?;
+                    }
+                }
+            }
+            tx.commit().map_err(failed)?;
+        }
+    }
+
+    /// The moves the server's finished games played from `position`, with how they ended.
+    pub fn explored(&self, position: &yolah_core::Position) -> Result<Vec<Played>, String> {
+        let db = self.read();
+        let failed = |e: rusqlite::Error| format!("cannot read the explorer: {}", sql(&e));
+        let mut statement = db
+            .prepare("SELECT move, black, draws, white FROM explorer WHERE hash = ?1")
+            .map_err(failed)?;
+        let rows = statement
+            .query_map(params![key(position.hash())], |row| {
+                let count = |k: usize| -> rusqlite::Result<u32> {
+                    Ok(u32::try_from(row.get::<_, i64>(k)?).unwrap_or(0))
+                };
+                Ok(Played {
+                    mv: yolah_core::Move::from_raw(
+                        u16::try_from(row.get::<_, i64>(0)?).unwrap_or(0),
+                    ),
+                    tally: Tally {
+                        black: count(1)?,
+                        draws: count(2)?,
+                        white: count(3)?,
+                    },
+                })
+            })
+            .map_err(failed)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(failed)
+    }
+
     /// Marks the game `id` as played now (see [`Status::Playing`]) while the returned guard
     /// lives.
     pub fn play(self: &Arc<Store>, id: &str) -> Playing {
@@ -489,6 +569,7 @@ impl Store {
         };
         store.migrate(version)?;
         Store::check_schema(&store.lock())?;
+        store.count_finished()?;
         Ok(store)
     }
 
@@ -501,6 +582,7 @@ impl Store {
             ("solvers", &SOLVER_COLUMNS[..]),
             ("puzzle_ratings", &PUZZLE_COLUMNS[..]),
             ("attempts", &ATTEMPT_COLUMNS[..]),
+            ("explorer", &EXPLORER_COLUMNS[..]),
         ] {
             let mut statement = db
                 .prepare("SELECT name FROM pragma_table_info(?1)")
@@ -606,16 +688,22 @@ impl Store {
     pub fn save(&self, id: &str, holder: Option<&str>, saved: &Saved) -> Result<Written, String> {
         let game = serde_json::to_string(saved).expect("a game serialises");
         let db = self.lock();
-        let changed = db
+        let failed = |e: rusqlite::Error| format!("cannot keep the game: {}", sql(&e));
+        // The game and the explorer's counts of it change together, or neither does.
+        let tx = db.unchecked_transaction().map_err(failed)?;
+        let changed = tx
             .execute(
                 "UPDATE games SET game = ?1, plies = ?2, result = ?3, updated = ?4
                  WHERE id = ?5 AND holder IS ?6",
                 params![game, plies(saved), saved.result, now(), id, holder],
             )
-            .map_err(|e| format!("cannot keep the game: {}", sql(&e)))?;
+            .map_err(failed)?;
         if changed == 1 {
+            recount(&tx, id, saved).map_err(failed)?;
+            tx.commit().map_err(failed)?;
             return Ok(Written::Kept);
         }
+        drop(tx);
         let exists = db
             .query_row("SELECT 1 FROM games WHERE id = ?1", params![id], |_| Ok(()))
             .optional()
@@ -827,6 +915,101 @@ impl Store {
     }
 }
 
+/// A position's Zobrist hash as SQLite keeps an integer.
+fn key(hash: u64) -> i64 {
+    i64::from_ne_bytes(hash.to_ne_bytes())
+}
+
+/// What a game counts as in the explorer: its start, moves and result (the marker kept in
+/// `explored`), or none while it has no result (or cannot be read as a game).
+fn countable(saved: &Saved) -> Option<String> {
+    let record = crate::export::record(&crate::export::Export::of(saved)).ok()?;
+    (record.result != "*")
+        .then(|| serde_json::json!([record.start, record.moves, record.result]).to_string())
+}
+
+/// Adds (`sign` 1) or takes out (-1) the game `marker` describes in the explorer's counts.
+fn count(tx: &rusqlite::Transaction<'_>, marker: &str, sign: i64) -> rusqlite::Result<()> {
+    let Ok((start, moves, result)) = serde_json::from_str::<(String, String, String)>(marker)
+    else {
+        return Ok(());
+    };
+    let outcome = match result.as_str() {
+        "1-0" => Outcome::Win(yolah_core::Color::Black),
+        "0-1" => Outcome::Win(yolah_core::Color::White),
+        _ => Outcome::Draw,
+    };
+    let mut position = if start.is_empty() {
+        Position::start()
+    } else {
+        match start.parse() {
+            Ok(position) => position,
+            Err(_) => return Ok(()),
+        }
+    };
+    let mut tally = Tally::default();
+    tally.add(outcome);
+    let (black, draws, white) = (
+        sign * i64::from(tally.black),
+        sign * i64::from(tally.draws),
+        sign * i64::from(tally.white),
+    );
+    let mut add = tx.prepare_cached(
+        "INSERT INTO explorer (hash, move, black, draws, white) VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (hash, move) DO UPDATE SET black = black + excluded.black,
+             draws = draws + excluded.draws, white = white + excluded.white",
+    )?;
+    for text in moves.split_whitespace() {
+        let Ok(m) = text.parse::<Move>() else { break };
+        if position.check_move(m).is_err() {
+            break;
+        }
+        add.execute(params![
+            key(position.hash()),
+            i64::from(m.raw()),
+            black,
+            draws,
+            white
+        ])?;
+        position.play(m);
+    }
+    tx.execute(
+        "DELETE FROM explorer WHERE black <= 0 AND draws <= 0 AND white <= 0",
+        [],
+    )?;
+    Ok(())
+}
+
+/// Brings the explorer's counts of game `id` to `saved`: a game that ended is counted, one
+/// changed since it was counted is taken out and counted again, one no longer over is taken
+/// out.
+fn recount(tx: &rusqlite::Transaction<'_>, id: &str, saved: &Saved) -> rusqlite::Result<()> {
+    let before: Option<String> = tx
+        .query_row(
+            "SELECT CAST(explored AS TEXT) FROM games WHERE id = ?1",
+            params![id],
+            |row| row.get(0),
+        )
+        .optional()?
+        .flatten()
+        .filter(|marker: &String| !marker.is_empty());
+    let now = countable(saved);
+    if before == now {
+        return Ok(());
+    }
+    if let Some(before) = &before {
+        count(tx, before, -1)?;
+    }
+    if let Some(now) = &now {
+        count(tx, now, 1)?;
+    }
+    tx.execute(
+        "UPDATE games SET explored = ?1 WHERE id = ?2",
+        params![now, id],
+    )?;
+    Ok(())
+}
+
 /// The columns of a [`Summary`]: the players read by SQLite out of the kept JSON, or `?` from
 /// a row whose JSON is damaged, each column of the type the summary reads (a damaged row is
 /// listed with what can be read; opening it says what is wrong).
@@ -971,6 +1154,91 @@ mod tests {
         over.result = Some("black wins 1-0".to_string());
         store.save("a", Some("h"), &over).unwrap();
         assert_eq!(status("a"), Status::Finished);
+    }
+
+    /// The explorer's moves of the start position, as (move, black, draws, white).
+    fn explored_at_start(store: &Store) -> Vec<(String, u32, u32, u32)> {
+        let mut moves: Vec<_> = store
+            .explored(&Position::start())
+            .unwrap()
+            .into_iter()
+            .map(|p| {
+                (
+                    p.mv.to_string(),
+                    p.tally.black,
+                    p.tally.draws,
+                    p.tally.white,
+                )
+            })
+            .collect();
+        moves.sort();
+        moves
+    }
+
+    #[test]
+    fn finished_games_are_counted_once_and_again_when_they_change() {
+        let store = Arc::new(Store::memory());
+        let _pin = store.create(&kept("a", &[]), Some("h"), 60).unwrap();
+        // Going on: not counted.
+        store.save("a", Some("h"), &game(&["a1:c3"])).unwrap();
+        assert!(explored_at_start(&store).is_empty());
+        // Over (a resignation: the page's words): counted, once however often it is saved.
+        let mut over = game(&["a1:c3", "h1:f3"]);
+        over.result = Some("white wins by resignation".to_string());
+        over.resigned = Some("black".to_string());
+        store.save("a", Some("h"), &over).unwrap();
+        store.save("a", Some("h"), &over).unwrap();
+        assert_eq!(explored_at_start(&store), [("a1:c3".to_string(), 0, 0, 1)]);
+        let mut after = Position::start();
+        after.play("a1:c3".parse().unwrap());
+        assert_eq!(store.explored(&after).unwrap().len(), 1);
+        // Taken back after its end: out of the counts; over again another way: counted so.
+        store.save("a", Some("h"), &game(&["a1:b2"])).unwrap();
+        assert!(explored_at_start(&store).is_empty());
+        assert!(store.explored(&after).unwrap().is_empty());
+        let mut again = game(&["a1:b2"]);
+        again.result = Some("black wins by resignation".to_string());
+        again.resigned = Some("white".to_string());
+        store.save("a", Some("h"), &again).unwrap();
+        assert_eq!(explored_at_start(&store), [("a1:b2".to_string(), 1, 0, 0)]);
+        // A second game through the same move adds to it.
+        let _pin = store.create(&kept("b", &[]), Some("h"), 60).unwrap();
+        store.save("b", Some("h"), &again).unwrap();
+        assert_eq!(explored_at_start(&store), [("a1:b2".to_string(), 2, 0, 0)]);
+    }
+
+    #[test]
+    fn a_file_from_before_the_explorer_has_its_finished_games_counted() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("older.sqlite");
+        {
+            let db = Connection::open(&path).unwrap();
+            for step in &MIGRATIONS[..VERSION - 1] {
+                db.execute_batch(step).unwrap();
+            }
+            db.execute_batch(&format!(
+                "PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {};",
+                VERSION - 1
+            ))
+            .unwrap();
+            let mut over = game(&["h8:h5"]);
+            over.result = Some("white wins by resignation".to_string());
+            over.resigned = Some("black".to_string());
+            for (id, saved) in [("done", &over), ("going", &game(&["h8:h5"]))] {
+                db.execute(
+                    "INSERT INTO games (id, kind, created, updated, game, plies, result)
+                     VALUES (?1, 'own', 5, 5, ?2, 1, ?3)",
+                    params![id, serde_json::to_string(saved).unwrap(), saved.result],
+                )
+                .unwrap();
+            }
+        }
+        let store = Store::open(&path).unwrap();
+        assert_eq!(explored_at_start(&store), [("h8:h5".to_string(), 0, 0, 1)]);
+        drop(store);
+        // Counted once: opening again counts nothing twice.
+        let store = Store::open(&path).unwrap();
+        assert_eq!(explored_at_start(&store), [("h8:h5".to_string(), 0, 0, 1)]);
     }
 
     #[test]
@@ -1175,7 +1443,7 @@ mod tests {
             .unwrap();
         let junk = dir.path().join("junk.sqlite");
         std::fs::write(&junk, b"not a database at all, just some words".repeat(40)).unwrap();
-        // Our schema's stamp and every step's tables but the last's (the puzzles').
+        // Our schema's stamp and every step's tables but the last's (the explorer's).
         let reviewless = dir.path().join("reviewless.sqlite");
         {
             let db = Connection::open(&reviewless).unwrap();
@@ -1194,7 +1462,7 @@ mod tests {
             (&junk, "file is not a database"),
             (
                 &reviewless,
-                "the file is damaged: its solvers table lacks the column id",
+                "the file is damaged: its games table lacks the column explored",
             ),
         ] {
             let before = std::fs::read(path).unwrap();

@@ -2816,6 +2816,19 @@ async fn the_explorer_follows_the_analysis_board() {
         level_game(&client, 1, "black").await;
         wait_for(&client, "a game", |p| p["human"] == "yes").await;
         assert_unseen(&client, "explorer").await;
+        // A finished game of the server's, for its own tab.
+        custom_game(&client, "random", "random").await;
+        let over = wait_for(&client, "the game's end", |p| {
+            p["result"] != "" && p["players"] == "random|random"
+        })
+        .await;
+        let first = over["moves"]
+            .as_str()
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_string();
         // An analysis from the start.
         let start = yolah_core::START.replace(' ', "%20");
         client
@@ -2849,6 +2862,20 @@ async fn the_explorer_follows_the_analysis_board() {
         );
         // Back at the start (viewing), the start's moves again.
         key(&client, "Home").await;
+        wait_text(&client, "explorer", |t| t.contains("3 games from here")).await;
+        // The server's own games: the random game, and every finished game before it here.
+        click(&client, "explorer-games").await;
+        let own = wait_text(&client, "explorer", |t| t.contains("from here")).await;
+        assert!(
+            rows(&client)
+                .await
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|r| r.as_str().unwrap().starts_with(&first)),
+            "{name}: {first}: {own}"
+        );
+        click(&client, "explorer-database").await;
         wait_text(&client, "explorer", |t| t.contains("3 games from here")).await;
         assert_no_console_errors(&client, port, name).await;
         client.close().await.unwrap();

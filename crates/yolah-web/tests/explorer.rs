@@ -4,8 +4,8 @@
 
 mod common;
 
-use common::{board_server, board_server_with, get, small_explorer};
-use serde_json::Value;
+use common::{board_server, board_server_with, connect, get, next, send, small_explorer};
+use serde_json::{Value, json};
 use std::sync::Arc;
 
 #[test]
@@ -41,6 +41,10 @@ fn the_explorer_answers_from_its_database() {
                 &format!("/explorer.json?position={start}&more=1") as &str,
                 "nothing else",
             ),
+            (
+                &format!("/explorer.json?position={start}&source=web") as &str,
+                "database or games",
+            ),
         ] {
             let (code, body) = get(address, bad).await;
             assert_eq!(code, 400, "{bad}: {body}");
@@ -55,9 +59,64 @@ fn the_explorer_answers_from_its_database() {
     // Without a database: said, not guessed.
     let (address, runtime) = board_server(&dir.path().join("other.sqlite"), 0);
     runtime.block_on(async {
-        let (code, body) = get(address, "/explorer.json?position=startpos").await;
+        let start = yolah_core::START.replace(' ', "+");
+        let (code, body) = get(address, &format!("/explorer.json?position={start}")).await;
         assert_eq!(code, 404, "{body}");
         assert!(body.contains("yolah serve --explorer DB"), "{body}");
+        // This server's own games: none finished yet.
+        let games = format!("/explorer.json?position={start}&source=games");
+        let (code, body) = get(address, &games).await;
+        assert_eq!(code, 200, "{body}");
+        let answer: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(
+            (&answer["games"], &answer["moves"]),
+            (&json!(0), &json!([]))
+        );
+    });
+    runtime.shutdown_background();
+}
+
+/// A finished game of the server's is in its explorer's `games` source at once.
+#[test]
+fn a_finished_game_is_in_the_servers_own_explorer() {
+    let dir = tempfile::tempdir().unwrap();
+    let (address, runtime) = board_server(&dir.path().join("games.sqlite"), 0);
+    runtime.block_on(async {
+        let mut page = connect(address).await;
+        send(
+            &mut page,
+            &json!({"type": "new", "black": "random", "white": "random:seed=3", "tc": "none"}),
+        )
+        .await;
+        let start = std::time::Instant::now();
+        let over = loop {
+            let state = next(&mut page, "state").await;
+            if state["result"].is_string() {
+                break state;
+            }
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(30),
+                "no end"
+            );
+        };
+        let first = over["moves"][0].as_str().unwrap().to_string();
+        let notation = yolah_core::START.replace(' ', "+");
+        let path = format!("/explorer.json?position={notation}&source=games");
+        let begin = std::time::Instant::now();
+        loop {
+            let (code, body) = get(address, &path).await;
+            assert_eq!(code, 200, "{body}");
+            let answer: Value = serde_json::from_str(&body).unwrap();
+            if answer["games"] == 1 {
+                assert_eq!(answer["moves"][0]["move"], first.as_str(), "{answer}");
+                break;
+            }
+            assert!(
+                begin.elapsed() < std::time::Duration::from_secs(10),
+                "{answer}"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
     });
     runtime.shutdown_background();
 }

@@ -2,47 +2,72 @@ import { page, $, evalShown, live, send } from "./page.js";
 import { positionAt } from "./position.js";
 
 // The opening explorer (issue 57, item 2), as lichess's: for the position shown, the moves
-// played from it in the server's database (`yolah serve --explorer DB`), each with how often
-// and how the games went, the opening book's move starred. Shown where the evaluation is (an
-// analysis, a finished or watched game), never while a person plays. A move of the current
-// analysis position plays it on the board. Answers are asked of `/explorer.json` once a
-// position and kept.
+// played from it, each with how often and how the games went, the opening book's move
+// starred; two tabs: the server's database (`yolah serve --explorer DB`) and the games this
+// server kept. Shown where the evaluation is (an analysis, a finished or watched game), never
+// while a person plays. A move of the current analysis position plays it on the board.
+// Answers are asked of `/explorer.json` once a position and tab, and kept.
 
-const answers = new Map();   // notation → the server's answer, or "asking"
-let missing = false;         // the server has no database: the box stays hidden
+const SOURCES = { database: "Database", games: "This server's games" };
+const answers = new Map();   // source + " " + notation → the server's answer, or "asking"
+let noDatabase = false;      // the server has none: only its games' tab
+let source = "database";     // the tab shown
 
 function shownNotation(count) {
   return live() ? page.state.position : positionAt(count).notation;
 }
 
-async function ask(notation) {
-  answers.set(notation, "asking");
+async function ask(from, notation) {
+  const key = from + " " + notation;
+  answers.set(key, "asking");
   try {
-    const response = await fetch("/explorer.json?position=" + encodeURIComponent(notation));
-    if (response.status === 404) { missing = true; answers.delete(notation); }
-    else answers.set(notation, response.ok ? await response.json() : { error: (await response.json()).error });
+    const response = await fetch("/explorer.json?" + new URLSearchParams({ position: notation, source: from }));
+    if (response.status === 404 && from === "database") {
+      noDatabase = true;
+      source = "games";
+      answers.delete(key);
+    } else answers.set(key, response.ok ? await response.json() : { error: (await response.json()).error });
   } catch (e) {
-    answers.set(notation, { error: "the explorer could not be read: " + e.message });
+    answers.set(key, { error: "the explorer could not be read: " + e.message });
   }
   // The page draws itself again (`main.js` listens).
   document.dispatchEvent(new Event("explorer"));
 }
 
+// The tab `to` shown (its button clicked).
+export function showSource(to) { if (SOURCES[to]) source = to; }
+
 export function drawExplorer(count) {
   const box = $("explorer");
-  box.hidden = missing || !page.state || !evalShown();
+  box.hidden = !page.state || !evalShown();
   if (box.hidden) return;
   const notation = shownNotation(count);
-  const answer = answers.get(notation);
-  if (answer === undefined) ask(notation);
+  const answer = answers.get(source + " " + notation);
+  if (answer === undefined) ask(source, notation);
   box.replaceChildren();
+  const tabs = document.createElement("div");
+  tabs.className = "tabs";
+  tabs.setAttribute("role", "tablist");
+  for (const [id, label] of Object.entries(SOURCES)) {
+    if (id === "database" && noDatabase) continue;
+    const tab = document.createElement("button");
+    tab.className = "tab";
+    tab.id = "explorer-" + id;
+    tab.dataset.source = id;
+    tab.setAttribute("role", "tab");
+    tab.setAttribute("aria-selected", String(id === source));
+    tab.textContent = label;
+    tabs.appendChild(tab);
+  }
+  box.appendChild(tabs);
   const head = document.createElement("div");
   head.className = "head";
   box.appendChild(head);
-  if (answer === undefined || answer === "asking") { head.textContent = "opening explorer: reading…"; return; }
-  if (answer.error) { head.textContent = "opening explorer: " + answer.error; return; }
-  head.textContent = "opening explorer: " + (answer.games === 0 ? "no game of the database reached this position"
-    : answer.games + (answer.games === 1 ? " game" : " games") + " from here");
+  if (answer === undefined || answer === "asking") { head.textContent = "reading…"; return; }
+  if (answer.error) { head.textContent = answer.error; return; }
+  head.textContent = answer.games === 0
+    ? (source === "games" ? "no finished game of this server reached this position" : "no game of the database reached this position")
+    : answer.games + (answer.games === 1 ? " game" : " games") + " from here";
   box.dataset.games = String(answer.games);
   // A move plays where the analysis stands: on the position shown if it is the current one.
   const playable = page.state.analysis && live() && !page.state.result;

@@ -9,6 +9,7 @@ import { drawClocks } from "./clocks.js";
 import { connect } from "./connection.js";
 import { buildBoard, draw, drawBanner, flip, show } from "./draw.js";
 import { page, $, live, send } from "./page.js";
+import { showSource } from "./explorer.js";
 import { listenForDrags } from "./pointer.js";
 import { hint, nextPractice, showAnswer, startPractice, stopPractice } from "./practice.js";
 import { askReview, nextMistake } from "./review.js";
@@ -91,8 +92,12 @@ $("moves").addEventListener("click", (e) => {
 });
 // A review read or asked for: the page drawn again with it.
 document.addEventListener("review", () => { if (page.state) draw(); });
-// An explorer's answer came: the page drawn again with it.
+// An explorer's answer came: the page drawn again with it. Its tabs.
 document.addEventListener("explorer", () => { if (page.state) draw(); });
+$("explorer").addEventListener("click", (e) => {
+  const tab = e.target.closest("[data-source]");
+  if (tab) { showSource(tab.dataset.source); draw(); }
+});
 $("graph").addEventListener("click", (e) => {
   const box = $("graph").getBoundingClientRect();
   const n = Math.max(page.state.moves.length, 1);
