@@ -424,22 +424,27 @@ impl Store {
     fn count_finished(&self) -> Result<(), String> {
         let db = self.lock();
         let failed = |e: rusqlite::Error| format!("cannot count the finished games: {}", sql(&e));
+        // In the order of the ids (the primary key), from where the last batch stopped: each
+        // row is read once.
+        let mut after = String::new();
         loop {
             let tx = db.unchecked_transaction().map_err(failed)?;
             let batch: Vec<(String, String)> = tx
                 .prepare(
                     "SELECT CAST(id AS TEXT), CAST(game AS TEXT) FROM games
-                     WHERE result IS NOT NULL AND explored IS NULL LIMIT 500",
+                     WHERE id > ?1 AND result IS NOT NULL AND explored IS NULL
+                     ORDER BY id LIMIT 500",
                 )
                 .and_then(|mut statement| {
                     statement
-                        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+                        .query_map(params![after], |row| Ok((row.get(0)?, row.get(1)?)))?
                         .collect()
                 })
                 .map_err(failed)?;
-            if batch.is_empty() {
+            let Some((last, _)) = batch.last() else {
                 return Ok(());
-            }
+            };
+            after.clone_from(last);
             for (id, game) in &batch {
                 match serde_json::from_str::<Saved>(game) {
                     Ok(saved) => recount(&tx, id, &saved).map_err(failed)?,
@@ -1224,7 +1229,12 @@ mod tests {
             let mut over = game(&["h8:h5"]);
             over.result = Some("white wins by resignation".to_string());
             over.resigned = Some("black".to_string());
-            for (id, saved) in [("done", &over), ("going", &game(&["h8:h5"]))] {
+            // More finished games than one batch counts, and one going on.
+            let going = game(&["h8:h5"]);
+            let games = (0..1200)
+                .map(|k| (format!("done-{k:04}"), &over))
+                .chain([("going".to_string(), &going)]);
+            for (id, saved) in games {
                 db.execute(
                     "INSERT INTO games (id, kind, created, updated, game, plies, result)
                      VALUES (?1, 'own', 5, 5, ?2, 1, ?3)",
@@ -1234,11 +1244,11 @@ mod tests {
             }
         }
         let store = Store::open(&path).unwrap();
-        assert_eq!(explored_at_start(&store), [("h8:h5".to_string(), 0, 0, 1)]);
+        assert_eq!(explored_at_start(&store), [("h8:h5".to_string(), 0, 0, 1200)]);
         drop(store);
         // Counted once: opening again counts nothing twice.
         let store = Store::open(&path).unwrap();
-        assert_eq!(explored_at_start(&store), [("h8:h5".to_string(), 0, 0, 1)]);
+        assert_eq!(explored_at_start(&store), [("h8:h5".to_string(), 0, 0, 1200)]);
     }
 
     #[test]
