@@ -146,46 +146,135 @@ impl Builder {
         bytes
     }
 
-    /// Writes the database to `path`, which must not exist: whole or not at all. It is
-    /// written into `PATH.partial`, locked while it is written (a second build of the same
-    /// file is refused; a killed build's leftover is written over), made durable, then
-    /// renamed. A failure (a full disk) removes the partial file.
+    /// Writes the database to `path`, which must not exist (nor be a link, even a broken
+    /// one): whole or not at all. It is written into `PATH.partial`, locked while it is
+    /// written (a second build of the same file is refused); a `PATH.partial` that is not a
+    /// leftover of ours (empty, or starting with our magic) is refused and left as it is. The
+    /// file is made durable, then renamed to `path` without replacing anything. A failure (a
+    /// full disk) removes the partial file.
     pub fn write(&self, path: &Path) -> Result<(), String> {
         let shown = path.display();
-        if path.exists() {
+        if path.symlink_metadata().is_ok() {
             return Err(format!(
                 "'{shown}' exists: the explorer writes a new database; remove it or choose another --out"
             ));
         }
         let partial = partial_path(path);
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&partial)
-            .map_err(|e| format!("cannot write '{}': {e}", partial.display()))?;
+        let partial_shown = partial.display();
+        let file =
+            open_partial(&partial).map_err(|e| format!("cannot write '{partial_shown}': {e}"))?;
         if file.try_lock().is_err() {
             return Err(format!(
                 "'{shown}' is being written by another yolah explorer build; wait for it or choose another --out"
             ));
         }
-        let written = write_whole(&file, &self.to_bytes()).and_then(|()| {
-            // Checked again under the lock: nothing of ours made it meanwhile, and the rename
-            // replaces nothing of a user's.
-            if path.exists() {
-                return Err(io::Error::new(
-                    io::ErrorKind::AlreadyExists,
-                    "it appeared while the database was written",
-                ));
-            }
-            std::fs::rename(&partial, path)?;
-            sync_dir(path)
-        });
+        // Locked: still the file at that name (not one another build renamed meanwhile), and
+        // ours to write over.
+        let (opened, named) = (file.metadata(), partial.symlink_metadata());
+        let same = match (&opened, &named) {
+            (Ok(a), Ok(b)) => same_file(a, b),
+            _ => false,
+        };
+        if !same {
+            return Err(format!(
+                "'{shown}' is being written by another yolah explorer build; wait for it or choose another --out"
+            ));
+        }
+        if !leftover_of_ours(&file) {
+            return Err(format!(
+                "'{partial_shown}' is in the way and is not a database being written: remove it or choose another --out"
+            ));
+        }
+        let written = write_whole(&file, &self.to_bytes())
+            .and_then(|()| rename_new(&partial, path))
+            .and_then(|()| sync_dir(path));
         if let Err(error) = written {
+            // Ours alone to remove: unless the rename was refused because `path` appeared, the
+            // partial file is still the one written here.
             let _ = std::fs::remove_file(&partial);
             return Err(format!("cannot write '{shown}': {error}"));
         }
         Ok(())
+    }
+}
+
+/// Opens `PATH.partial` for writing, made if missing, never through a link.
+fn open_partial(partial: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.create(true).truncate(false).read(true).write(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW);
+    }
+    options.open(partial)
+}
+
+/// Whether two metadata are of the same file (device and inode).
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        a.dev() == b.dev() && a.ino() == b.ino() && b.file_type().is_file() && a.nlink() == 1
+    }
+    #[cfg(not(unix))]
+    {
+        a.len() == b.len() && b.file_type().is_file()
+    }
+}
+
+/// Whether the locked partial file is empty or starts as our databases do: a build's own, made
+/// now or left by a killed one.
+fn leftover_of_ours(mut file: &File) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 8];
+    let mut read = 0;
+    while read < head.len() {
+        match file.read(&mut head[read..]) {
+            Ok(0) => break,
+            Ok(n) => read += n,
+            Err(_) => return false,
+        }
+    }
+    read == 0 || (read == head.len() && &head == MAGIC)
+}
+
+/// Renames `from` to `to`, failing if `to` exists (never replacing what appeared there).
+fn rename_new(from: &Path, to: &Path) -> io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::ffi::CString;
+        use std::os::unix::ffi::OsStrExt;
+        let c = |p: &Path| {
+            CString::new(p.as_os_str().as_bytes())
+                .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "a NUL in the path"))
+        };
+        let (from, to) = (c(from)?, c(to)?);
+        // SAFETY: both are NUL-terminated paths that live across the call.
+        let done = unsafe {
+            libc::renameat2(
+                libc::AT_FDCWD,
+                from.as_ptr(),
+                libc::AT_FDCWD,
+                to.as_ptr(),
+                libc::RENAME_NOREPLACE,
+            )
+        };
+        if done == 0 {
+            Ok(())
+        } else {
+            Err(io::Error::last_os_error())
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        if to.symlink_metadata().is_ok() {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                "it appeared meanwhile",
+            ));
+        }
+        std::fs::rename(from, to)
     }
 }
 
@@ -303,7 +392,7 @@ impl Explorer {
                 mv: Move::from_raw(self.key(i).1),
                 tally: self.tally(i),
             })
-            .filter(|p| position.check_move(p.mv).is_ok())
+            .filter(|p| position.check_move(p.mv).is_ok() && p.tally.games() > 0)
             .collect();
         played.sort_by_cached_key(|p| (std::cmp::Reverse(p.tally.games()), p.mv.to_string()));
         played
@@ -356,7 +445,7 @@ impl Explorer {
 /// The moves played from `position` (each a move with its games, in any order; those not
 /// legal there are left out), as an [`Answer`]: the most played first, then by name.
 pub fn answer(position: &Position, mut played: Vec<Played>) -> Answer {
-    played.retain(|p| position.check_move(p.mv).is_ok());
+    played.retain(|p| position.check_move(p.mv).is_ok() && p.tally.games() > 0);
     played.sort_by_cached_key(|p| (std::cmp::Reverse(p.tally.games()), p.mv.to_string()));
     {
         let side = position.side_to_move();

@@ -180,6 +180,15 @@ fn bad_input_is_refused_in_one_line_and_leaves_nothing() {
     let output = yolah(&["explorer", "build", s(&illegal), "--out", s(&db)], "");
     assert_clean_error(&output, "illegal.pgn");
     nothing_left(&db);
+    // Games without a result only: nothing to build, said so.
+    let going = dir.path().join("going.pgn");
+    std::fs::write(&going, "[Event \"x\"]\n[Result \"*\"]\n\n1. a1:c3 *\n").unwrap();
+    let output = yolah(&["explorer", "build", s(&going), "--out", s(&db)], "");
+    assert_clean_error(
+        &output,
+        "no finished game in this file: nothing to build (1 unfinished left out)",
+    );
+    nothing_left(&db);
     // Reading: a missing database, files that are not ours, a damaged one, a bad position.
     assert_clean_error(&yolah(&["explorer", "none.explorer"], ""), "none.explorer");
     for (what, bytes) in foreign_files() {
@@ -229,6 +238,43 @@ fn a_file_at_out_is_refused_and_left_byte_for_byte() {
             "{what}: a partial file left"
         );
     }
+}
+
+#[test]
+fn a_file_at_the_partial_name_that_is_not_ours_is_refused_and_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, _) = games(dir.path(), 4);
+    // A user's file named as our partial file, given as an input too.
+    let out = dir.path().join("foo");
+    let partial = yolah_ai::explorer::partial_path(&out);
+    std::fs::copy(&csv, &partial).unwrap();
+    let before = Untouched::take(&partial);
+    let output = yolah(&["explorer", "build", s(&partial), "--out", s(&out)], "");
+    assert_clean_error(&output, "is in the way");
+    before.assert();
+    assert!(!out.exists());
+    // A link there: refused, and what it points to left as it is.
+    let kept = dir.path().join("keep.pgn");
+    std::fs::write(&kept, "my games\n").unwrap();
+    let linked = dir.path().join("x");
+    std::os::unix::fs::symlink(&kept, yolah_ai::explorer::partial_path(&linked)).unwrap();
+    let before = Untouched::take(&kept);
+    let output = yolah(&["explorer", "build", s(&csv), "--out", s(&linked)], "");
+    assert_clean_error(&output, "cannot write");
+    before.assert();
+    assert!(!linked.exists());
+    // A broken link as --out is there all the same: refused, not replaced.
+    let dangling = dir.path().join("dangling");
+    std::os::unix::fs::symlink(dir.path().join("nowhere/x"), &dangling).unwrap();
+    let output = yolah(&["explorer", "build", s(&csv), "--out", s(&dangling)], "");
+    assert_clean_error(&output, "exists");
+    assert!(
+        dangling
+            .symlink_metadata()
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
 }
 
 #[test]

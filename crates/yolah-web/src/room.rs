@@ -38,9 +38,6 @@ pub struct Room {
     key: String,
     /// Holds the game in the store while the room lives.
     _pin: Pin,
-    /// The archive's "playing" while the room lives (its members there, or the grace for
-    /// their coming back).
-    _playing: Playing,
     inner: Mutex<Inner>,
     updates: broadcast::Sender<ServerMessage>,
     store: Arc<Store>,
@@ -57,6 +54,8 @@ struct Inner {
     takeback: Option<Color>,
     /// Since when nobody has been connected.
     empty_since: Option<Instant>,
+    /// The archive's "playing" while a player sits here.
+    playing: Option<Playing>,
 }
 
 impl Room {
@@ -141,6 +140,9 @@ impl Room {
             kept
         });
         if let Some(side) = side {
+            if inner.present == [0, 0] {
+                inner.playing = Some(self.store.play(&self.id, None));
+            }
             inner.present[side.index()] += 1;
             (Seat::Side(side), inner.tokens[side.index()].clone())
         } else {
@@ -155,6 +157,10 @@ impl Room {
         match seat {
             Seat::Side(side) => inner.present[side.index()] -= 1,
             Seat::Spectator => inner.spectators -= 1,
+        }
+        // The archive's "playing" while a player sits here.
+        if inner.present == [0, 0] {
+            inner.playing = None;
         }
         if inner.present == [0, 0] && inner.spectators == 0 {
             inner.empty_since = Some(Instant::now());
@@ -343,7 +349,6 @@ impl Rooms {
             // of the sides.
             key: key.unwrap_or_else(|| secret(2)),
             _pin: pin,
-            _playing: self.store.play(&id),
             id,
             inner: Mutex::new(Inner {
                 table,
@@ -352,6 +357,7 @@ impl Rooms {
                 spectators: 0,
                 takeback: None,
                 empty_since: Some(Instant::now()),
+                playing: None,
             }),
             updates: broadcast::channel(BACKLOG).0,
             store: Arc::clone(&self.store),

@@ -188,6 +188,14 @@ fn page(config: &Config) -> String {
     INDEX
         .replace("{{DEFAULT_PLAYER}}", yolah_ai::catalogue::DEFAULT_PLAYER)
         .replace("{{TIME_CONTROL}}", &clock)
+        .replace(
+            "{{EXPLORER_DATABASE}}",
+            if config.explorer.is_some() {
+                "yes"
+            } else {
+                "no"
+            },
+        )
 }
 
 /// The server's routes: `/` the page, `/ws` a game, `/health` the games, searches and memory
@@ -1216,7 +1224,7 @@ impl Connection {
             token: Some(token.clone()),
         }));
         self.kept = Some(KeptGame {
-            _playing: Some(self.shared.store.play(&kept.id)),
+            _playing: Some(self.shared.store.play(&kept.id, Some(&holder))),
             id: kept.id,
             token: Some(token),
             holder,
@@ -1275,7 +1283,9 @@ impl Connection {
         }));
         self.kept = Some(KeptGame {
             id: id.to_string(),
-            _playing: token.is_some().then(|| self.shared.store.play(id)),
+            _playing: token
+                .is_some()
+                .then(|| self.shared.store.play(id, Some(&holder))),
             token,
             holder,
             _pin: pin,

@@ -237,6 +237,9 @@ pub struct Summary {
     pub updated: i64,
     /// What became of it.
     pub status: Status,
+    /// The mark of the page that holds it (none for a friends' game): who plays it.
+    #[serde(skip)]
+    pub holder: Option<String>,
 }
 
 /// What became of a kept game, as the archive says it.
@@ -266,9 +269,10 @@ pub struct Store {
     reader: Option<Mutex<Connection>>,
     /// The ids of games pages and rooms hold open, and how many hold each.
     pinned: Mutex<HashMap<String, usize>>,
-    /// The ids of games played now (a subset of the pinned: a page that only shows a game
-    /// pins it without playing it), and how many play each.
-    playing: Mutex<HashMap<String, usize>>,
+    /// The games played now (a subset of the pinned: a page that only shows a game pins it
+    /// without playing it): for each id, the holders playing it (a page's mark; "" for a
+    /// room), and how many times each.
+    playing: Mutex<HashMap<String, HashMap<String, usize>>>,
     /// The lock that makes the file this server's alone (none in memory), held until the
     /// store is dropped.
     file_lock: Option<std::fs::File>,
@@ -286,16 +290,29 @@ impl Drop for Pin {
     }
 }
 
-/// A game played now (a page of its player's, or its room): the archive says "playing"
-/// while this lives.
+/// A game played now (a page of its player's, or its room, by `holder`): the archive says
+/// "playing" while this lives and `holder` still holds the game (a page whose game another
+/// page took plays it no more).
 pub struct Playing {
     store: Arc<Store>,
     id: String,
+    holder: String,
 }
 
 impl Drop for Playing {
     fn drop(&mut self) {
-        release(&self.store.playing, &self.id);
+        let mut playing = lock(&self.store.playing);
+        if let Some(holders) = playing.get_mut(&self.id) {
+            if let Some(count) = holders.get_mut(&self.holder) {
+                *count -= 1;
+                if *count == 0 {
+                    holders.remove(&self.holder);
+                }
+            }
+            if holders.is_empty() {
+                playing.remove(&self.id);
+            }
+        }
     }
 }
 
@@ -486,13 +503,20 @@ impl Store {
         rows.collect::<Result<Vec<_>, _>>().map_err(failed)
     }
 
-    /// Marks the game `id` as played now (see [`Status::Playing`]) while the returned guard
-    /// lives.
-    pub fn play(self: &Arc<Store>, id: &str) -> Playing {
-        *lock(&self.playing).entry(id.to_string()).or_insert(0) += 1;
+    /// Marks the game `id` as played now by `holder` (a page's mark on the row; none for a
+    /// room) while the returned guard lives and the row is still `holder`'s (see
+    /// [`Status::Playing`]).
+    pub fn play(self: &Arc<Store>, id: &str, holder: Option<&str>) -> Playing {
+        let holder = holder.unwrap_or_default().to_string();
+        *lock(&self.playing)
+            .entry(id.to_string())
+            .or_default()
+            .entry(holder.clone())
+            .or_insert(0) += 1;
         Playing {
             store: Arc::clone(self),
             id: id.to_string(),
+            holder,
         }
     }
 
@@ -502,7 +526,9 @@ impl Store {
         for game in games {
             game.status = if game.result.is_some() {
                 Status::Finished
-            } else if playing.contains_key(&game.id) {
+            } else if playing.get(&game.id).is_some_and(|holders| {
+                holders.contains_key(game.holder.as_deref().unwrap_or_default())
+            }) {
                 Status::Playing
             } else if now - game.updated >= ABANDONED_AFTER {
                 Status::Abandoned
@@ -1023,7 +1049,8 @@ const SUMMARY: &str = "CAST(id AS TEXT), CAST(kind AS TEXT),
     CASE WHEN json_valid(game) THEN CAST(json_extract(game, '$.white') AS TEXT) END,
     CAST(plies AS INTEGER),
     CASE WHEN typeof(result) = 'text' THEN result END,
-    CAST(created AS INTEGER), CAST(updated AS INTEGER)";
+    CAST(created AS INTEGER), CAST(updated AS INTEGER),
+    CASE WHEN typeof(holder) = 'text' THEN holder END";
 
 /// A game's moves, as a column.
 fn plies(saved: &Saved) -> i64 {
@@ -1053,6 +1080,7 @@ fn summary(row: &rusqlite::Row<'_>) -> rusqlite::Result<Summary> {
         updated: row.get(7)?,
         // Set from the store's own knowledge after the query (`with_status`).
         status: Status::Adjourned,
+        holder: row.get(8)?,
     })
 }
 
@@ -1132,13 +1160,20 @@ mod tests {
         let _pin = store.create(&kept("a", &["a1:c3"]), Some("h"), 60).unwrap();
         // Played, then left, then played again by two pages at once and left by one.
         assert_eq!(status("a"), Status::Adjourned);
-        let playing = store.play("a");
+        let playing = store.play("a", Some("h"));
         assert_eq!(status("a"), Status::Playing);
-        let again = store.play("a");
+        let again = store.play("a", Some("h"));
         drop(playing);
         assert_eq!(status("a"), Status::Playing);
         drop(again);
         assert_eq!(status("a"), Status::Adjourned);
+        // A page whose game another page took plays it no more.
+        let _lost = store.play("a", Some("h"));
+        store.take("a", Some("t"), "h2").unwrap();
+        assert_eq!(status("a"), Status::Adjourned);
+        let taken = store.play("a", Some("h2"));
+        assert_eq!(status("a"), Status::Playing);
+        drop(taken);
         // Left for a week: abandoned (the list says it too).
         store
             .lock()
@@ -1152,12 +1187,12 @@ mod tests {
             store.list(&Cursor::Newest, 10).unwrap().games[0].status,
             Status::Abandoned
         );
-        let _playing = store.play("a");
+        let _playing = store.play("a", Some("h2"));
         assert_eq!(status("a"), Status::Playing);
         // Over: finished, whoever has it open.
         let mut over = game(&["a1:c3"]);
         over.result = Some("black wins 1-0".to_string());
-        store.save("a", Some("h"), &over).unwrap();
+        store.save("a", Some("h2"), &over).unwrap();
         assert_eq!(status("a"), Status::Finished);
     }
 
@@ -1244,11 +1279,17 @@ mod tests {
             }
         }
         let store = Store::open(&path).unwrap();
-        assert_eq!(explored_at_start(&store), [("h8:h5".to_string(), 0, 0, 1200)]);
+        assert_eq!(
+            explored_at_start(&store),
+            [("h8:h5".to_string(), 0, 0, 1200)]
+        );
         drop(store);
         // Counted once: opening again counts nothing twice.
         let store = Store::open(&path).unwrap();
-        assert_eq!(explored_at_start(&store), [("h8:h5".to_string(), 0, 0, 1200)]);
+        assert_eq!(
+            explored_at_start(&store),
+            [("h8:h5".to_string(), 0, 0, 1200)]
+        );
     }
 
     #[test]

@@ -2618,6 +2618,13 @@ async fn a_player_learns_from_their_mistakes() {
             )),
             "{name}: {summary}"
         );
+        // Counted once a mistake: the first found after a try, the second's answer shown.
+        assert!(
+            summary.ends_with(
+                "In this browser, 0 of 2 mistakes found at the first try (apart from the puzzle rating)."
+            ),
+            "{name}: {summary}"
+        );
         click(&client, "practice-stop").await;
         assert_unseen(&client, "practice").await;
         assert_seen(&client, "practice-start").await;
@@ -2640,6 +2647,7 @@ async fn first_mistake(client: &Client, name: &str, first: &Value, index: usize,
     assert_unseen(client, "practice-start").await;
     assert_unseen(client, "arrow").await;
     assert_unseen(client, "pv").await;
+    assert_unseen(client, "explorer").await;
     let say = text(client, "practice-say").await;
     assert!(
         say.starts_with(&format!("1 of {count}: at "))

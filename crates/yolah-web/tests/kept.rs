@@ -294,6 +294,52 @@ async fn a_game_left_is_adjourned_and_taken_up_again() {
     assert_eq!(status(address, &first["id"]).await, "playing");
     let on = play_first(&mut back, &resumed).await;
     assert!(on["moves"].as_array().unwrap().len() > resumed["moves"].as_array().unwrap().len());
+    // Another tab takes it with the token and closes: the first tab lost it, so it is left.
+    let mut other = connect(address).await;
+    send(&mut other, &open).await;
+    settled(&mut other).await;
+    assert_eq!(status(address, &first["id"]).await, "playing");
+    drop(other);
+    let start = std::time::Instant::now();
+    while status(address, &first["id"]).await != "adjourned" {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "a game no page plays any more is still playing"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    // A friends' game is playing while a player sits at it, and left when both have gone.
+    let mut host = connect(address).await;
+    send(
+        &mut host,
+        &json!({"type": "host", "colour": "black", "tc": "none"}),
+    )
+    .await;
+    let hosted = room(&mut host).await;
+    let mut guest = connect(address).await;
+    send(
+        &mut guest,
+        &json!({"type": "join", "room": hosted["id"], "key": hosted["key"]}),
+    )
+    .await;
+    room(&mut guest).await;
+    let start_state = state_after(&mut host, 0).await;
+    send(
+        &mut host,
+        &json!({"type": "play", "move": start_state["legal"][0]}),
+    )
+    .await;
+    state_after(&mut guest, 1).await;
+    assert_eq!(status(address, &hosted["id"]).await, "playing");
+    drop((host, guest));
+    let start = std::time::Instant::now();
+    while status(address, &hosted["id"]).await != "adjourned" {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "a friends' game both players left is still playing"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
     // A game over is finished.
     let random = json!({"type": "new", "black": "random", "white": "random", "tc": "none"});
     send(&mut back, &random).await;

@@ -62,8 +62,8 @@ pub fn build(out: &mut impl Write, options: &BuildOptions) -> Result<()> {
         }
         n => n.map_or(usize::MAX, |n| n as usize),
     };
-    // Refused before any game is read.
-    if options.out.exists() {
+    // Refused before any game is read (a link, even a broken one, is there too).
+    if options.out.symlink_metadata().is_ok() {
         return Err(UsageError(format!(
             "'{}' exists: the explorer writes a new database; remove it or choose another --out",
             options.out.display()
@@ -119,12 +119,22 @@ pub fn build(out: &mut impl Write, options: &BuildOptions) -> Result<()> {
         progress.inc(1);
     }
     progress.finish_and_clear();
+    anyhow::ensure!(
+        builder.games() > 0,
+        "no finished game in {}: nothing to build ({unfinished} unfinished left out)",
+        if options.files.len() == 1 {
+            "this file"
+        } else {
+            "these files"
+        }
+    );
     builder.write(&options.out).map_err(anyhow::Error::msg)?;
     let bytes = std::fs::metadata(&options.out).map_or(0, |m| m.len());
     writeln!(
         out,
-        "{} games{} from {} file{}: {} moves of positions into {} ({:.1} MB) in {:.1} s",
+        "{} game{}{} from {} file{}: {} moves of positions into {} ({:.1} MB) in {:.1} s",
         builder.games(),
+        if builder.games() == 1 { "" } else { "s" },
         if unfinished > 0 {
             format!(" ({unfinished} unfinished left out)")
         } else {

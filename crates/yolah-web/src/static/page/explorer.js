@@ -1,4 +1,4 @@
-import { page, $, evalShown, live, send } from "./page.js";
+import { page, $, evalShown, live, practising, send } from "./page.js";
 import { positionAt } from "./position.js";
 
 // The opening explorer (issue 57, item 2), as lichess's: for the position shown, the moves
@@ -10,8 +10,10 @@ import { positionAt } from "./position.js";
 
 const SOURCES = { database: "Database", games: "This server's games" };
 const answers = new Map();   // source + " " + notation → the server's answer, or "asking"
-let noDatabase = false;      // the server has none: only its games' tab
-let source = "database";     // the tab shown
+// Whether the server has a database (the page says, `yolah serve --explorer DB`): else only
+// its games' tab.
+let noDatabase = document.querySelector('meta[name="yolah-explorer-database"]')?.content !== "yes";
+let source = noDatabase ? "games" : "database";   // the tab shown
 
 function shownNotation(count) {
   return live() ? page.state.position : positionAt(count).notation;
@@ -39,7 +41,9 @@ export function showSource(to) { if (SOURCES[to]) source = to; }
 
 export function drawExplorer(count) {
   const box = $("explorer");
-  box.hidden = !page.state || !evalShown();
+  // While the walk through the player's mistakes asks here, the games' moves (and the
+  // book's) would give the answer away.
+  box.hidden = !page.state || !evalShown() || practising(count);
   if (box.hidden) return;
   const notation = shownNotation(count);
   const answer = answers.get(source + " " + notation);

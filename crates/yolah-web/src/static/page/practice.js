@@ -32,7 +32,7 @@ export function ownMistakes() {
 export function startPractice() {
   const plies = ownMistakes();
   if (plies.length === 0) return null;
-  page.practice = { plies, at: 0, status: "ask", tried: [], hint: false, results: [] };
+  page.practice = { plies, at: 0, status: "ask", tried: [], hint: false, results: [], counted: false };
   page.selected = null;
   return plies[0];
 }
@@ -65,16 +65,25 @@ export function playHere(m) {
   const p = page.practice;
   const j = at.judged;
   const kept = j.exact && j.exact.kept_by ? j.exact.kept_by : [];
+  const first = p.tried.length === 0 && !p.hint;
   if (m === j.best || kept.includes(m)) {
     p.status = "right";
-    p.results[p.at] = p.tried.length === 0 && !p.hint ? "first" : "later";
+    p.results[p.at] = first ? "first" : "later";
     p.answer = m;
-    count(true);
   } else {
     p.status = "wrong";
     p.tried.push(m);
-    if (p.tried.length === 1 && !p.hint) count(false);
   }
+  // Counted once a mistake: found at the first try, without a hint, or not.
+  countOnce(first && p.status === "right");
+}
+
+// This browser's count of the walk's mistake: once, at its first answer, hint or shown answer.
+function countOnce(solved) {
+  const p = page.practice;
+  if (p.counted) return;
+  p.counted = true;
+  count(solved);
 }
 
 // A hint: the piece the review's best move moves is picked up.
@@ -83,13 +92,14 @@ export function hint() {
   if (!at || page.practice.status === "right" || page.practice.status === "shown") return;
   page.practice.hint = true;
   page.practice.status = "ask";
+  countOnce(false);
   page.selected = at.judged.best.split(":")[0];
 }
 
 export function showAnswer() {
   const at = here();
   if (!at || page.practice.status === "right") return;
-  if (page.practice.tried.length === 0 && !page.practice.hint) count(false);
+  countOnce(false);
   page.practice.status = "shown";
   page.practice.results[page.practice.at] = "shown";
   page.selected = null;
@@ -101,12 +111,12 @@ export function nextPractice() {
   if (!p) return null;
   if (p.results[p.at] === undefined) p.results[p.at] = "skipped";
   p.at += 1;
-  Object.assign(p, { status: "ask", tried: [], hint: false, answer: null });
+  Object.assign(p, { status: "ask", tried: [], hint: false, answer: null, counted: false });
   page.selected = null;
   return p.at < p.plies.length ? p.plies[p.at] : null;
 }
 
-// This browser's count of mistakes tried and solved at the first attempt.
+// This browser's count of mistakes tried and found at the first try (without a hint).
 function count(solved) {
   let tally = { tried: 0, solved: 0 };
   try { tally = { ...tally, ...JSON.parse(localStorage.getItem(TALLY) || "{}") }; } catch (e) { /* a foreign value: start again */ }
