@@ -618,7 +618,7 @@ fn the_tunable_constants_are_listed_and_reach_the_search() {
         .skip(1)
         .map(|l| l.split_whitespace().collect())
         .collect();
-    assert_eq!(rows.len(), 13, "{text}");
+    assert_eq!(rows.len(), 15, "{text}");
     let nodes = |spec: &str| {
         let output = yolah(&["think", spec, "--json"], "");
         assert!(output.status.success(), "{spec}: {}", stderr(&output));
@@ -652,6 +652,7 @@ fn the_tunable_constants_are_listed_and_reach_the_search() {
         "prune_free=56",
         "nmp_depth=1",
         "aspiration=10",
+        "lmr_pv=1",
     ] {
         assert_ne!(
             nodes(&format!("minimax:depth=6,{changed}")),
@@ -659,6 +660,12 @@ fn the_tunable_constants_are_listed_and_reach_the_search() {
             "{changed}"
         );
     }
+    // History's share of a reduction shows deeper, where histories have grown.
+    assert_ne!(
+        nodes("minimax:depth=8,lmr_history=400"),
+        nodes("minimax:depth=8"),
+        "lmr_history"
+    );
     assert_clean_error(
         &yolah(&["players", "--tunable", "mcts"], ""),
         "mcts has no tunable constants",

@@ -5,7 +5,7 @@
 //! finished games (`source=games`, counted in its SQLite file as each game ends). A lookup is
 //! a binary search in memory or an indexed read: nothing is held for the client.
 
-use crate::Store;
+use crate::store::Store;
 use axum::Json;
 use axum::extract::Query;
 use axum::extract::rejection::QueryRejection;

@@ -9,7 +9,7 @@ use std::io::Write;
 use yolah_ai::Limits;
 use yolah_ai::arena::opening::{Opening, random_opening};
 use yolah_ai::eval::Weights;
-use yolah_ai::players::minimax::{Minimax, Pruning, proven_margin};
+use yolah_ai::players::minimax::{Minimax, Pruning, Tuning, proven_margin};
 use yolah_core::Symmetry;
 use yolah_core::zobrist::splitmix64;
 
@@ -58,11 +58,15 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         "--max-margin must be from 0 to 64 points, not {max_margin}"
     );
     // The judge of balance is a fixed search: without late-move pruning (the player's default
-    // since issue 45), as when the shipped suite was made, so that a suite stays the same
-    // whatever the player's defaults become.
+    // since issue 45) and aspiration windows (since issue 59), as when the shipped suite was
+    // made, so that a suite stays the same whatever the player's defaults become.
     let mut search = Minimax::new(Weights::tuned(), 16, 1);
     search.pruning = Pruning {
         move_count: false,
+        tuning: Tuning {
+            aspiration: 0,
+            ..Tuning::DEFAULT
+        },
         ..Pruning::PLAY
     };
     let mut distinct = HashSet::new();

@@ -36,7 +36,7 @@ mod values;
 pub use instructions::Instructions;
 pub use outcome::{Outcome, Variation};
 pub use player::Minimax;
-pub use pruning::Pruning;
+pub use pruning::{Pruning, Tuning};
 pub use spec::DEFAULT_TT_MB;
 pub(crate) use spec::PLAYER;
 pub use time::DEFAULT_SOFT_PERCENT;

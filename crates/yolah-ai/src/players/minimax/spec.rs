@@ -324,6 +324,6 @@ mod tests {
                 names.push(option.name);
             }
         }
-        assert_eq!(names.len(), 13, "{names:?}");
+        assert_eq!(names.len(), 15, "{names:?}");
     }
 }
