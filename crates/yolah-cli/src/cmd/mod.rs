@@ -338,7 +338,6 @@ pub fn report_forfeits(specs: &[String], records: &[GameRecord]) -> Vec<(String,
     never_ran
 }
 
-/// Writes `text` to `path` through a temporary file and a rename: never half a file.
 /// A run's JSON file (config, state, result), read bounded; the error names the file and
 /// what it should have been.
 pub fn read_json<T: serde::de::DeserializeOwned>(path: &std::path::Path, what: &str) -> Result<T> {
@@ -347,6 +346,7 @@ pub fn read_json<T: serde::de::DeserializeOwned>(path: &std::path::Path, what: &
     serde_json::from_str(&text).with_context(|| format!("{} is not {what}", path.display()))
 }
 
+/// Writes `text` to `path` through a temporary file and a rename: never half a file.
 pub fn write_atomic(path: &std::path::Path, text: &str) -> Result<()> {
     replace_through(path, &path.with_extension("tmp"), text.as_bytes())
 }
