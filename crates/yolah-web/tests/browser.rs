@@ -2889,3 +2889,81 @@ async fn the_explorer_follows_the_analysis_board() {
         client.close().await.unwrap();
     }
 }
+
+/// Issue 57, item 1, a loaded game: a finished game opened in analysis (a link, a PGN) is
+/// not kept, so "Review this game" keeps it as a game between two people; its review then
+/// offers every mistake of both sides to learn from.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromedriver: cargo test -p yolah-web --test browser -- --ignored"]
+async fn a_loaded_game_is_reviewed_and_its_mistakes_learnt_from() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let config = yolah_web::Config {
+        review: yolah_ai::review::Settings {
+            nodes: 2_000,
+            exact_free: 12,
+            exact_nodes: 100_000,
+        },
+        ..yolah_web::Config::default()
+    };
+    tokio::spawn(yolah_web::serve(
+        listener,
+        config,
+        yolah_web::Store::memory(),
+    ));
+    for (width, height, name) in [(1280, 800, "desktop"), (390, 844, "phone")] {
+        let (_driver, client, port) = browser(width, height).await;
+        // A finished game's moves, as another program would give them.
+        client.goto(&format!("http://{address}/")).await.unwrap();
+        custom_game(&client, "random", "random:seed=5").await;
+        let over = wait_for(&client, "the game's end", |p| {
+            p["result"] != "" && p["players"] == "random|random:seed=5"
+        })
+        .await;
+        let moves = over["moves"].as_str().unwrap().replace(' ', ",");
+        // Opened in analysis: not kept, so no review; "Review this game" is offered at its end.
+        client
+            .goto(&format!("http://{address}/?moves={moves}"))
+            .await
+            .unwrap();
+        wait_for(&client, "the analysis at the end", |p| {
+            p["analysis"] == "yes" && p["moves"] == over["moves"]
+        })
+        .await;
+        assert_unseen(&client, "review").await;
+        assert_seen(&client, "review-game").await;
+        key(&client, "ArrowLeft").await;
+        assert_unseen(&client, "review-game").await;
+        key(&client, "End").await;
+        click(&client, "review-game").await;
+        wait_for(&client, "the game kept", |p| {
+            p["analysis"] == "no" && p["players"] == "human|human" && p["moves"] == over["moves"]
+        })
+        .await;
+        assert_unseen(&client, "review-game").await;
+        click(&client, "review-ask").await;
+        review_done(&client).await;
+        let review = run(
+            &client,
+            "return fetch('/games/' + page.kept.id + '/review.json').then(r => r.json());",
+        )
+        .await;
+        // Both sides are the person's: every mistake and blunder of the game.
+        let mistakes = review["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| ["mistake", "blunder"].contains(&m["class"].as_str().unwrap()))
+            .count();
+        assert!(mistakes > 0, "{name}: random players err");
+        assert_eq!(
+            text(&client, "practice-start").await,
+            format!("Learn from your mistakes ({mistakes})")
+        );
+        click(&client, "practice-start").await;
+        let say = wait_text(&client, "practice-say", |t| t.starts_with("1 of ")).await;
+        assert!(say.contains("Find a better move for "), "{name}: {say}");
+        assert_no_console_errors(&client, port, name).await;
+        client.close().await.unwrap();
+    }
+}

@@ -113,7 +113,7 @@ export function drawRoom() {
 }
 
 // The controls a game needs, hidden on the landing (no game yet).
-export const GAME_CONTROLS = ["undo", "resign", "pause", "flip", "analyse", "copy-link", "takeback"];
+export const GAME_CONTROLS = ["undo", "resign", "pause", "flip", "analyse", "copy-link", "takeback", "review-game"];
 
 export function drawButtons() {
   const over = !!page.state.result;
@@ -137,6 +137,9 @@ export function drawButtons() {
   $("takeback").hidden = live() || shownOnly() || !!page.room || (over && !page.state.analysis) || machineThere;
   $("analyse").textContent = page.state.analysis ? "Back to playing" : "Analyse";
   $("analyse").hidden = playingLive();
+  // A finished game loaded into analysis (a PGN, a link) is not kept, so it has no review:
+  // this keeps it as a game between two people here, which can be reviewed.
+  $("review-game").hidden = !(page.state.analysis && page.state.result && live());
   $("copy-link").hidden = playingLive();
 }
 

@@ -81,6 +81,10 @@ $("review-next").addEventListener("click", () => {
   const to = nextMistake(live() ? page.state.moves.length : page.view);
   if (to !== null) show(to);
 });
+$("review-game").addEventListener("click", () => {
+  if (!page.state) return;
+  start({ black: "human", white: "human", position: page.state.start, moves: page.state.moves, tc: "none" });
+});
 $("practice-start").addEventListener("click", () => { const to = startPractice(); if (to !== null) show(to); });
 $("practice-hint").addEventListener("click", () => { hint(); draw(); });
 $("practice-answer").addEventListener("click", () => { showAnswer(); draw(); });
