@@ -384,19 +384,29 @@ impl Explorer {
     /// The moves played from `position` (those legal there: a hash shared by another
     /// position cannot add another's moves), the most played first (then by name).
     pub fn moves(&self, position: &Position) -> Vec<Played> {
+        legal_by_games(position, self.entries(position))
+    }
+
+    /// The entries of `position`'s hash, as stored.
+    fn entries(&self, position: &Position) -> Vec<Played> {
         let hash = position.hash();
         let first = bisect(self.len(), |i| self.key(i).0 >= hash);
-        let mut played: Vec<Played> = (first..self.len())
+        (first..self.len())
             .take_while(|&i| self.key(i).0 == hash)
             .map(|i| Played {
                 mv: Move::from_raw(self.key(i).1),
                 tally: self.tally(i),
             })
-            .filter(|p| position.check_move(p.mv).is_ok() && p.tally.games() > 0)
-            .collect();
-        played.sort_by_cached_key(|p| (std::cmp::Reverse(p.tally.games()), p.mv.to_string()));
-        played
+            .collect()
     }
+}
+
+/// Of `played`, the moves legal in `position` that were played in some game, the most
+/// played first, then by name.
+fn legal_by_games(position: &Position, mut played: Vec<Played>) -> Vec<Played> {
+    played.retain(|p| position.check_move(p.mv).is_ok() && p.tally.games() > 0);
+    played.sort_by_cached_key(|p| (std::cmp::Reverse(p.tally.games()), p.mv.to_string()));
+    played
 }
 
 /// What a database says of a position, as `yolah explorer DB --json` prints it and the
@@ -438,41 +448,36 @@ pub struct AnswerMove {
 impl Explorer {
     /// What the database says of `position`.
     pub fn answer(&self, position: &Position) -> Answer {
-        answer(position, self.moves(position))
+        answer(position, self.entries(position))
     }
 }
 
 /// The moves played from `position` (each a move with its games, in any order; those not
 /// legal there are left out), as an [`Answer`]: the most played first, then by name.
-pub fn answer(position: &Position, mut played: Vec<Played>) -> Answer {
-    played.retain(|p| position.check_move(p.mv).is_ok() && p.tally.games() > 0);
-    played.sort_by_cached_key(|p| (std::cmp::Reverse(p.tally.games()), p.mv.to_string()));
-    {
-        let side = position.side_to_move();
-        let book = crate::book::probe(position).map(|b| b.mv);
-        let moves: Vec<AnswerMove> = played
-            .into_iter()
-            .map(|p| AnswerMove {
-                mv: p.mv.to_string(),
-                games: p.tally.games(),
-                black: p.tally.black,
-                draws: p.tally.draws,
-                white: p.tally.white,
-                score: p.tally.score(side),
-                book: Some(p.mv) == book,
-            })
-            .collect();
-        Answer {
-            position: position.to_string(),
-            side: side.to_string(),
-            games: moves.iter().map(|m| m.games).sum(),
-            book: book.map(|m| m.to_string()),
-            moves,
-        }
+pub fn answer(position: &Position, played: Vec<Played>) -> Answer {
+    let side = position.side_to_move();
+    let book = crate::book::probe(position).map(|b| b.mv);
+    let moves: Vec<AnswerMove> = legal_by_games(position, played)
+        .into_iter()
+        .map(|p| AnswerMove {
+            mv: p.mv.to_string(),
+            games: p.tally.games(),
+            black: p.tally.black,
+            draws: p.tally.draws,
+            white: p.tally.white,
+            score: p.tally.score(side),
+            book: Some(p.mv) == book,
+        })
+        .collect();
+    Answer {
+        position: position.to_string(),
+        side: side.to_string(),
+        games: moves.iter().map(|m| m.games).sum(),
+        book: book.map(|m| m.to_string()),
+        moves,
     }
 }
 
-/// The first index in `0..len` where `at_or_after` holds (it holds from some index on).
 impl std::fmt::Debug for Explorer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(

@@ -52,18 +52,16 @@ impl Explorer {
         position: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
         let position = position_arg(position)?;
-        let side = position.side_to_move();
-        let book = yolah_ai::book::probe(&position).map(|b| b.mv);
         let list = PyList::empty(py);
-        for played in self.inner.moves(&position) {
+        for m in self.inner.answer(&position).moves {
             let entry = PyDict::new(py);
-            entry.set_item("move", played.mv.to_string())?;
-            entry.set_item("games", played.tally.games())?;
-            entry.set_item("black", played.tally.black)?;
-            entry.set_item("draws", played.tally.draws)?;
-            entry.set_item("white", played.tally.white)?;
-            entry.set_item("score", played.tally.score(side))?;
-            entry.set_item("book", Some(played.mv) == book)?;
+            entry.set_item("move", m.mv)?;
+            entry.set_item("games", m.games)?;
+            entry.set_item("black", m.black)?;
+            entry.set_item("draws", m.draws)?;
+            entry.set_item("white", m.white)?;
+            entry.set_item("score", m.score)?;
+            entry.set_item("book", m.book)?;
             list.append(entry)?;
         }
         Ok(list)

@@ -162,39 +162,36 @@ pub fn show(out: &mut impl Write, options: &ShowOptions) -> Result<()> {
         writeln!(out, "{}", serde_json::to_string(&answer)?)?;
         return Ok(());
     }
-    let played = explorer.moves(&position);
-    let side = position.side_to_move();
-    let book = yolah_ai::book::probe(&position).map(|b| b.mv);
-    let games = answer.games;
+    let (games, side) = (answer.games, &answer.side);
     writeln!(
         out,
         "{games} game{} of {} from {position} ({side} to move)",
         if games == 1 { "" } else { "s" },
         explorer.games()
     )?;
-    if played.is_empty() {
+    if answer.moves.is_empty() {
         return Ok(());
     }
     writeln!(
         out,
         "move      games   black won   drawn   white won   {side}'s score"
     )?;
-    for p in &played {
-        let share = |n: u32| 100.0 * f64::from(n) / p.tally.games() as f64;
+    for m in &answer.moves {
+        let share = |n: u32| 100.0 * f64::from(n) / m.games as f64;
         writeln!(
             out,
             "{:<6}{} {:>7}   {:>7.1} %  {:>5.1} %   {:>7.1} %   {:>9.1} %",
-            p.mv.to_string(),
-            if Some(p.mv) == book { "*" } else { " " },
-            p.tally.games(),
-            share(p.tally.black),
-            share(p.tally.draws),
-            share(p.tally.white),
-            100.0 * p.tally.score(side)
+            m.mv,
+            if m.book { "*" } else { " " },
+            m.games,
+            share(m.black),
+            share(m.draws),
+            share(m.white),
+            100.0 * m.score
         )?;
     }
-    if let Some(mv) = book {
-        if played.iter().any(|p| p.mv == mv) {
+    if let Some(mv) = &answer.book {
+        if answer.moves.iter().any(|m| m.book) {
             writeln!(out, "* the opening book's move")?;
         } else {
             writeln!(
