@@ -954,6 +954,8 @@ fn key(hash: u64) -> i64 {
 /// What a game counts as in the explorer: its start, moves and result (the marker kept in
 /// `explored`), or none while it has no result (or cannot be read as a game).
 fn countable(saved: &Saved) -> Option<String> {
+    // A game going on (every move of it is saved) is not replayed.
+    saved.result.as_ref()?;
     let record = crate::export::record(&crate::export::Export::of(saved)).ok()?;
     (record.result != "*")
         .then(|| serde_json::json!([record.start, record.moves, record.result]).to_string())
@@ -995,19 +997,18 @@ fn count(tx: &rusqlite::Transaction<'_>, marker: &str, sign: i64) -> rusqlite::R
         if position.check_move(m).is_err() {
             break;
         }
-        add.execute(params![
-            key(position.hash()),
-            i64::from(m.raw()),
-            black,
-            draws,
-            white
-        ])?;
+        let (hash, code) = (key(position.hash()), i64::from(m.raw()));
+        add.execute(params![hash, code, black, draws, white])?;
+        // A game taken out may leave its entries without a game: they go, by key.
+        if sign < 0 {
+            tx.prepare_cached(
+                "DELETE FROM explorer WHERE hash = ?1 AND move = ?2
+                 AND black <= 0 AND draws <= 0 AND white <= 0",
+            )?
+            .execute(params![hash, code])?;
+        }
         position.play(m);
     }
-    tx.execute(
-        "DELETE FROM explorer WHERE black <= 0 AND draws <= 0 AND white <= 0",
-        [],
-    )?;
     Ok(())
 }
 
