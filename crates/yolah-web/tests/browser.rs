@@ -1600,6 +1600,28 @@ async fn wait_for_row(client: &Client) -> Value {
     }
 }
 
+/// A server on loopback for one test, with an in-memory store, whose reviews search little
+/// (2,000 nodes a position, the solver at 12 free squares at most): a game is reviewed in
+/// seconds.
+async fn review_server() -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let config = yolah_web::Config {
+        review: yolah_ai::review::Settings {
+            nodes: 2_000,
+            exact_free: 12,
+            exact_nodes: 100_000,
+        },
+        ..yolah_web::Config::default()
+    };
+    tokio::spawn(yolah_web::serve(
+        listener,
+        config,
+        yolah_web::Store::memory(),
+    ));
+    address
+}
+
 /// A server on loopback for one test, with an in-memory store.
 async fn memory_server() -> std::net::SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -2210,21 +2232,7 @@ async fn lines_and_arrow_of(client: &Client, report: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromedriver: cargo test -p yolah-web --test browser -- --ignored"]
 async fn a_finished_game_is_reviewed_on_the_page() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    let config = yolah_web::Config {
-        review: yolah_ai::review::Settings {
-            nodes: 2_000,
-            exact_free: 12,
-            exact_nodes: 100_000,
-        },
-        ..yolah_web::Config::default()
-    };
-    tokio::spawn(yolah_web::serve(
-        listener,
-        config,
-        yolah_web::Store::memory(),
-    ));
+    let address = review_server().await;
     for (width, height, name) in [(1280, 800, "desktop"), (390, 844, "phone")] {
         let (_driver, client, port) = browser(width, height).await;
         client.goto(&format!("http://{address}/")).await.unwrap();
@@ -2542,21 +2550,7 @@ async fn a_puzzle_solved_and_one_failed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromedriver: cargo test -p yolah-web --test browser -- --ignored"]
 async fn a_player_learns_from_their_mistakes() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    let config = yolah_web::Config {
-        review: yolah_ai::review::Settings {
-            nodes: 2_000,
-            exact_free: 12,
-            exact_nodes: 100_000,
-        },
-        ..yolah_web::Config::default()
-    };
-    tokio::spawn(yolah_web::serve(
-        listener,
-        config,
-        yolah_web::Store::memory(),
-    ));
+    let address = review_server().await;
     for (width, height, name) in [(1280, 800, "desktop"), (390, 844, "phone")] {
         let (_driver, client, port) = browser(width, height).await;
         client.goto(&format!("http://{address}/")).await.unwrap();
@@ -2896,21 +2890,7 @@ async fn the_explorer_follows_the_analysis_board() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromedriver: cargo test -p yolah-web --test browser -- --ignored"]
 async fn a_loaded_game_is_reviewed_and_its_mistakes_learnt_from() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    let config = yolah_web::Config {
-        review: yolah_ai::review::Settings {
-            nodes: 2_000,
-            exact_free: 12,
-            exact_nodes: 100_000,
-        },
-        ..yolah_web::Config::default()
-    };
-    tokio::spawn(yolah_web::serve(
-        listener,
-        config,
-        yolah_web::Store::memory(),
-    ));
+    let address = review_server().await;
     for (width, height, name) in [(1280, 800, "desktop"), (390, 844, "phone")] {
         let (_driver, client, port) = browser(width, height).await;
         // A finished game's moves, as another program would give them.

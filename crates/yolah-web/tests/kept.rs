@@ -251,6 +251,19 @@ async fn status(address: SocketAddr, id: &Value) -> Value {
     list["games"][0]["status"].clone()
 }
 
+/// Waits (30 s at most) until the archive gives game `id` the status `wanted`; `what`
+/// says what it would mean if it never did.
+async fn status_becomes(address: SocketAddr, id: &Value, wanted: &str, what: &str) {
+    let start = std::time::Instant::now();
+    while status(address, id).await != wanted {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(30),
+            "{what}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
 /// Issue 57, item 4: the archive says what became of each game. A game a page plays is
 /// "playing"; left for a new game (or by a closed page) it is "adjourned", and its token
 /// takes it up again, "playing"; a finished one is "finished".
@@ -274,14 +287,13 @@ async fn a_game_left_is_adjourned_and_taken_up_again() {
     assert_eq!(status(address, &second["id"]).await, "playing");
     // The page closes: both are left.
     drop(page);
-    let start = std::time::Instant::now();
-    while status(address, &second["id"]).await != "adjourned" {
-        assert!(
-            start.elapsed() < std::time::Duration::from_secs(10),
-            "the closed page's game is still played"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    status_becomes(
+        address,
+        &second["id"],
+        "adjourned",
+        "the closed page's game is still played",
+    )
+    .await;
     // Shown to a stranger it stays adjourned; its token takes it up where it stopped.
     let mut stranger = connect(address).await;
     send(&mut stranger, &json!({"type": "open", "game": first["id"]})).await;
@@ -300,14 +312,13 @@ async fn a_game_left_is_adjourned_and_taken_up_again() {
     settled(&mut other).await;
     assert_eq!(status(address, &first["id"]).await, "playing");
     drop(other);
-    let start = std::time::Instant::now();
-    while status(address, &first["id"]).await != "adjourned" {
-        assert!(
-            start.elapsed() < std::time::Duration::from_secs(10),
-            "a game no page plays any more is still playing"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    status_becomes(
+        address,
+        &first["id"],
+        "adjourned",
+        "a game no page plays any more is still playing",
+    )
+    .await;
     // A friends' game is playing while a player sits at it, and left when both have gone.
     let mut host = connect(address).await;
     send(
@@ -332,25 +343,23 @@ async fn a_game_left_is_adjourned_and_taken_up_again() {
     state_after(&mut guest, 1).await;
     assert_eq!(status(address, &hosted["id"]).await, "playing");
     drop((host, guest));
-    let start = std::time::Instant::now();
-    while status(address, &hosted["id"]).await != "adjourned" {
-        assert!(
-            start.elapsed() < std::time::Duration::from_secs(10),
-            "a friends' game both players left is still playing"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    status_becomes(
+        address,
+        &hosted["id"],
+        "adjourned",
+        "a friends' game both players left is still playing",
+    )
+    .await;
     // A game over is finished.
     let random = json!({"type": "new", "black": "random", "white": "random", "tc": "none"});
     send(&mut back, &random).await;
     let over = next(&mut back, "game").await;
-    let start = std::time::Instant::now();
-    while status(address, &over["id"]).await != "finished" {
-        assert!(
-            start.elapsed() < std::time::Duration::from_secs(30),
-            "the random game never ends"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
+    status_becomes(
+        address,
+        &over["id"],
+        "finished",
+        "the random game never ends",
+    )
+    .await;
     runtime.shutdown_background();
 }
