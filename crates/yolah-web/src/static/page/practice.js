@@ -1,5 +1,5 @@
 import { GLYPHS, moveName } from "./names.js";
-import { page, $, humanToMove, send } from "./page.js";
+import { page, $, humanToMove, live, practising, send } from "./page.js";
 import { legalMoves, positionAt } from "./position.js";
 import { reviewed } from "./review.js";
 
@@ -50,9 +50,8 @@ function here() {
 // The moves a person may make on the board now: at a mistake's position while the walk asks,
 // that position's moves; else the game's, on the person's turn.
 export function movesHere() {
-  const at = here();
-  if (at && page.practice.status !== "right" && page.practice.status !== "shown") {
-    const shown = positionAt(at.i);
+  if (!live() && practising(page.view)) {
+    const shown = positionAt(page.view);
     return legalMoves(shown.board, shown.side).filter(m => m !== "a1:a1");
   }
   return humanToMove() ? page.state.legal : [];
