@@ -41,6 +41,10 @@ pub struct Tuning {
     pub lmp_a: i32,
     /// See `lmp_a`.
     pub lmp_b: i32,
+    /// Where the side's static value is not above its value two plies before (the position
+    /// is not improving), late-move pruning searches this percentage of its moves; 100 keeps
+    /// them all (`lmp_worsening`).
+    pub lmp_worsening: i32,
     /// No cut of the static value and no late-move pruning with this many free squares or
     /// fewer (`prune_free`).
     pub prune_free: i32,
@@ -66,6 +70,7 @@ impl Tuning {
         lmp_depth: 3,
         lmp_a: 4,
         lmp_b: 2,
+        lmp_worsening: 100,
         prune_free: 20,
         aspiration: 50,
     };
@@ -86,6 +91,7 @@ impl Tuning {
             "lmp_depth" => &mut self.lmp_depth,
             "lmp_a" => &mut self.lmp_a,
             "lmp_b" => &mut self.lmp_b,
+            "lmp_worsening" => &mut self.lmp_worsening,
             "prune_free" => &mut self.prune_free,
             "aspiration" => &mut self.aspiration,
             _ => return None,
@@ -94,9 +100,16 @@ impl Tuning {
 
     /// How many moves a node `depth` plies deep (at most `lmp_depth`) searches before
     /// late-move pruning skips the rest of those ordered by history: by default 4 + 2·depth²
-    /// (6, 12, 22).
-    pub(super) const fn move_count_limit(&self, depth: i32) -> usize {
-        (self.lmp_a + self.lmp_b * depth * depth) as usize
+    /// (6, 12, 22), `lmp_worsening` percent of it (rounded down, one at least) where the
+    /// position is not `improving`.
+    pub(super) const fn move_count_limit(&self, depth: i32, improving: bool) -> usize {
+        let limit = self.lmp_a + self.lmp_b * depth * depth;
+        if improving {
+            limit as usize
+        } else {
+            let kept = limit * self.lmp_worsening / 100;
+            if kept < 1 { 1 } else { kept as usize }
+        }
     }
 
     /// How many plies shallower the `index`-th move (from 0) of a node searched `depth` plies
@@ -230,6 +243,29 @@ mod tests {
         // ...and on it a ply less, down to none.
         assert_eq!(tuned.reduction(10, 20, 0, true), 2);
         assert_eq!(tuned.reduction(10, 4, HISTORY_MAX, true), 0);
+    }
+
+    #[test]
+    fn a_position_not_improving_prunes_sooner_only_when_asked() {
+        let plain = Tuning::DEFAULT;
+        for depth in 1..=3 {
+            assert_eq!(
+                plain.move_count_limit(depth, false),
+                plain.move_count_limit(depth, true)
+            );
+        }
+        let tuned = Tuning {
+            lmp_worsening: 50,
+            ..Tuning::DEFAULT
+        };
+        assert_eq!(tuned.move_count_limit(2, true), 12);
+        assert_eq!(tuned.move_count_limit(2, false), 6);
+        assert_eq!(tuned.move_count_limit(3, false), 11);
+        let harsh = Tuning {
+            lmp_worsening: 0,
+            ..Tuning::DEFAULT
+        };
+        assert_eq!(harsh.move_count_limit(1, false), 1);
     }
 
     #[test]

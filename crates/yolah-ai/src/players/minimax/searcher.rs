@@ -22,6 +22,8 @@ const INFINITY: i32 = 32_000;
 /// Positions with at most this many free squares are checked for separated regions; with
 /// more, the sides almost never are apart and the check would only cost time.
 const REGIONS_FREE: u32 = 36;
+/// A ply whose static value the search did not take.
+const NO_VALUE: i32 = i32::MIN;
 
 /// What every thread of one search shares.
 #[derive(Clone)]
@@ -53,6 +55,9 @@ pub(super) struct Searcher {
     ordering: MoveOrder,
     /// The move played at each ply of the line being searched (a pass for a null move).
     played: [Move; MAX_PLY],
+    /// The static value of the position at each ply of the line being searched, for its side
+    /// to move, where the search took it ([`NO_VALUE`] elsewhere).
+    statics: [i32; MAX_PLY],
     pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     nodes: u64,
@@ -90,6 +95,7 @@ impl Searcher {
         Searcher {
             ordering: MoveOrder::new(),
             played: [Move::PASS; MAX_PLY],
+            statics: [NO_VALUE; MAX_PLY],
             pv: vec![[Move::PASS; MAX_PLY]; MAX_PLY]
                 .into_boxed_slice()
                 .try_into()
@@ -376,8 +382,12 @@ impl Searcher {
             && depth < plies_left(free);
         let futile = shared.pruning.futility && depth <= tuning.rfp_depth;
         let null = shared.pruning.null_move && !after_null && depth >= tuning.nmp_depth;
-        if prunable && (futile || null) {
+        let pruned_by_count = shared.pruning.move_count && depth <= tuning.lmp_depth;
+        let weighs_improving = pruned_by_count && tuning.lmp_worsening < 100;
+        self.statics[ply] = NO_VALUE;
+        if prunable && (futile || null || weighs_improving) {
             let eval = self.evaluate(shared, position).clamp(-(WIN - 1), WIN - 1);
+            self.statics[ply] = eval;
             // Step 2a: reverse futility: a side this far above beta near the leaves keeps it.
             if futile && eval - tuning.rfp_margin * depth >= beta {
                 self.unproven += 1;
@@ -420,8 +430,14 @@ impl Searcher {
         let mut best = -INFINITY;
         let mut best_move = None;
         let moves = moves.as_mut_slice();
-        let count_limit = (prunable && shared.pruning.move_count && depth <= tuning.lmp_depth)
-            .then(|| tuning.move_count_limit(depth));
+        // Not improving: the side's static value is not above its value two plies before
+        // (improving where either is unknown).
+        let improving = ply < 2
+            || self.statics[ply] == NO_VALUE
+            || self.statics[ply - 2] == NO_VALUE
+            || self.statics[ply] > self.statics[ply - 2];
+        let count_limit = (prunable && pruned_by_count)
+            .then(|| tuning.move_count_limit(depth, improving));
         for i in 0..moves.len() {
             let next = (i..moves.len()).max_by_key(|&j| order[j]).unwrap_or(i);
             moves.swap(i, next);

@@ -193,6 +193,12 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
         ),
         tunable("lmp_b", "2", (0, 16, 1), "see lmp_a"),
         tunable(
+            "lmp_worsening",
+            "100",
+            (0, 100, 5),
+            "where the static value is not above its value two plies before, late-move pruning searches this percentage of its moves",
+        ),
+        tunable(
             "prune_free",
             "20",
             (0, 56, 2),
@@ -324,6 +330,6 @@ mod tests {
                 names.push(option.name);
             }
         }
-        assert_eq!(names.len(), 15, "{names:?}");
+        assert_eq!(names.len(), 16, "{names:?}");
     }
 }
