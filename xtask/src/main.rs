@@ -2,6 +2,8 @@
 //! with the full attack tables, as Rust source into `tables/`, which `yolah-core` `include!`s.
 //! `cargo xtask gen-book`: searches the opening book's positions and writes `tables/book.rs`,
 //! which `yolah-ai` `include!`s.
+//! `cargo xtask slurm up|down`: a single-node Slurm on this machine, for the tests that submit
+//! jobs.
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -31,6 +33,7 @@ mod text;
 #[cfg(feature = "book")]
 mod book;
 mod search;
+mod slurm;
 mod tables;
 
 #[derive(Parser)]
@@ -68,6 +71,20 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// A single-node Slurm on this machine, for the tests that submit jobs: `up` installs
+    /// (as root) and starts it, `down` stops it.
+    Slurm {
+        #[command(subcommand)]
+        action: SlurmAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum SlurmAction {
+    /// Install where missing, configure for this host and start munge, slurmctld and slurmd.
+    Up,
+    /// Stop slurmd, slurmctld and munge.
+    Down,
 }
 
 fn workspace_dir() -> PathBuf {
@@ -86,6 +103,12 @@ fn main() -> ExitCode {
     let result: Result<()> = match cli.command {
         Command::GenMagics { seed, check: false } => tables::generate(&tables_dir(), seed),
         Command::GenMagics { check: true, .. } => tables::check(&tables_dir()),
+        Command::Slurm {
+            action: SlurmAction::Up,
+        } => slurm::up(),
+        Command::Slurm {
+            action: SlurmAction::Down,
+        } => slurm::down(),
         #[cfg(feature = "book")]
         Command::GenBook {
             plies,

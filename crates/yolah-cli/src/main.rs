@@ -3,6 +3,7 @@
 
 mod cli;
 mod cmd;
+mod slurm;
 
 use clap::{CommandFactory, Parser};
 use cli::{Cli, Command, DataCommand, ExplorerCommand};

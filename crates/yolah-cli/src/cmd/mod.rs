@@ -20,6 +20,7 @@ pub mod selfplay;
 pub mod serve;
 pub mod show;
 pub mod solve;
+pub mod spread;
 pub mod spsa;
 pub mod standings;
 pub mod think;

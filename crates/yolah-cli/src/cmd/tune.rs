@@ -196,6 +196,8 @@ fn verify(
             resume: record.exists(),
             out: Some(record),
             json: false,
+            shard: None,
+            cluster: crate::slurm::ClusterOptions::default(),
         },
     )
 }

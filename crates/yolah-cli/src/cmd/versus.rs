@@ -41,6 +41,12 @@ pub struct Options {
     /// Print one JSON object (the score, Elo and interval, the games).
     #[arg(long)]
     pub json: bool,
+    /// Play only part K of N of the games (those numbered K − 1 modulo N), without a test,
+    /// as each task of `--slurm` does; the parts' record files are joined by `--slurm`.
+    #[arg(long, value_name = "K/N", conflicts_with = "sprt", value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<yolah_ai::arena::shard::Shard>()))]
+    pub shard: Option<yolah_ai::arena::shard::Shard>,
+    #[command(flatten)]
+    pub cluster: crate::slurm::ClusterOptions,
 }
 
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
@@ -65,7 +71,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         games_per_pair: games,
         random_plies: options.pairing.random_plies.unwrap_or(DEFAULT_RANDOM_PLIES),
         seed: options.pairing.seed.unwrap_or(DEFAULT_SEED),
-        shard: None,
+        shard: options.shard,
         openings: options.pairing.openings()?,
         shuffle_openings: options.pairing.shuffle_openings,
         time_control: options.pairing.time_control()?,
@@ -90,6 +96,9 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
             distinct / 2
         );
         config.games_per_pair = distinct;
+    }
+    if options.cluster.slurm {
+        return super::spread::run(out, options, &config, options.sprt);
     }
     let (writer, done) = match (options.out.as_deref(), options.resume) {
         // `--resume` requires `--out` (the command line says so).
@@ -126,7 +135,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
 /// The summary of a match, with or without a test: one method for the Elo (the pentanomial of
 /// the game pairs, as the live line shows it), one JSON schema for every mode (the test's
 /// fields are null without one).
-fn summary(
+pub(super) fn summary(
     out: &mut impl Write,
     config: &Config,
     played: &Played,
@@ -174,6 +183,15 @@ fn summary(
         writeln!(out, "{object}")?;
         return Ok(());
     }
+    if let Some(shard) = config.shard {
+        writeln!(
+            out,
+            "{} vs {}: shard {shard}: {games} games played (a game pair is counted where the \
+             shards are joined)",
+            specs[0], specs[1]
+        )?;
+        return Ok(());
+    }
     let Some(sprt) = sprt else {
         writeln!(out, "{} vs {}: {}", specs[0], specs[1], tally.line(None))?;
         return Ok(());
@@ -210,11 +228,11 @@ pub const SPRT_MAX_GAMES: u32 = 20_000;
 struct Decided;
 
 /// What the games of a match came to.
-struct Played {
-    records: Vec<GameRecord>,
-    tally: Tally,
-    verdict: Option<Verdict>,
-    seconds: f64,
+pub(super) struct Played {
+    pub(super) records: Vec<GameRecord>,
+    pub(super) tally: Tally,
+    pub(super) verdict: Option<Verdict>,
+    pub(super) seconds: f64,
 }
 
 /// Plays the match's games, two at a time from one opening with colours swapped (the
@@ -232,7 +250,7 @@ fn play_pairs(
 ) -> Result<Played> {
     let finished: std::collections::HashSet<u64> = done.iter().map(|r| r.game).collect();
     let schedule: Vec<_> = config
-        .schedule()
+        .schedule_here()
         .into_iter()
         .filter(|g| !finished.contains(&g.game))
         .collect();
@@ -387,7 +405,7 @@ fn resume_record_file(path: &Path, config: &Config) -> Result<(RecordWriter, Vec
     eprintln!(
         "resuming: {} of {} games already played",
         read.records.len(),
-        config.schedule().len()
+        config.schedule_here().len()
     );
     Ok((writer, read.records))
 }
@@ -423,6 +441,8 @@ pub fn recorded(
         resume: record.exists(),
         out: Some(record),
         json: true,
+        shard: None,
+        cluster: crate::slurm::ClusterOptions::default(),
     };
     let mut json = Vec::new();
     run(&mut json, &options)?;

@@ -436,8 +436,8 @@ impl Searcher {
             || self.statics[ply] == NO_VALUE
             || self.statics[ply - 2] == NO_VALUE
             || self.statics[ply] > self.statics[ply - 2];
-        let count_limit = (prunable && pruned_by_count)
-            .then(|| tuning.move_count_limit(depth, improving));
+        let count_limit =
+            (prunable && pruned_by_count).then(|| tuning.move_count_limit(depth, improving));
         for i in 0..moves.len() {
             let next = (i..moves.len()).max_by_key(|&j| order[j]).unwrap_or(i);
             moves.swap(i, next);

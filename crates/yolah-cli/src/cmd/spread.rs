@@ -1,0 +1,377 @@
+//! `yolah match --slurm`: a match's games spread over a Slurm job array. Task K of N plays the
+//! games numbered K − 1 modulo N (`yolah match … --shard K/N`) into its own record file; this
+//! command follows the tasks, reads their files as they grow, and counts the games in schedule
+//! order, so that a test decides at the very game the same match on one machine, one game at
+//! a time, would (and with players that repeat themselves, on the same games). Once the test
+//! decides, or every game is played, it cancels what is left of the array and writes the
+//! games counted into `--out`, whole or not at all.
+//!
+//! The run's folder, `OUT.tasks/`, keeps `state.json` (the tasks' script and the jobs
+//! submitted), the tasks' record files `task-K.csv` and their logs. A task that Slurm no
+//! longer has and whose file lacks games (cancelled, killed, its node lost) is submitted
+//! again and resumes its file; a task Slurm requeues resumes it too, so no game counts twice.
+//! `--resume` picks the run up after this command was killed, whatever the tasks did
+//! meanwhile; a second one at once is refused.
+
+use super::versus::{Options, Played, summary};
+use super::{new_run_dir, read_json, usage, write_atomic};
+use crate::slurm;
+use anyhow::{Context, Result, bail};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use yolah_ai::arena::lock::DirLock;
+use yolah_ai::arena::record::{GameRecord, RecordFile, RecordWriter};
+use yolah_ai::arena::shard::Shard;
+use yolah_ai::arena::sprt::Sprt;
+use yolah_ai::arena::tally::Tally;
+use yolah_ai::arena::tournament::{Config, check_against_schedule};
+use yolah_core::Color;
+
+/// The run's state file in its folder.
+const STATE: &str = "state.json";
+/// How often the tasks' files and the queue are read.
+const POLL: Duration = Duration::from_secs(1);
+/// The script every task runs, in the run's folder.
+const TASK_SCRIPT: &str = "task.sh";
+
+/// What the run keeps between its starts.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct State {
+    /// The script every task runs: a run resumed with other options is refused.
+    script: String,
+    tasks: u32,
+    /// The name of the run's jobs, by which they are found and cancelled.
+    name: String,
+    /// Every job submitted for the run (the first array, then the tasks submitted again).
+    jobs: Vec<u64>,
+}
+
+/// The run's folder for the record file `out`.
+pub fn folder(out: &Path) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".tasks");
+    PathBuf::from(name)
+}
+
+/// Plays the match of `config` (its players checked) on the cluster.
+pub(super) fn run(
+    out: &mut impl std::io::Write,
+    options: &Options,
+    config: &Config,
+    sprt: Option<Sprt>,
+) -> Result<()> {
+    let tasks = options.cluster.tasks()?;
+    let Some(record) = options.out.as_deref() else {
+        bail!(super::UsageError(
+            "--slurm needs --out FILE: the tasks' games are joined into it".to_string()
+        ));
+    };
+    usage!(
+        options.shard.is_none(),
+        "--slurm and --shard: the run gives each task its shard"
+    );
+    if options.resume && record.exists() {
+        // The run ended and wrote its games: say its result again.
+        let read = RecordFile::read(record).map_err(|e| anyhow::anyhow!("{e}"))?;
+        check_against_schedule(config, &read.records, read.fingerprinted)
+            .map_err(|e| anyhow::anyhow!("--resume '{}': {e}", record.display()))?;
+        let played = tallied(config, read.records, sprt, 0.0);
+        return summary(out, config, &played, sprt, options.json);
+    }
+    // Slurm answers before anything is made.
+    slurm::Array::new("yolah-probe", Path::new(TASK_SCRIPT), tasks).queue()?;
+    let dir = folder(record);
+    let (lock, state) = open(&dir, record, config, tasks, options)?;
+    let played = follow(&dir, state, config, sprt, &options.cluster)?;
+    write_games(&dir, record, &played.records)?;
+    if let Some(pgn) = options.pairing.pgn.as_deref() {
+        let mut recorder = super::Recorder::new(None, Some(pgn), "yolah match", &[])?;
+        for game in &played.records {
+            recorder.write(game)?;
+        }
+    }
+    drop(lock);
+    summary(out, config, &played, sprt, options.json)?;
+    let forfeits = super::report_forfeits(&config.specs, &played.records);
+    if sprt.is_none()
+        && let Some((spec, reason)) = forfeits.first()
+    {
+        bail!("{spec} never ran: {reason}");
+    }
+    Ok(())
+}
+
+/// The run's folder `dir`, locked, and its state: made for a new run (`--out`, `record`, must
+/// not exist), read and checked to be this match's for `--resume`.
+fn open(
+    dir: &Path,
+    record: &Path,
+    config: &Config,
+    tasks: u32,
+    options: &Options,
+) -> Result<(DirLock, State)> {
+    let here = std::env::current_dir().context("the current folder")?;
+    let script = script(&here, dir, config, tasks, options)?;
+    if options.resume {
+        usage!(
+            dir.join(STATE).exists(),
+            "--resume: '{}' holds no match run on Slurm",
+            dir.display()
+        );
+        let lock = DirLock::take(dir).map_err(|e| anyhow::anyhow!("--resume: {e}"))?;
+        let state: State = read_json(&dir.join(STATE), "a match run's state")?;
+        usage!(
+            state.script == script && state.tasks == tasks,
+            "--resume: '{}' is another match (players, games, openings, seed or --tasks \
+             differ); give the command that started it",
+            dir.display()
+        );
+        return Ok((lock, state));
+    }
+    usage!(
+        !record.exists(),
+        "--out '{}' exists: a record file is never overwritten; continue it with --resume, \
+         or choose another name",
+        record.display()
+    );
+    let lock = new_run_dir(dir, STATE, "a match run on Slurm")?;
+    let state = State {
+        script: script.clone(),
+        tasks,
+        name: job_name(dir)?,
+        jobs: Vec::new(),
+    };
+    std::fs::write(dir.join(TASK_SCRIPT), &script)
+        .with_context(|| format!("writing {}", dir.join(TASK_SCRIPT).display()))?;
+    write_atomic(&dir.join(STATE), &serde_json::to_string_pretty(&state)?)?;
+    Ok((lock, state))
+}
+
+/// Follows the tasks until the test decides or every game is played (submitting the tasks
+/// that are missing), then cancels what is left: the games counted.
+fn follow(
+    dir: &Path,
+    mut state: State,
+    config: &Config,
+    sprt: Option<Sprt>,
+    cluster: &slurm::ClusterOptions,
+) -> Result<Played> {
+    let started = Instant::now();
+    let total = config.schedule().len() as u64;
+    let tasks = state.tasks;
+    let mut array = slurm::Array::new(&state.name, &dir.join(TASK_SCRIPT), tasks);
+    let mut last_line = String::new();
+    loop {
+        // The queue first: a task gone from it had written its last game before.
+        let queue = array.queue()?;
+        let (games, finished) = read_tasks(dir, config, tasks)?;
+        let (prefix, decided) = counted(config, &games, sprt);
+        if decided || prefix as u64 == total {
+            array.cancel()?;
+            let records: Vec<GameRecord> = games.into_values().take(prefix).collect();
+            return Ok(tallied(
+                config,
+                records,
+                sprt,
+                started.elapsed().as_secs_f64(),
+            ));
+        }
+        if let Some((job, lost)) = array.submit_lost(&queue, &finished, cluster)? {
+            state.jobs.push(job);
+            write_atomic(&dir.join(STATE), &serde_json::to_string_pretty(&state)?)?;
+            if !last_line.is_empty() || lost.len() < tasks as usize {
+                eprintln!("submitted {} task(s) as job {job}: {lost:?}", lost.len());
+            } else {
+                eprintln!("submitted {tasks} tasks as job {job}");
+            }
+            // The queue again, with them.
+            continue;
+        }
+        let (tally, _) = tally_of(config, games.values().take(prefix));
+        let line = format!(
+            "{}; {} games played, {prefix} in order{}",
+            slurm::progress(&queue, finished.len(), tasks),
+            games.len(),
+            if tally.pairs.pairs() > 0 {
+                format!("; {}", tally.line(sprt))
+            } else {
+                String::new()
+            }
+        );
+        if line != last_line {
+            eprintln!("{line}");
+            last_line = line;
+        }
+        std::thread::sleep(POLL);
+    }
+}
+
+/// Writes `records` into `record` whole or not at all: into the run's folder, synced, then
+/// renamed.
+fn write_games(dir: &Path, record: &Path, records: &[GameRecord]) -> Result<()> {
+    let merged = dir.join("merged.csv");
+    let _ = std::fs::remove_file(&merged);
+    let written = (|| -> std::io::Result<()> {
+        let mut writer = RecordWriter::create(&merged)?;
+        for game in records {
+            writer.write(game)?;
+        }
+        std::fs::File::open(&merged)?.sync_all()
+    })();
+    if let Err(error) = written {
+        let _ = std::fs::remove_file(&merged);
+        return Err(error).with_context(|| format!("writing {}", record.display()));
+    }
+    std::fs::rename(&merged, record).with_context(|| format!("writing {}", record.display()))
+}
+
+/// The name of the jobs of the run in `dir`: its absolute path's hash.
+fn job_name(dir: &Path) -> Result<String> {
+    let path = std::path::absolute(dir)?;
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in path.as_os_str().as_encoded_bytes() {
+        hash = (hash ^ u64::from(*byte)).wrapping_mul(0x100_0000_01b3);
+    }
+    Ok(format!("yolah-match-{:08x}", hash as u32))
+}
+
+/// The script task K runs: in this folder (`here`, as on a cluster's shared file system), the
+/// same match restricted to its shard, into its record file, resumed if it is there.
+fn script(
+    here: &Path,
+    dir: &Path,
+    config: &Config,
+    tasks: u32,
+    options: &Options,
+) -> Result<String> {
+    let exe = std::env::current_exe().context("the path of this program")?;
+    let q = |text: &str| slurm::shell_quote(text);
+    let mut args = vec![
+        "match".to_string(),
+        q(&config.specs[0]),
+        q(&config.specs[1]),
+        format!("--games {}", config.games_per_pair),
+        format!("--seed {}", config.seed),
+        "--threads 1".to_string(),
+    ];
+    match &options.pairing.openings {
+        Some(path) => args.push(format!("--openings {}", q(&path.display().to_string()))),
+        None => args.push(format!("--random-plies {}", config.random_plies)),
+    }
+    if config.shuffle_openings {
+        args.push("--shuffle-openings".to_string());
+    }
+    if let Some(tc) = config.time_control {
+        args.push(format!("--tc {}", q(&tc.to_string())));
+    }
+    if config.adjudicate {
+        args.push("--adjudicate".to_string());
+    }
+    Ok(format!(
+        "#!/bin/sh
+# Written by `yolah match --slurm`: array task K plays the games K - 1 modulo {tasks} of the
+# match into task-K.csv, resumed if a run of it was cut short (cancelled, killed, requeued).
+cd {here} || exit 1
+K=$SLURM_ARRAY_TASK_ID
+OUT={dir}/task-$K.csv
+if [ -e \"$OUT\" ]; then set -- --resume; else set --; fi
+exec {exe} {args} --shard \"$K/{tasks}\" --out \"$OUT\" \"$@\"
+",
+        here = q(&here.display().to_string()),
+        dir = q(&std::path::absolute(dir)?.display().to_string()),
+        exe = q(&exe.display().to_string()),
+        args = args.join(" "),
+    ))
+}
+
+/// Every game the tasks' files hold, by number (a file's games checked to be its shard's of
+/// this match), and the tasks that played all of theirs.
+fn read_tasks(
+    dir: &Path,
+    config: &Config,
+    tasks: u32,
+) -> Result<(BTreeMap<u64, GameRecord>, Vec<u32>)> {
+    let mut games = BTreeMap::new();
+    let mut finished = Vec::new();
+    for k in 1..=tasks {
+        let path = dir.join(format!("task-{k}.csv"));
+        if !path.exists() {
+            continue;
+        }
+        let shard = Shard::new(u64::from(k), u64::from(tasks)).map_err(anyhow::Error::msg)?;
+        let part = Config {
+            shard: Some(shard),
+            ..config.clone()
+        };
+        let read = RecordFile::read(&path).map_err(|e| anyhow::anyhow!("{e}"))?;
+        check_against_schedule(&part, &read.records, read.fingerprinted)
+            .map_err(|e| anyhow::anyhow!("'{}': {e}", path.display()))?;
+        let own = read.records.len();
+        for record in read.records {
+            games.insert(record.game, record);
+        }
+        if own >= part.schedule_here().len() {
+            finished.push(k);
+        }
+    }
+    Ok((games, finished))
+}
+
+/// How many games from the first are all there (the games counted), and whether the test
+/// decided within them: then they end at the game that decided it.
+fn counted(
+    config: &Config,
+    games: &BTreeMap<u64, GameRecord>,
+    sprt: Option<Sprt>,
+) -> (usize, bool) {
+    let first = &config.specs[0];
+    let mut tally = Tally::default();
+    let mut prefix = 0;
+    for (n, record) in games {
+        if *n != prefix as u64 {
+            break;
+        }
+        prefix += 1;
+        let paired = tally.add(record.game / 2, half_points(first, record));
+        if paired && sprt.is_some_and(|s| s.verdict(&tally.pairs).is_some()) {
+            return (prefix, true);
+        }
+    }
+    (prefix, false)
+}
+
+/// The first player's half points in a game.
+fn half_points(first: &str, record: &GameRecord) -> u32 {
+    record.outcome().map_or(1, |o| {
+        o.half_points(if record.black == first {
+            Color::Black
+        } else {
+            Color::White
+        })
+    })
+}
+
+/// The tally of `records` for the first player, and how many there were.
+fn tally_of<'a>(config: &Config, records: impl Iterator<Item = &'a GameRecord>) -> (Tally, usize) {
+    let mut tally = Tally::default();
+    let mut n = 0;
+    for record in records {
+        tally.add(record.game / 2, half_points(&config.specs[0], record));
+        n += 1;
+    }
+    (tally, n)
+}
+
+/// The match's result over `records`.
+fn tallied(config: &Config, records: Vec<GameRecord>, sprt: Option<Sprt>, seconds: f64) -> Played {
+    let (tally, _) = tally_of(config, records.iter());
+    let verdict = sprt.and_then(|s| s.verdict(&tally.pairs));
+    Played {
+        records,
+        tally,
+        verdict,
+        seconds,
+    }
+}

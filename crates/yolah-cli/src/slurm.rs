@@ -1,0 +1,293 @@
+//! Talking to a Slurm cluster through its own commands (`sbatch`, `squeue`, `scancel`): a
+//! job array submitted from a script, the state of its tasks, its cancellation. No daemon of
+//! ours: what runs where is Slurm's business, and what a task did is in the files it wrote.
+
+use anyhow::{Context, Result, bail};
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// The most array tasks a run may ask for.
+pub const MAX_TASKS: u32 = 10_000;
+/// The most `--sbatch-arg` values.
+const MAX_SBATCH_ARGS: usize = 32;
+
+/// Where and how a run's work goes to the cluster: the options of every command that can
+/// run as Slurm jobs.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct ClusterOptions {
+    /// Run the work as Slurm jobs (a job array) rather than on this machine; the submitting
+    /// command follows them, merges what they write and says what is queued, running and done.
+    #[arg(long)]
+    pub slurm: bool,
+    /// Array tasks, 1 to 10000, each playing one game at a time [default: 8].
+    #[arg(long, value_name = "N", requires = "slurm")]
+    pub tasks: Option<u32>,
+    /// The Slurm partition to submit to (sbatch --partition) [default: the cluster's].
+    #[arg(long, value_name = "P", requires = "slurm")]
+    pub partition: Option<String>,
+    /// The Slurm account to charge (sbatch --account).
+    #[arg(long, value_name = "A", requires = "slurm")]
+    pub account: Option<String>,
+    /// One more argument for sbatch, like `--sbatch-arg=--time=2:00:00` (repeatable).
+    #[arg(
+        long = "sbatch-arg",
+        value_name = "ARG",
+        requires = "slurm",
+        allow_hyphen_values = true
+    )]
+    pub sbatch_args: Vec<String>,
+}
+
+impl ClusterOptions {
+    /// The tasks asked for, checked.
+    pub fn tasks(&self) -> Result<u32> {
+        let tasks = self.tasks.unwrap_or(8);
+        crate::cmd::usage!(
+            (1..=MAX_TASKS).contains(&tasks),
+            "--tasks must be 1 to {MAX_TASKS}"
+        );
+        crate::cmd::usage!(
+            self.sbatch_args.len() <= MAX_SBATCH_ARGS,
+            "at most {MAX_SBATCH_ARGS} --sbatch-arg values"
+        );
+        for (name, value) in [
+            ("--partition", &self.partition),
+            ("--account", &self.account),
+        ] {
+            if let Some(value) = value {
+                crate::cmd::usage!(
+                    !value.is_empty()
+                        && value.len() <= 128
+                        && value
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || "-_.,".contains(c)),
+                    "{name} {}: letters, digits, '-', '_', '.' and ',' only",
+                    crate::cmd::quote(value)
+                );
+            }
+        }
+        Ok(tasks)
+    }
+}
+
+/// A task's state as `squeue` shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TaskState {
+    /// Waiting for resources (PD), or held, or requeued and waiting again.
+    Queued,
+    /// Running, or being set up or finished (R, CF, CG).
+    Running,
+}
+
+/// Runs a Slurm command; an error says which and what it printed.
+fn run(program: &str, args: &[String]) -> Result<String> {
+    let output = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .with_context(|| format!("cannot run {program}: is Slurm installed here?"))?;
+    if !output.status.success() {
+        bail!(
+            "{program} failed: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// Submits `script` as a job array of the tasks `indices` (1-based), named `name` (one name
+/// a run: [`tasks`] and [`cancel`] find its jobs by it), each task on one core, its output
+/// appended to `logs/task-K.out` beside the script; returns the job's id.
+pub fn submit(script: &Path, name: &str, indices: &[u32], cluster: &ClusterOptions) -> Result<u64> {
+    let folder = script.parent().unwrap_or(Path::new("."));
+    let logs = folder.join("logs");
+    std::fs::create_dir_all(&logs)
+        .with_context(|| format!("cannot create '{}'", logs.display()))?;
+    let list = array_list(indices);
+    let mut args = vec![
+        "--parsable".to_string(),
+        format!("--job-name={name}"),
+        format!("--array={list}"),
+        "--cpus-per-task=1".to_string(),
+        "--requeue".to_string(),
+        "--open-mode=append".to_string(),
+        format!("--output={}", logs.join("task-%a.out").display()),
+    ];
+    if let Some(partition) = &cluster.partition {
+        args.push(format!("--partition={partition}"));
+    }
+    if let Some(account) = &cluster.account {
+        args.push(format!("--account={account}"));
+    }
+    args.extend(cluster.sbatch_args.iter().cloned());
+    args.push(script.display().to_string());
+    let printed = run("sbatch", &args)?;
+    let id = printed.trim().split(';').next().unwrap_or_default();
+    id.parse()
+        .map_err(|_| anyhow::anyhow!("sbatch printed {printed:?}, not a job id"))
+}
+
+/// The tasks of this user's jobs named `name` that Slurm still has (queued or running), by
+/// task index; a task in two of them (submitted again) is running if either runs. By name, so
+/// that a job whose id was never written down (its submitter killed at once) is found too.
+pub fn tasks(name: &str) -> Result<HashMap<u32, TaskState>> {
+    let printed = run(
+        "squeue",
+        &[
+            "--noheader".to_string(),
+            "--array".to_string(),
+            "--me".to_string(),
+            format!("--name={name}"),
+            "--format=%K %t".to_string(),
+        ],
+    )?;
+    let mut states = HashMap::new();
+    for line in printed.lines() {
+        let mut fields = line.split_whitespace();
+        let (Some(task), Some(state)) = (fields.next(), fields.next()) else {
+            continue;
+        };
+        let Ok(task) = task.parse::<u32>() else {
+            continue;
+        };
+        let state = match state {
+            "PD" | "RQ" | "RH" | "RF" | "S" | "ST" | "RS" => TaskState::Queued,
+            _ => TaskState::Running,
+        };
+        let entry = states.entry(task).or_insert(state);
+        if state == TaskState::Running {
+            *entry = state;
+        }
+    }
+    Ok(states)
+}
+
+/// Cancels this user's jobs named `name`, whatever their tasks are doing.
+pub fn cancel(name: &str) -> Result<()> {
+    run("scancel", &["--me".to_string(), format!("--name={name}")])?;
+    Ok(())
+}
+
+/// How many times a task is submitted by one command before it gives up on it.
+const MAX_SUBMISSIONS: u32 = 4;
+
+/// A run's job array as its submitting command follows it: its tasks found by the jobs' name,
+/// those missing submitted again.
+pub struct Array {
+    name: String,
+    script: std::path::PathBuf,
+    tasks: u32,
+    /// Submissions of each task by this command (a resumed run gives each its tries again).
+    submitted: std::collections::BTreeMap<u32, u32>,
+}
+
+impl Array {
+    /// The array of `tasks` tasks named `name`, each running `script`.
+    pub fn new(name: &str, script: &Path, tasks: u32) -> Array {
+        Array {
+            name: name.to_string(),
+            script: script.to_path_buf(),
+            tasks,
+            submitted: std::collections::BTreeMap::new(),
+        }
+    }
+
+    /// Its tasks Slurm still has. Read it before the tasks' files: a task gone from the queue
+    /// wrote its last byte before.
+    pub fn queue(&self) -> Result<HashMap<u32, TaskState>> {
+        tasks(&self.name)
+    }
+
+    /// Submits, as one job, the tasks neither `finished` nor in `queue` (cancelled, killed,
+    /// lost with a node, or never submitted); returns the job and its tasks, if any. A task
+    /// submitted [`MAX_SUBMISSIONS`] times already is an error naming its log, and the rest
+    /// of the array is cancelled.
+    pub fn submit_lost(
+        &mut self,
+        queue: &HashMap<u32, TaskState>,
+        finished: &[u32],
+        cluster: &ClusterOptions,
+    ) -> Result<Option<(u64, Vec<u32>)>> {
+        let lost: Vec<u32> = (1..=self.tasks)
+            .filter(|k| !finished.contains(k) && !queue.contains_key(k))
+            .collect();
+        if lost.is_empty() {
+            return Ok(None);
+        }
+        for &k in &lost {
+            let times = self.submitted.entry(k).or_insert(0);
+            if *times >= MAX_SUBMISSIONS {
+                self.cancel()?;
+                let folder = self.script.parent().unwrap_or(Path::new("."));
+                bail!(
+                    "task {k} ended {MAX_SUBMISSIONS} times without finishing; see {}",
+                    folder.join("logs").join(format!("task-{k}.out")).display()
+                );
+            }
+            *times += 1;
+        }
+        let job = submit(&self.script, &self.name, &lost, cluster)?;
+        Ok(Some((job, lost)))
+    }
+
+    /// Cancels what is left of it.
+    pub fn cancel(&self) -> Result<()> {
+        cancel(&self.name)
+    }
+}
+
+/// What a queue says of an array of `tasks` tasks, `finished` of them done: `tasks: 1 queued,
+/// 2 running, 5 done of 8`.
+pub fn progress(queue: &HashMap<u32, TaskState>, finished: usize, tasks: u32) -> String {
+    let running = queue.values().filter(|s| **s == TaskState::Running).count();
+    format!(
+        "tasks: {} queued, {running} running, {finished} done of {tasks}",
+        queue.len() - running
+    )
+}
+
+/// `indices` as sbatch's `--array` list, runs joined: `1-3,5`.
+fn array_list(indices: &[u32]) -> String {
+    let mut sorted = indices.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let mut j = i;
+        while j + 1 < sorted.len() && sorted[j + 1] == sorted[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            sorted[i].to_string()
+        } else {
+            format!("{}-{}", sorted[i], sorted[j])
+        });
+        i = j + 1;
+    }
+    parts.join(",")
+}
+
+/// `text` quoted for a POSIX shell: between single quotes, each single quote written `'\''`.
+pub fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn array_lists_join_runs() {
+        assert_eq!(array_list(&[1, 2, 3, 5]), "1-3,5");
+        assert_eq!(array_list(&[7, 3, 3, 4]), "3-4,7");
+        assert_eq!(array_list(&[9]), "9");
+    }
+
+    #[test]
+    fn shell_quoting_survives_quotes() {
+        assert_eq!(shell_quote("a b"), "'a b'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    }
+}

@@ -1,0 +1,417 @@
+//! `yolah match --slurm` on a real Slurm (`cargo xtask slurm up`): the games spread over a job
+//! array are the games of the same match on one machine, an SPRT stops where it does there
+//! and cancels the rest, and the faults of a cluster (a task cancelled, killed or requeued,
+//! the node drained, the submitting command killed, a second one, a full disk) lose no game
+//! and count none twice.
+//!
+//! Ignored: they need a running Slurm, which `.ci/run` starts before it runs the ignored tests
+//! (and sets `YOLAH_SLURM_REQUIRED`, so that a Slurm that did not start fails them). Without
+//! Slurm, each says it skipped.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// One test at a time: they share the cluster (and drain its node).
+static CLUSTER: Mutex<()> = Mutex::new(());
+
+/// How long a condition may take on a busy machine.
+const PATIENCE: Duration = Duration::from_mins(5);
+
+fn yolah() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_yolah"))
+}
+
+/// The cluster for this test alone, if a Slurm answers here; without one the test says it
+/// skipped (or fails, when `YOLAH_SLURM_REQUIRED` is set).
+fn cluster() -> Option<std::sync::MutexGuard<'static, ()>> {
+    let guard = CLUSTER
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    slurm_up().then_some(guard)
+}
+
+fn slurm_up() -> bool {
+    let up = Command::new("sinfo")
+        .arg("--noheader")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !up {
+        assert!(
+            std::env::var_os("YOLAH_SLURM_REQUIRED").is_none(),
+            "no Slurm answers here (`cargo xtask slurm up` starts one)"
+        );
+        eprintln!("skipped: no Slurm here (`cargo xtask slurm up` starts one)");
+    }
+    up
+}
+
+/// The match every test plays: node-limited players, so the same seed gives the same games.
+const PLAYERS: [&str; 2] = ["minimax:depth=2", "minimax:depth=1"];
+
+fn match_args(games: u32, out: &Path) -> Vec<String> {
+    let mut args: Vec<String> = vec!["match".into(), PLAYERS[0].into(), PLAYERS[1].into()];
+    args.extend([
+        "--games".into(),
+        games.to_string(),
+        "--seed".into(),
+        "7".into(),
+    ]);
+    args.extend(["--out".into(), out.display().to_string()]);
+    args
+}
+
+/// Starts `yolah match --slurm` with 2 tasks in `dir`.
+fn start(dir: &Path, games: u32, extra: &[&str]) -> Child {
+    yolah()
+        .current_dir(dir)
+        .args(match_args(games, Path::new("m.csv")))
+        .args(["--slurm", "--tasks", "2"])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("yolah starts")
+}
+
+fn finish(child: Child) -> Output {
+    let output = child.wait_with_output().expect("yolah ends");
+    assert!(
+        output.status.success(),
+        "yolah match --slurm failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+/// The games of a record file, without their times: what a game is.
+fn games(path: &Path) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(path).expect("the record file");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
+    let keep: Vec<usize> = header
+        .iter()
+        .enumerate()
+        .filter(|(_, name)| !name.ends_with("_ms"))
+        .map(|(i, _)| i)
+        .collect();
+    lines
+        .map(|line| {
+            let fields: Vec<&str> = line.split(',').collect();
+            keep.iter().map(|&i| fields[i].to_string()).collect()
+        })
+        .collect()
+}
+
+/// The same match on this machine, one game at a time.
+fn local(dir: &Path, games: u32, extra: &[&str]) -> PathBuf {
+    let out = dir.join("local.csv");
+    let status = yolah()
+        .args(match_args(games, &out))
+        .args(["--threads", "1"])
+        .args(extra)
+        .stdout(Stdio::null())
+        .status()
+        .expect("yolah runs");
+    assert!(status.success());
+    out
+}
+
+fn wait_for(what: &str, mut condition: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !condition() {
+        assert!(start.elapsed() < PATIENCE, "waited too long for {what}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// Games written so far in task K's file.
+fn task_games(dir: &Path, k: u32) -> usize {
+    std::fs::read_to_string(dir.join(format!("m.csv.tasks/task-{k}.csv")))
+        .map_or(0, |t| t.lines().count().saturating_sub(1))
+}
+
+/// The run's first job id.
+fn first_job(dir: &Path) -> u64 {
+    let state = dir.join("m.csv.tasks/state.json");
+    wait_for("the first submission", || {
+        std::fs::read_to_string(&state).is_ok_and(|t| !t.contains("\"jobs\": []"))
+    });
+    let text = std::fs::read_to_string(&state).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json["jobs"][0].as_u64().unwrap()
+}
+
+fn run(program: &str, args: &[&str]) {
+    let output = Command::new(program).args(args).output().unwrap();
+    assert!(
+        output.status.success(),
+        "{program} {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// Nothing of the run is left in the queue.
+fn queue_is_empty_of(dir: &Path) {
+    let state = std::fs::read_to_string(dir.join("m.csv.tasks/state.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&state).unwrap();
+    let name = json["name"].as_str().unwrap().to_string();
+    wait_for("the run's jobs to leave the queue", || {
+        let out = Command::new("squeue")
+            .args([
+                "--noheader",
+                "--me",
+                &format!("--name={name}"),
+                "--states=PD,R",
+            ])
+            .output()
+            .unwrap();
+        out.stdout.is_empty()
+    });
+}
+
+#[test]
+#[ignore = "needs a running Slurm (cargo xtask slurm up); .ci/run runs it"]
+fn a_match_on_slurm_plays_the_local_matchs_games() {
+    let Some(_cluster) = cluster() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let output = finish(start(dir.path(), 24, &[]));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("minimax:depth=2 vs minimax:depth=1: +"),
+        "{text}"
+    );
+    let expected = games(&local(dir.path(), 24, &[]));
+    assert_eq!(games(&dir.path().join("m.csv")), expected);
+    // Every task's part, and no game of it twice.
+    assert_eq!(task_games(dir.path(), 1) + task_games(dir.path(), 2), 24);
+    let progress = String::from_utf8_lossy(&output.stderr);
+    assert!(progress.contains("submitted 2 tasks as job"), "{progress}");
+    assert!(progress.contains("running"), "{progress}");
+}
+
+#[test]
+#[ignore = "needs a running Slurm (cargo xtask slurm up); .ci/run runs it"]
+fn an_sprt_on_slurm_stops_where_the_local_one_does_and_cancels_the_rest() {
+    let Some(_cluster) = cluster() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let sprt = ["--sprt", "elo0=0,elo1=200"];
+    let output = finish(start(dir.path(), 2000, &sprt));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("H1 accepted"), "{text}");
+    let expected = games(&local(dir.path(), 2000, &sprt));
+    let merged = games(&dir.path().join("m.csv"));
+    assert_eq!(merged, expected);
+    assert!(merged.len() < 200, "{} games", merged.len());
+    // The tasks were cancelled long before their 1000 games each.
+    queue_is_empty_of(dir.path());
+    let played = task_games(dir.path(), 1) + task_games(dir.path(), 2);
+    assert!(played < 1000, "{played} games played");
+}
+
+/// A fault in the middle of a run of 60 games: `fault` is done once a task has played some;
+/// the run then ends with the local match's games, each once, and task `resumed` says in its
+/// log that it resumed its file.
+fn survives(resumed: u32, fault: impl FnOnce(&Path, u64)) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let child = start(dir.path(), 60, &[]);
+    let job = first_job(dir.path());
+    wait_for("a task's first games", || {
+        task_games(dir.path(), 1) >= 2 && task_games(dir.path(), 2) >= 2
+    });
+    fault(dir.path(), job);
+    let output = finish(child);
+    assert_eq!(
+        games(&dir.path().join("m.csv")),
+        games(&local(dir.path(), 60, &[]))
+    );
+    assert_eq!(task_games(dir.path(), 1) + task_games(dir.path(), 2), 60);
+    let log = std::fs::read_to_string(
+        dir.path()
+            .join(format!("m.csv.tasks/logs/task-{resumed}.out")),
+    )
+    .unwrap();
+    assert!(
+        log.contains("resuming:"),
+        "task {resumed} did not resume: {log}"
+    );
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+#[ignore = "needs a running Slurm (cargo xtask slurm up); .ci/run runs it"]
+fn a_cancelled_task_is_submitted_again_and_resumes_its_file() {
+    let Some(_cluster) = cluster() else { return };
+    let progress = survives(2, |_, job| run("scancel", &[&format!("{job}_2")]));
+    assert!(
+        progress.contains("submitted 1 task(s) as job"),
+        "{progress}"
+    );
+}
+
+#[test]
+#[ignore = "needs a running Slurm (cargo xtask slurm up); .ci/run runs it"]
+fn a_task_killed_with_sigkill_is_submitted_again_and_resumes_its_file() {
+    let Some(_cluster) = cluster() else { return };
+    let progress = survives(1, |dir, _| {
+        let file = dir.join("m.csv.tasks/task-1.csv");
+        run("pkill", &["-KILL", "-f", &file.display().to_string()]);
+    });
+    assert!(
+        progress.contains("submitted 1 task(s) as job"),
+        "{progress}"
+    );
+}
+
+#[test]
+#[ignore = "needs a running Slurm (cargo xtask slurm up); .ci/run runs it"]
+fn a_requeued_task_counts_its_games_once() {
+    let Some(_cluster) = cluster() else { return };
+    survives(1, |_, job| {
+        run("scontrol", &["requeue", &format!("{job}_1")]);
+    });
+}
+
+#[test]
+#[ignore = "needs a running Slurm (cargo xtask slurm up); .ci/run runs it"]
+fn a_drained_node_holds_the_run_until_it_returns() {
+    let Some(_cluster) = cluster() else { return };
+    let host = String::from_utf8(Command::new("hostname").arg("-s").output().unwrap().stdout)
+        .unwrap()
+        .trim()
+        .to_string();
+    let node = format!("nodename={host}");
+    survives(2, |dir, job| {
+        run(
+            "scontrol",
+            &["update", &node, "state=drain", "reason=yolah-test"],
+        );
+        // A task cancelled while the node is drained waits in the queue for it.
+        run("scancel", &[&format!("{job}_2")]);
+        let before = task_games(dir, 2);
+        std::thread::sleep(Duration::from_secs(3));
+        assert_eq!(task_games(dir, 2), before, "a task ran on a drained node");
+        run("scontrol", &["update", &node, "state=resume"]);
+    });
+}
+
+#[test]
+#[ignore = "needs a running Slurm (cargo xtask slurm up); .ci/run runs it"]
+fn the_submitting_command_killed_and_resumed_loses_nothing_and_a_second_is_refused() {
+    let Some(_cluster) = cluster() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = start(dir.path(), 60, &[]);
+    first_job(dir.path());
+    wait_for("the tasks' first games", || task_games(dir.path(), 1) >= 2);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // The tasks go on without it.
+    let before = task_games(dir.path(), 1) + task_games(dir.path(), 2);
+    wait_for("the tasks to go on", || {
+        task_games(dir.path(), 1) + task_games(dir.path(), 2) > before
+    });
+    let resumed = start(dir.path(), 60, &["--resume"]);
+    std::thread::sleep(Duration::from_millis(500));
+    let second = start(dir.path(), 60, &["--resume"])
+        .wait_with_output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success());
+    assert!(said.contains("in use by another run"), "{said}");
+    assert_eq!(said.trim().lines().count(), 1, "{said}");
+    finish(resumed);
+    assert_eq!(
+        games(&dir.path().join("m.csv")),
+        games(&local(dir.path(), 60, &[]))
+    );
+    // Resumed once more, the run that ended says its result again.
+    let again = finish(start(dir.path(), 60, &["--resume"]));
+    assert!(String::from_utf8_lossy(&again.stdout).contains("vs minimax:depth=1: +"));
+}
+
+#[test]
+#[ignore = "needs a running Slurm (cargo xtask slurm up); .ci/run runs it"]
+fn a_full_disk_stops_the_run_with_its_games_kept_and_resume_finishes_it() {
+    let Some(_cluster) = cluster() else { return };
+    let disk = yolah_testkit::writers::SmallDisk::new(1 << 20);
+    let dir = disk.path();
+    let child = start(dir, 60, &[]);
+    first_job(dir);
+    wait_for("the tasks' first games", || {
+        task_games(dir, 1) >= 2 && task_games(dir, 2) >= 2
+    });
+    disk.fill();
+    let output = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{said}");
+    let error = said.lines().last().unwrap_or_default();
+    assert!(error.starts_with("error: "), "{said}");
+    eprintln!("the run stopped with: {error}");
+    assert!(!dir.join("m.csv").exists());
+    let kept = task_games(dir, 1) + task_games(dir, 2);
+    assert!(kept >= 4, "{kept} games kept");
+    disk.free();
+    finish(start(dir, 60, &["--resume"]));
+    let expected = {
+        let other = tempfile::tempdir().unwrap();
+        games(&local(other.path(), 60, &[]))
+    };
+    assert_eq!(games(&dir.join("m.csv")), expected);
+}
+
+/// Bad options are refused with one line before anything is made, Slurm or not.
+#[test]
+fn bad_cluster_options_are_refused_before_anything_is_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&[&str], &str); 6] = [
+        (&["--slurm", "--tasks", "0"], "--tasks must be 1 to 10000"),
+        (&["--slurm", "--tasks", "10001"], "--tasks must be 1 to 10000"),
+        (&["--slurm", "--partition", "a b"], "--partition 'a b': letters"),
+        (&["--slurm", "--account", ""], "--account '': letters"),
+        (&["--slurm", "--shard", "1/2"], "--slurm and --shard"),
+        (&["--tasks", "2"], "--slurm"),
+    ];
+    for (extra, expected) in cases {
+        let output = yolah()
+            .current_dir(dir.path())
+            .args(match_args(10, Path::new("m.csv")))
+            .args(extra)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{extra:?}: {said}");
+        assert!(said.contains(expected), "{extra:?}: {said}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "{extra:?}");
+    }
+    // --slurm needs --out.
+    let output = yolah()
+        .current_dir(dir.path())
+        .args(["match", PLAYERS[0], PLAYERS[1], "--games", "10", "--slurm"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert!(said.contains("--slurm needs --out FILE"), "{said}");
+}
+
+/// Where Slurm's commands are missing, `--slurm` says so in one line and leaves nothing.
+#[test]
+fn without_slurm_a_run_says_so_and_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    let output = yolah()
+        .current_dir(dir.path())
+        .env("PATH", empty.path())
+        .args(match_args(10, Path::new("m.csv")))
+        .arg("--slurm")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{said}");
+    assert!(said.contains("is Slurm installed here?"), "{said}");
+    assert_eq!(said.trim().lines().count(), 1, "{said}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
