@@ -49,8 +49,12 @@ fn slurm_up() -> bool {
     up
 }
 
+/// The games of the runs that meet a fault: enough that every task is still playing when it
+/// comes.
+const GAMES: u32 = 60;
+
 /// The match every test plays: node-limited players, so the same seed gives the same games.
-const PLAYERS: [&str; 2] = ["minimax:depth=2", "minimax:depth=1"];
+const PLAYERS: [&str; 2] = ["minimax:nodes=20000", "minimax:nodes=10000"];
 
 fn match_args(games: u32, out: &Path) -> Vec<String> {
     let mut args: Vec<String> = vec!["match".into(), PLAYERS[0].into(), PLAYERS[1].into()];
@@ -181,7 +185,7 @@ fn a_match_on_slurm_plays_the_local_matchs_games() {
     let output = finish(start(dir.path(), 24, &[]));
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(
-        text.contains("minimax:depth=2 vs minimax:depth=1: +"),
+        text.contains("minimax:nodes=20000 vs minimax:nodes=10000: +"),
         "{text}"
     );
     let expected = games(&local(dir.path(), 24, &[]));
@@ -212,12 +216,12 @@ fn an_sprt_on_slurm_stops_where_the_local_one_does_and_cancels_the_rest() {
     assert!(played < 1000, "{played} games played");
 }
 
-/// A fault in the middle of a run of 60 games: `fault` is done once a task has played some;
+/// A fault in the middle of a run of `GAMES` games: `fault` is done once a task has played some;
 /// the run then ends with the local match's games, each once, and task `resumed` says in its
 /// log that it resumed its file.
 fn survives(resumed: u32, fault: impl FnOnce(&Path, u64)) -> String {
     let dir = tempfile::tempdir().unwrap();
-    let child = start(dir.path(), 60, &[]);
+    let child = start(dir.path(), GAMES, &[]);
     let job = first_job(dir.path());
     wait_for("a task's first games", || {
         task_games(dir.path(), 1) >= 2 && task_games(dir.path(), 2) >= 2
@@ -226,9 +230,12 @@ fn survives(resumed: u32, fault: impl FnOnce(&Path, u64)) -> String {
     let output = finish(child);
     assert_eq!(
         games(&dir.path().join("m.csv")),
-        games(&local(dir.path(), 60, &[]))
+        games(&local(dir.path(), GAMES, &[]))
     );
-    assert_eq!(task_games(dir.path(), 1) + task_games(dir.path(), 2), 60);
+    assert_eq!(
+        task_games(dir.path(), 1) + task_games(dir.path(), 2),
+        GAMES as usize
+    );
     let log = std::fs::read_to_string(
         dir.path()
             .join(format!("m.csv.tasks/logs/task-{resumed}.out")),
@@ -285,17 +292,50 @@ fn a_drained_node_holds_the_run_until_it_returns() {
         .to_string();
     let node = format!("nodename={host}");
     survives(2, |dir, job| {
-        run(
-            "scontrol",
-            &["update", &node, "state=drain", "reason=yolah-test"],
-        );
+        let drained = Drained::new(&node);
         // A task cancelled while the node is drained waits in the queue for it.
         run("scancel", &[&format!("{job}_2")]);
+        let file = dir.join("m.csv.tasks/task-2.csv").display().to_string();
+        let runs = || {
+            Command::new("pgrep")
+                .args(["-f", &file])
+                .stdout(Stdio::null())
+                .status()
+                .unwrap()
+                .success()
+        };
+        wait_for("the cancelled task to end", || !runs());
         let before = task_games(dir, 2);
         std::thread::sleep(Duration::from_secs(3));
-        assert_eq!(task_games(dir, 2), before, "a task ran on a drained node");
-        run("scontrol", &["update", &node, "state=resume"]);
+        assert!(!runs(), "a task ran on a drained node");
+        assert_eq!(
+            task_games(dir, 2),
+            before,
+            "a task played on a drained node"
+        );
+        drop(drained);
     });
+}
+
+/// A node drained until dropped (a failed test included: the other tests need it).
+struct Drained(String);
+
+impl Drained {
+    fn new(node: &str) -> Drained {
+        run(
+            "scontrol",
+            &["update", node, "state=drain", "reason=yolah-test"],
+        );
+        Drained(node.to_string())
+    }
+}
+
+impl Drop for Drained {
+    fn drop(&mut self) {
+        let _ = Command::new("scontrol")
+            .args(["update", &self.0, "state=resume"])
+            .status();
+    }
 }
 
 #[test]
@@ -303,7 +343,7 @@ fn a_drained_node_holds_the_run_until_it_returns() {
 fn the_submitting_command_killed_and_resumed_loses_nothing_and_a_second_is_refused() {
     let Some(_cluster) = cluster() else { return };
     let dir = tempfile::tempdir().unwrap();
-    let mut child = start(dir.path(), 60, &[]);
+    let mut child = start(dir.path(), GAMES, &[]);
     first_job(dir.path());
     wait_for("the tasks' first games", || task_games(dir.path(), 1) >= 2);
     child.kill().unwrap();
@@ -313,9 +353,9 @@ fn the_submitting_command_killed_and_resumed_loses_nothing_and_a_second_is_refus
     wait_for("the tasks to go on", || {
         task_games(dir.path(), 1) + task_games(dir.path(), 2) > before
     });
-    let resumed = start(dir.path(), 60, &["--resume"]);
+    let resumed = start(dir.path(), GAMES, &["--resume"]);
     std::thread::sleep(Duration::from_millis(500));
-    let second = start(dir.path(), 60, &["--resume"])
+    let second = start(dir.path(), GAMES, &["--resume"])
         .wait_with_output()
         .unwrap();
     let said = String::from_utf8_lossy(&second.stderr);
@@ -325,11 +365,11 @@ fn the_submitting_command_killed_and_resumed_loses_nothing_and_a_second_is_refus
     finish(resumed);
     assert_eq!(
         games(&dir.path().join("m.csv")),
-        games(&local(dir.path(), 60, &[]))
+        games(&local(dir.path(), GAMES, &[]))
     );
     // Resumed once more, the run that ended says its result again.
-    let again = finish(start(dir.path(), 60, &["--resume"]));
-    assert!(String::from_utf8_lossy(&again.stdout).contains("vs minimax:depth=1: +"));
+    let again = finish(start(dir.path(), GAMES, &["--resume"]));
+    assert!(String::from_utf8_lossy(&again.stdout).contains("vs minimax:nodes=10000: +"));
 }
 
 #[test]
@@ -338,7 +378,7 @@ fn a_full_disk_stops_the_run_with_its_games_kept_and_resume_finishes_it() {
     let Some(_cluster) = cluster() else { return };
     let disk = yolah_testkit::writers::SmallDisk::new(1 << 20);
     let dir = disk.path();
-    let child = start(dir, 60, &[]);
+    let child = start(dir, GAMES, &[]);
     first_job(dir);
     wait_for("the tasks' first games", || {
         task_games(dir, 1) >= 2 && task_games(dir, 2) >= 2
@@ -354,10 +394,10 @@ fn a_full_disk_stops_the_run_with_its_games_kept_and_resume_finishes_it() {
     let kept = task_games(dir, 1) + task_games(dir, 2);
     assert!(kept >= 4, "{kept} games kept");
     disk.free();
-    finish(start(dir, 60, &["--resume"]));
+    finish(start(dir, GAMES, &["--resume"]));
     let expected = {
         let other = tempfile::tempdir().unwrap();
-        games(&local(other.path(), 60, &[]))
+        games(&local(other.path(), GAMES, &[]))
     };
     assert_eq!(games(&dir.join("m.csv")), expected);
 }
@@ -368,8 +408,14 @@ fn bad_cluster_options_are_refused_before_anything_is_made() {
     let dir = tempfile::tempdir().unwrap();
     let cases: [(&[&str], &str); 6] = [
         (&["--slurm", "--tasks", "0"], "--tasks must be 1 to 10000"),
-        (&["--slurm", "--tasks", "10001"], "--tasks must be 1 to 10000"),
-        (&["--slurm", "--partition", "a b"], "--partition 'a b': letters"),
+        (
+            &["--slurm", "--tasks", "10001"],
+            "--tasks must be 1 to 10000",
+        ),
+        (
+            &["--slurm", "--partition", "a b"],
+            "--partition 'a b': letters",
+        ),
         (&["--slurm", "--account", ""], "--account '': letters"),
         (&["--slurm", "--shard", "1/2"], "--slurm and --shard"),
         (&["--tasks", "2"], "--slurm"),
@@ -384,7 +430,11 @@ fn bad_cluster_options_are_refused_before_anything_is_made() {
         let said = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{extra:?}: {said}");
         assert!(said.contains(expected), "{extra:?}: {said}");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "{extra:?}");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            0,
+            "{extra:?}"
+        );
     }
     // --slurm needs --out.
     let output = yolah()
