@@ -169,6 +169,17 @@ pub fn cancel(name: &str) -> Result<()> {
     Ok(())
 }
 
+/// The name of the jobs of the run in `dir`: `prefix` and its absolute path's hash, so that
+/// its jobs are found by name whatever their ids.
+pub fn job_name(prefix: &str, dir: &Path) -> Result<String> {
+    let path = std::path::absolute(dir)?;
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in path.as_os_str().as_encoded_bytes() {
+        hash = (hash ^ u64::from(*byte)).wrapping_mul(0x100_0000_01b3);
+    }
+    Ok(format!("{prefix}-{:08x}", hash as u32))
+}
+
 /// How many times a task is submitted by one command before it gives up on it.
 const MAX_SUBMISSIONS: u32 = 4;
 
@@ -269,11 +280,6 @@ fn array_list(indices: &[u32]) -> String {
     parts.join(",")
 }
 
-/// `text` quoted for a POSIX shell: between single quotes, each single quote written `'\''`.
-pub fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,11 +289,5 @@ mod tests {
         assert_eq!(array_list(&[1, 2, 3, 5]), "1-3,5");
         assert_eq!(array_list(&[7, 3, 3, 4]), "3-4,7");
         assert_eq!(array_list(&[9]), "9");
-    }
-
-    #[test]
-    fn shell_quoting_survives_quotes() {
-        assert_eq!(shell_quote("a b"), "'a b'");
-        assert_eq!(shell_quote("it's"), r"'it'\''s'");
     }
 }

@@ -465,3 +465,113 @@ fn without_slurm_a_run_says_so_and_leaves_nothing() {
     assert_eq!(said.trim().lines().count(), 1, "{said}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+/// A tiny learning run: node-limited self-play, test and gauntlet, so that the same seeds give
+/// the same networks.
+fn learn_args(dir: &Path) -> Vec<String> {
+    let mut args = vec![
+        "learn".to_string(),
+        "--out".to_string(),
+        dir.display().to_string(),
+    ];
+    args.extend(
+        [
+            "--generations",
+            "2",
+            "--games",
+            "30",
+            "--nodes",
+            "300",
+            "--epochs",
+            "3",
+            "--hidden",
+            "32,8",
+            "--budget",
+            "nodes=300",
+            "--test-games",
+            "100",
+            "--threads",
+            "1",
+            "--sprt",
+            "elo0=-700,elo1=-400,alpha=0.2,beta=0.2",
+            "--gauntlet",
+            "random",
+            "--gauntlet-games",
+            "2",
+        ]
+        .map(String::from),
+    );
+    args
+}
+
+/// What a learning run decided: each generation's network and the table's first columns.
+fn learnt(dir: &Path) -> Vec<Vec<u8>> {
+    let mut seen = Vec::new();
+    for generation in ["gen-001", "gen-002"] {
+        seen.push(std::fs::read(dir.join(generation).join("network.yolahnet")).unwrap());
+    }
+    let table = std::fs::read_to_string(dir.join("generations.csv")).unwrap();
+    for line in table.lines() {
+        seen.push(
+            line.split(',')
+                .take(8)
+                .collect::<Vec<_>>()
+                .join(",")
+                .into_bytes(),
+        );
+    }
+    seen
+}
+
+#[test]
+#[ignore = "needs a running Slurm (cargo xtask slurm up); .ci/run runs it"]
+fn learn_on_slurm_killed_and_resumed_gives_the_local_runs_networks() {
+    let Some(_cluster) = cluster() else { return };
+    let root = tempfile::tempdir().unwrap();
+    let local = root.path().join("local");
+    let status = yolah()
+        .args(learn_args(&local))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+
+    let run = root.path().join("slurm");
+    let mut child = yolah()
+        .args(learn_args(&run))
+        .args(["--slurm", "--tasks", "2"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Killed while its first self-play array runs; the tasks go on without it.
+    wait_for("the first self-play array", || {
+        std::fs::read_to_string(run.join("gen-001/shards/state.json"))
+            .is_ok_and(|t| !t.contains("\"jobs\": []"))
+    });
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let resume = |extra: &[&str]| {
+        yolah()
+            .args(["learn", "--out", run.to_str().unwrap(), "--resume"])
+            .args(["--threads", "1", "--slurm", "--tasks", "2"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let resumed = resume(&[]);
+    let said = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{said}");
+    assert!(said.contains("self-play: "), "{said}");
+    assert_eq!(learnt(&run), learnt(&local));
+    // Every phase went through Slurm: the shards, the test and the gauntlet's matches.
+    for generation in ["gen-001", "gen-002"] {
+        let folder = run.join(generation);
+        assert!(folder.join("shards/task.sh").exists(), "{generation}");
+        assert!(
+            folder.join("test.csv.tasks/task.sh").exists(),
+            "{generation}"
+        );
+    }
+}

@@ -121,6 +121,8 @@ pub struct Options {
     /// Go on with the run in --out where it stopped.
     #[arg(long)]
     pub resume: bool,
+    #[command(flatten)]
+    pub cluster: crate::slurm::ClusterOptions,
 }
 
 /// Self-play's exact values by default: positions with at most this many free squares...
@@ -170,7 +172,15 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         let phase_started = Instant::now();
         match state.phase {
             Phase::SelfPlay => {
-                self_play(out, dir, &config, &state, &folder, threads)?;
+                self_play(
+                    out,
+                    dir,
+                    &config,
+                    &state,
+                    &folder,
+                    threads,
+                    &options.cluster,
+                )?;
                 state.seconds[0] += phase_started.elapsed().as_secs_f64();
                 state.phase = Phase::Train;
             }
@@ -180,7 +190,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
                 state.phase = Phase::Test;
             }
             Phase::Test => {
-                let tested = test(dir, &config, &state, &folder, threads)?;
+                let tested = test(dir, &config, &state, &folder, threads, &options.cluster)?;
                 if tested.accepted() && !opponents(dir, &config, &state)?.is_empty() {
                     state.seconds[2] += phase_started.elapsed().as_secs_f64();
                     state.phase = Phase::Gauntlet;
@@ -195,7 +205,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
             }
             Phase::Gauntlet => {
                 let tested: Tested = read_json(&folder.join("test.json"), "a test's result")?;
-                let faced = gauntlet(dir, &config, &state, &folder, threads)?;
+                let faced = gauntlet(dir, &config, &state, &folder, threads, &options.cluster)?;
                 let said = finish(dir, &config, &mut state, &tested, faced, phase_started)?;
                 writeln!(out, "{said}")?;
                 continue;
@@ -437,6 +447,8 @@ fn best_file(dir: &Path, state: &State) -> Result<Option<String>> {
         .transpose()
 }
 
+/// The generation's self-play into `folder/selfplay`: here, or with `--slurm` as a job array
+/// of shards merged there (the same data).
 fn self_play(
     out: &mut impl Write,
     dir: &Path,
@@ -444,6 +456,7 @@ fn self_play(
     state: &State,
     folder: &Path,
     threads: usize,
+    cluster: &crate::slurm::ClusterOptions,
 ) -> Result<()> {
     let target = folder.join("selfplay");
     let resume = target.join("selfplay.json").is_file();
@@ -452,9 +465,7 @@ fn self_play(
         // The same run by hand or as shards under a scheduler: run its parts with
         // `--shard K/N`, `yolah data merge` them into this folder, and --resume goes on.
         let spec = config.selfplay_spec(player.as_deref());
-        let mut words = vec![
-            "yolah".to_string(),
-            "selfplay".to_string(),
+        let mut args = vec![
             spec,
             "--games".to_string(),
             config.games.to_string(),
@@ -464,20 +475,31 @@ fn self_play(
             config.generation_seed(state.generation).to_string(),
         ];
         if let Some(exact) = config.exact {
-            words.extend([
+            args.extend([
                 "--exact-free".to_string(),
                 exact.free.to_string(),
                 "--exact-nodes".to_string(),
                 exact.nodes.to_string(),
             ]);
         }
-        words.extend(["--out".to_string(), path_text(&target)?]);
-        let command = words
+        let command = args
             .iter()
-            .map(|w| shell_word(w))
+            .map(|w| super::shell_word(w))
             .collect::<Vec<_>>()
             .join(" ");
-        eprintln!("learn: this generation's self-play is: {command}");
+        eprintln!(
+            "learn: this generation's self-play is: yolah selfplay {command} --out {}",
+            super::shell_word(&path_text(&target)?)
+        );
+        if cluster.slurm {
+            return super::selfplay_on_slurm::run(
+                out,
+                &args,
+                &folder.join("shards"),
+                &target,
+                cluster,
+            );
+        }
     }
     let options = super::selfplay::Options {
         spec: (!resume).then(|| config.selfplay_spec(player.as_deref())),
@@ -492,16 +514,6 @@ fn self_play(
         resume,
     };
     super::selfplay::run(out, &options)
-}
-
-/// A word as a shell reads it back: as it is when it is plain, else in single quotes.
-fn shell_word(word: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "=:,./_+-".contains(c);
-    if !word.is_empty() && word.chars().all(plain) {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
 }
 
 fn train(
@@ -590,6 +602,13 @@ fn suite_file(dir: &Path, openings: &[String]) -> Result<PathBuf> {
     Ok(openings_path)
 }
 
+/// Where a run's games are played: here, `threads` at once, or on the cluster.
+#[derive(Clone, Copy)]
+struct Workers<'a> {
+    threads: usize,
+    cluster: &'a crate::slurm::ClusterOptions,
+}
+
 /// A match of the run (the test, or one side of the gauntlet against an opponent): the
 /// openings shuffled by `seed` (the generation's), its games in `record_file`, resumed from
 /// it. Its result, and as `yolah match --json` prints it.
@@ -600,17 +619,17 @@ fn play(
     openings: PathBuf,
     seed: u64,
     record_file: PathBuf,
-    threads: usize,
+    workers: Workers,
 ) -> Result<(Tested, String)> {
     let pairing = super::Pairing {
         openings: Some(openings),
         shuffle_openings: true,
         random_plies: None,
         seed: Some(seed),
-        threads: Some(threads),
+        threads: Some(workers.threads),
         ..super::Pairing::default()
     };
-    super::versus::recorded(players, games, sprt, pairing, record_file)
+    super::versus::recorded(players, games, sprt, pairing, record_file, workers.cluster)
 }
 
 /// The generation's test, its result also written to `test.json`.
@@ -620,6 +639,7 @@ fn test(
     state: &State,
     folder: &Path,
     threads: usize,
+    cluster: &crate::slurm::ClusterOptions,
 ) -> Result<Tested> {
     let candidate = path_text(&folder.join("network.yolahnet"))?;
     let best = config.network_option(best_file(dir, state)?.as_deref());
@@ -642,7 +662,7 @@ fn test(
         openings_file(dir, config)?,
         config.generation_seed(state.generation),
         folder.join("test.csv"),
-        threads,
+        Workers { threads, cluster },
     )?;
     write_atomic(&folder.join("test.json"), &json)?;
     Ok(tested)
@@ -676,6 +696,7 @@ fn gauntlet(
     state: &State,
     folder: &Path,
     threads: usize,
+    cluster: &crate::slurm::ClusterOptions,
 ) -> Result<Vec<Faced>> {
     let candidate = learn::test_spec(
         &config.budget,
@@ -702,7 +723,7 @@ fn gauntlet(
                 openings_file(dir, config)?,
                 config.generation_seed(state.generation),
                 games.join(format!("{:02}-{who}.csv", k + 1)),
-                threads,
+                Workers { threads, cluster },
             )?;
             results.push(tested.results());
         }

@@ -5,6 +5,7 @@ pub mod data;
 pub mod engine;
 pub mod explorer;
 pub mod learn;
+pub mod match_on_slurm;
 pub mod moves;
 pub mod openings;
 pub mod perft;
@@ -17,10 +18,10 @@ pub mod random_games;
 pub mod replay;
 pub mod review;
 pub mod selfplay;
+pub mod selfplay_on_slurm;
 pub mod serve;
 pub mod show;
 pub mod solve;
-pub mod spread;
 pub mod spsa;
 pub mod standings;
 pub mod think;
@@ -345,6 +346,17 @@ pub fn read_json<T: serde::de::DeserializeOwned>(path: &std::path::Path, what: &
     let text = yolah_ai::files::read_text_bounded(path, yolah_ai::files::MAX_SETTINGS)
         .with_context(|| format!("cannot read {}", path.display()))?;
     serde_json::from_str(&text).with_context(|| format!("{} is not {what}", path.display()))
+}
+
+/// A word as a shell reads it back: as it is when it is plain, else in single quotes (each
+/// single quote in it written `'\''`).
+pub fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "=:,./_+-".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 /// Writes `text` to `path` through a temporary file and a rename: never half a file.

@@ -355,6 +355,11 @@ pub fn merge(out: &mut impl Write, dir: &Path, parts: &[PathBuf]) -> Result<()> 
     Ok(())
 }
 
+/// Whether `part` holds a finished self-play run (a shard's, say).
+pub fn finished(part: &Path) -> bool {
+    part.join(CONFIG).is_file() && finished_part(part).is_ok()
+}
+
 /// A finished self-play run's config and data.
 fn finished_part(part: &Path) -> Result<(Config, data::DataFile)> {
     ensure!(part.is_dir(), "'{}': not a self-play run", part.display());

@@ -98,7 +98,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         config.games_per_pair = distinct;
     }
     if options.cluster.slurm {
-        return super::spread::run(out, options, &config, options.sprt);
+        return super::match_on_slurm::run(out, options, &config, options.sprt);
     }
     let (writer, done) = match (options.out.as_deref(), options.resume) {
         // `--resume` requires `--out` (the command line says so).
@@ -423,13 +423,15 @@ pub struct Tested {
 }
 
 /// A match of a run (the learning loops' tests and gauntlets): its games in `record`, resumed
-/// from it. Its result, and as `yolah match --json` prints it.
+/// from it (or from its run on the cluster, with `cluster`'s `--slurm`). Its result, and as
+/// `yolah match --json` prints it.
 pub fn recorded(
     players: [String; 2],
     games: u32,
     sprt: Option<Sprt>,
     pairing: Pairing,
     record: PathBuf,
+    cluster: &crate::slurm::ClusterOptions,
 ) -> Result<(Tested, String)> {
     let [first, second] = players;
     let options = Options {
@@ -438,11 +440,15 @@ pub fn recorded(
         games: Some(games),
         sprt,
         pairing,
-        resume: record.exists(),
+        resume: record.exists()
+            || (cluster.slurm
+                && super::match_on_slurm::folder(&record)
+                    .join("state.json")
+                    .exists()),
         out: Some(record),
         json: true,
         shard: None,
-        cluster: crate::slurm::ClusterOptions::default(),
+        cluster: cluster.clone(),
     };
     let mut json = Vec::new();
     run(&mut json, &options)?;

@@ -525,7 +525,15 @@ fn play_match(
         ..super::Pairing::default()
     };
     let players = players.map(str::to_string);
-    Ok(super::versus::recorded(players, games, None, pairing, record)?.0)
+    Ok(super::versus::recorded(
+        players,
+        games,
+        None,
+        pairing,
+        record,
+        &crate::slurm::ClusterOptions::default(),
+    )?
+    .0)
 }
 
 /// The generation's network against each opponent, and with a gate against the network

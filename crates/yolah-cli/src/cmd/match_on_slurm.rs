@@ -140,7 +140,7 @@ fn open(
     let state = State {
         script: script.clone(),
         tasks,
-        name: job_name(dir)?,
+        name: slurm::job_name("yolah-match", dir)?,
         jobs: Vec::new(),
     };
     std::fs::write(dir.join(TASK_SCRIPT), &script)
@@ -227,16 +227,6 @@ fn write_games(dir: &Path, record: &Path, records: &[GameRecord]) -> Result<()> 
     std::fs::rename(&merged, record).with_context(|| format!("writing {}", record.display()))
 }
 
-/// The name of the jobs of the run in `dir`: its absolute path's hash.
-fn job_name(dir: &Path) -> Result<String> {
-    let path = std::path::absolute(dir)?;
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in path.as_os_str().as_encoded_bytes() {
-        hash = (hash ^ u64::from(*byte)).wrapping_mul(0x100_0000_01b3);
-    }
-    Ok(format!("yolah-match-{:08x}", hash as u32))
-}
-
 /// The script task K runs: in this folder (`here`, as on a cluster's shared file system), the
 /// same match restricted to its shard, into its record file, resumed if it is there.
 fn script(
@@ -247,7 +237,7 @@ fn script(
     options: &Options,
 ) -> Result<String> {
     let exe = std::env::current_exe().context("the path of this program")?;
-    let q = |text: &str| slurm::shell_quote(text);
+    let q = |text: &str| super::shell_word(text);
     let mut args = vec![
         "match".to_string(),
         q(&config.specs[0]),
