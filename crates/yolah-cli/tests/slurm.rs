@@ -575,3 +575,68 @@ fn learn_on_slurm_killed_and_resumed_gives_the_local_runs_networks() {
         );
     }
 }
+
+#[test]
+#[ignore = "needs a running Slurm (cargo xtask slurm up); .ci/run runs it"]
+fn spsa_on_slurm_killed_and_resumed_moves_the_parameters_as_the_local_run() {
+    let Some(_cluster) = cluster() else { return };
+    let root = tempfile::tempdir().unwrap();
+    let tune = |dir: &Path| {
+        let mut args: Vec<String> = ["tune", "--out"].map(String::from).to_vec();
+        args.push(dir.display().to_string());
+        args.extend(
+            [
+                "--spsa",
+                "minimax:nodes=2000",
+                "--params",
+                "lmp_a,lmr_scale",
+                "--iterations",
+                "12",
+                "--pairs",
+                "2",
+                "--seed",
+                "3",
+            ]
+            .map(String::from),
+        );
+        args
+    };
+    let local = root.path().join("local");
+    let status = yolah()
+        .args(tune(&local))
+        .args(["--threads", "1"])
+        .stderr(Stdio::null())
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let run = root.path().join("slurm");
+    let mut child = yolah()
+        .args(tune(&run))
+        .args(["--slurm", "--tasks", "2"])
+        .stderr(Stdio::null())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Killed after some iterations, with an iteration's array in the queue or running.
+    wait_for("the third iteration", || {
+        std::fs::read_to_string(run.join("spsa.json")).is_ok_and(|t| t.contains("\"iteration\":3,"))
+    });
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let resumed = yolah()
+        .args(["tune", "--out", run.to_str().unwrap(), "--resume"])
+        .args(["--slurm", "--tasks", "2"])
+        .output()
+        .unwrap();
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(run.join("spsa.json")).unwrap(),
+        std::fs::read_to_string(local.join("spsa.json")).unwrap()
+    );
+    assert!(run.join("parts/task.sh").exists());
+}

@@ -231,6 +231,65 @@ pub struct Run {
     pub log: Vec<Row>,
 }
 
+/// One iteration's games: its perturbation, the two perturbed players, and each game (the
+/// side playing, its opponent in the panel, the opening, the colour).
+pub struct Plan {
+    /// The iteration.
+    pub iteration: u32,
+    round: u64,
+    delta: Vec<f64>,
+    c_k: f64,
+    a_k: f64,
+    plus: Spec,
+    minus: Spec,
+    panel: Vec<Spec>,
+    openings: Vec<Vec<yolah_core::Move>>,
+    jobs: Vec<(usize, usize, usize, Color)>,
+}
+
+impl Plan {
+    /// How many games the iteration plays.
+    pub fn games(&self) -> usize {
+        self.jobs.len()
+    }
+
+    /// Plays the games `games` (indices into the plan) on `threads` threads, calling `tick`
+    /// after each: each game's index and the playing side's half points.
+    pub fn play(
+        &self,
+        games: &[usize],
+        threads: usize,
+        tick: &(dyn Fn() + Sync),
+    ) -> Result<Vec<(usize, u32)>, String> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+        Ok(pool.install(|| {
+            games
+                .par_iter()
+                .map(|&game| {
+                    let (s, o, i, color) = self.jobs[game];
+                    let seed = splitmix64(self.round ^ ((o as u64) << 32) ^ ((i as u64) << 1));
+                    let mut me = [&self.plus, &self.minus][s].agent_for_game(seed);
+                    let mut opponent = if self.panel.is_empty() {
+                        self.minus.agent_for_game(seed ^ 1)
+                    } else {
+                        self.panel[o].agent_for_game(seed ^ 1)
+                    };
+                    let opening = &self.openings[i];
+                    let played = match color {
+                        Color::Black => play_game(&mut me, &mut opponent, opening, |_, _| {}),
+                        Color::White => play_game(&mut opponent, &mut me, opening, |_, _| {}),
+                    };
+                    tick();
+                    (game, played.outcome.half_points(color))
+                })
+                .collect()
+        }))
+    }
+}
+
 /// Table size of a tuning game's players, MiB.
 const TABLE_MB: u64 = 16;
 
@@ -277,6 +336,16 @@ impl Run {
     /// Plays iteration `self.iteration` on `threads` threads (calling `tick` after each
     /// game), moves the parameters and logs it.
     pub fn step(&mut self, threads: usize, tick: &(dyn Fn() + Sync)) -> Result<(), String> {
+        let plan = self.plan()?;
+        let all: Vec<usize> = (0..plan.games()).collect();
+        let points = plan.play(&all, threads, tick)?;
+        self.apply(&plan, &points);
+        Ok(())
+    }
+
+    /// Iteration `self.iteration`'s games, to play in one place or in parts (each game's
+    /// seed is its own, so the parts' games are the games of the whole).
+    pub fn plan(&self) -> Result<Plan, String> {
         let config = &self.config;
         let k = self.iteration;
         let round = splitmix64(config.seed ^ splitmix64(u64::from(k) + 1));
@@ -317,58 +386,53 @@ impl Run {
                 })
             })
             .collect();
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-        let points: Vec<(usize, u32)> = pool.install(|| {
-            jobs.par_iter()
-                .map(|&(s, o, i, color)| {
-                    let seed = splitmix64(round ^ ((o as u64) << 32) ^ ((i as u64) << 1));
-                    let mut me = [&plus, &minus][s].agent_for_game(seed);
-                    let mut opponent = if panel.is_empty() {
-                        minus.agent_for_game(seed ^ 1)
-                    } else {
-                        panel[o].agent_for_game(seed ^ 1)
-                    };
-                    let game = match color {
-                        Color::Black => play_game(&mut me, &mut opponent, &openings[i], |_, _| {}),
-                        Color::White => play_game(&mut opponent, &mut me, &openings[i], |_, _| {}),
-                    };
-                    tick();
-                    (s, game.outcome.half_points(color))
-                })
-                .collect()
-        });
+        Ok(Plan {
+            iteration: k,
+            round,
+            delta,
+            c_k,
+            a_k,
+            plus,
+            minus,
+            panel,
+            openings,
+            jobs,
+        })
+    }
+
+    /// Moves the parameters by `plan`'s games, whose half points are `points` (game, half
+    /// points: every game of the plan once, in any order), and logs the iteration.
+    pub fn apply(&mut self, plan: &Plan, points: &[(usize, u32)]) {
+        let side_of = |game: usize| plan.jobs[game].0;
         // Each side's score, 0 to 1; without a panel θ−'s is what θ+ did not take.
-        let games_of = |s: usize| points.iter().filter(|p| p.0 == s).count() as f64;
+        let games_of = |s: usize| points.iter().filter(|p| side_of(p.0) == s).count() as f64;
         let score = |s: usize| {
             points
                 .iter()
-                .filter(|p| p.0 == s)
+                .filter(|p| side_of(p.0) == s)
                 .map(|p| f64::from(p.1))
                 .sum::<f64>()
                 / (2.0 * games_of(s))
         };
-        let result = if panel.is_empty() {
+        let result = if plan.panel.is_empty() {
             2.0 * score(0) - 1.0
         } else {
             score(0) - score(1)
         };
-        for (param, d) in self.params.iter_mut().zip(&delta) {
-            let gradient = result / (2.0 * c_k * d);
-            param.value = (param.value + a_k * gradient * param.step).clamp(param.min, param.max);
+        for (param, d) in self.params.iter_mut().zip(&plan.delta) {
+            let gradient = result / (2.0 * plan.c_k * d);
+            param.value =
+                (param.value + plan.a_k * gradient * param.step).clamp(param.min, param.max);
         }
         self.log.push(Row {
-            iteration: k,
-            c_k,
-            a_k,
+            iteration: plan.iteration,
+            c_k: plan.c_k,
+            a_k: plan.a_k,
             result,
-            games: jobs.len() as u32,
+            games: plan.jobs.len() as u32,
             values: self.params.iter().map(|p| p.value).collect(),
         });
         self.iteration += 1;
-        Ok(())
     }
 
     /// The log as CSV: `iteration,c_k,a_k,result,games`, then each parameter's value.

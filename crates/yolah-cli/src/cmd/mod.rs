@@ -23,6 +23,7 @@ pub mod serve;
 pub mod show;
 pub mod solve;
 pub mod spsa;
+pub mod spsa_on_slurm;
 pub mod standings;
 pub mod think;
 pub mod tournament;

@@ -8,7 +8,7 @@
 
 use super::tune::Options;
 use super::{UsageError, plot, progress_bar, usage, write_atomic};
-use anyhow::{Result, ensure};
+use anyhow::{Context, Result, ensure};
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
@@ -24,10 +24,21 @@ const MAX_CHECKPOINT: u64 = 256 << 20;
 
 /// Whether `yolah tune` with `options` is SPSA's: `--spsa`, or `--resume` of an SPSA run.
 pub fn applies(options: &Options) -> bool {
-    options.spsa.is_some() || (options.resume && options.out.join(CHECKPOINT).exists())
+    options.spsa.is_some()
+        || options.spsa_part.is_some()
+        || (options.resume && options.out.join(CHECKPOINT).exists())
 }
 
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
+    if let Some(part) = options.spsa_part {
+        // A task of a run on the cluster: the run's command holds the folder's lock.
+        let path = options.out.join(CHECKPOINT);
+        let text = yolah_ai::files::read_text_bounded(&path, MAX_CHECKPOINT)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let run: Run = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not the checkpoint of an SPSA run", path.display()))?;
+        return super::spsa_on_slurm::play_part(&options.out, part, &run);
+    }
     let threads = super::threads(options.threads)?;
     let dir = &options.out;
     let (mut run, _lock) = if options.resume {
@@ -43,8 +54,13 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         save(dir, &run, true)?;
     }
     while !run.finished() {
-        run.step(threads, &|| bar.inc(1))
-            .map_err(anyhow::Error::msg)?;
+        if options.cluster.slurm {
+            super::spsa_on_slurm::step(dir, &mut run, &options.cluster)?;
+            bar.inc(per_iteration);
+        } else {
+            run.step(threads, &|| bar.inc(1))
+                .map_err(anyhow::Error::msg)?;
+        }
         let last = run.finished();
         save(dir, &run, last || run.iteration.is_multiple_of(10))?;
         let values: Vec<String> = run
@@ -65,6 +81,9 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         }
     }
     bar.finish_and_clear();
+    if options.cluster.slurm {
+        super::spsa_on_slurm::finish(dir)?;
+    }
     let tuned = run.tuned_spec().map_err(anyhow::Error::msg)?;
     writeln!(out, "{tuned}")?;
     writeln!(

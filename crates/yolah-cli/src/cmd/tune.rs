@@ -82,6 +82,13 @@ pub struct Options {
     /// With --spsa: the perturbation's scale c, in steps [default: 1].
     #[arg(long = "spsa-c", value_name = "C")]
     pub spsa_c: Option<f64>,
+    /// With --spsa and --slurm: each iteration's games over a job array.
+    #[command(flatten)]
+    pub cluster: crate::slurm::ClusterOptions,
+    /// What a task of `--spsa --slurm` runs: part K of N of the checkpoint's iteration in
+    /// --out.
+    #[arg(long, value_name = "K/N", hide = true, value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<yolah_ai::arena::shard::Shard>()))]
+    pub spsa_part: Option<yolah_ai::arena::shard::Shard>,
 }
 
 const CHECKPOINT: &str = "checkpoint.json";
@@ -95,11 +102,12 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         || options.pairs.is_some()
         || !options.against.is_empty()
         || options.spsa_a.is_some()
-        || options.spsa_c.is_some();
+        || options.spsa_c.is_some()
+        || options.cluster.slurm;
     usage!(
         !spsa_only,
-        "--params, --iterations, --pairs, --against, --spsa-a and --spsa-c are SPSA's: give \
-         --spsa SPEC (or --resume an SPSA run)"
+        "--params, --iterations, --pairs, --against, --spsa-a, --spsa-c and --slurm are SPSA's: \
+         give --spsa SPEC (or --resume an SPSA run)"
     );
     let threads = super::threads(options.threads)?;
     let dir = &options.out;
