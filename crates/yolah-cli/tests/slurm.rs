@@ -564,6 +564,7 @@ fn learn_on_slurm_killed_and_resumed_gives_the_local_runs_networks() {
     let said = String::from_utf8_lossy(&resumed.stderr);
     assert!(resumed.status.success(), "{said}");
     assert!(said.contains("self-play: "), "{said}");
+    assert!(said.contains("training: submitted as job"), "{said}");
     assert_eq!(learnt(&run), learnt(&local));
     // Every phase went through Slurm: the shards, the test and the gauntlet's matches.
     for generation in ["gen-001", "gen-002"] {

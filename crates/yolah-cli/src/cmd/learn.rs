@@ -123,6 +123,10 @@ pub struct Options {
     pub resume: bool,
     #[command(flatten)]
     pub cluster: crate::slurm::ClusterOptions,
+    /// What the training job of `--slurm` runs: generation N's training in --out, whose
+    /// learning command holds the run.
+    #[arg(long, value_name = "N", hide = true)]
+    pub train_generation: Option<u32>,
 }
 
 /// Self-play's exact values by default: positions with at most this many free squares...
@@ -143,6 +147,9 @@ const SHIPPED_OPENINGS: &str = include_str!("../../../yolah-ai/data/openings-8pl
 const MAX_SUITE: u64 = 512 << 10;
 
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
+    if let Some(generation) = options.train_generation {
+        return train_job(out, &options.out, generation);
+    }
     let threads = super::threads(options.threads)?;
     let (config, mut state, _lock) = if options.resume {
         resume(options)?
@@ -185,7 +192,11 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
                 state.phase = Phase::Train;
             }
             Phase::Train => {
-                train(out, dir, &config, &state, generation, &folder)?;
+                if options.cluster.slurm {
+                    train_on_slurm(dir, generation, &folder, &options.cluster)?;
+                } else {
+                    train(out, dir, &config, &state, generation, &folder)?;
+                }
                 state.seconds[1] += phase_started.elapsed().as_secs_f64();
                 state.phase = Phase::Test;
             }
@@ -557,6 +568,81 @@ fn train(
         resume,
     };
     super::train::run(out, &options)
+}
+
+/// The marker the training job writes once generation's candidate is whole.
+const TRAINED: &str = "trained";
+
+/// The training job's work (`--train-generation N`): the run's generation N in training, its
+/// candidate trained (resumed where a job before was cut short), then the marker. The run's
+/// command holds the run's lock and waits for the marker.
+fn train_job(out: &mut impl Write, dir: &Path, generation: u32) -> Result<()> {
+    let config: Config = read_json(&dir.join(CONFIG), "a learning run's config")?;
+    config
+        .check()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", dir.join(CONFIG).display()))?;
+    let state: State = read_json(&dir.join(STATE), "a learning run's state")?;
+    state
+        .check(best_network)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", dir.join(STATE).display()))?;
+    ensure!(
+        state.generation == generation && state.phase == Phase::Train,
+        "'{}' is not training generation {generation} (it is at generation {}, {})",
+        dir.display(),
+        state.generation,
+        state.phase
+    );
+    let folder = dir.join(generation_folder(generation));
+    train(out, dir, &config, &state, generation, &folder)?;
+    write_atomic(&folder.join(TRAINED), "")
+}
+
+/// Generation `generation`'s training as a Slurm job of one task (on a node with the cores
+/// the cluster gives it, not the submitting machine), followed until its marker is there; a
+/// job Slurm lost is submitted again and resumes the training.
+fn train_on_slurm(
+    dir: &Path,
+    generation: u32,
+    folder: &Path,
+    cluster: &crate::slurm::ClusterOptions,
+) -> Result<()> {
+    let jobs = folder.join("train");
+    std::fs::create_dir_all(&jobs).with_context(|| format!("cannot create {}", jobs.display()))?;
+    let exe = std::env::current_exe().context("the path of this program")?;
+    let script = jobs.join("task.sh");
+    write_atomic(
+        &script,
+        &format!(
+            "#!/bin/sh\n# Written by `yolah learn --slurm`: generation {generation}'s training.\n\
+             exec {} learn --out {} --train-generation {generation}\n",
+            super::shell_word(&exe.display().to_string()),
+            super::shell_word(&std::path::absolute(dir)?.display().to_string()),
+        ),
+    )?;
+    let name = crate::slurm::job_name("yolah-train", &jobs)?;
+    let mut array = crate::slurm::Array::new(&name, &script, 1);
+    let mut last_line = String::new();
+    loop {
+        let queue = array.queue()?;
+        let done: Vec<u32> = if folder.join(TRAINED).exists() {
+            vec![1]
+        } else {
+            Vec::new()
+        };
+        if !done.is_empty() {
+            return Ok(());
+        }
+        if let Some((job, _)) = array.submit_lost(&queue, &done, cluster)? {
+            eprintln!("training: submitted as job {job}");
+            continue;
+        }
+        let line = format!("training: {}", crate::slurm::progress(&queue, 0, 1));
+        if line != last_line {
+            eprintln!("{line}");
+            last_line = line;
+        }
+        std::thread::sleep(std::time::Duration::from_secs(1));
+    }
 }
 
 impl Tested {
