@@ -641,3 +641,47 @@ fn spsa_on_slurm_killed_and_resumed_moves_the_parameters_as_the_local_run() {
     );
     assert!(run.join("parts/task.sh").exists());
 }
+
+#[test]
+#[ignore = "needs a running Slurm (cargo xtask slurm up); .ci/run runs it"]
+fn a_tournament_and_a_gauntlet_on_slurm_play_the_local_games() {
+    let Some(_cluster) = cluster() else { return };
+    let root = tempfile::tempdir().unwrap();
+    for gauntlet in [false, true] {
+        let args = |out: &Path| {
+            let mut args: Vec<String> = ["tournament", PLAYERS[0], PLAYERS[1], "random"]
+                .map(String::from)
+                .to_vec();
+            args.extend(["--games-per-pair", "8", "--seed", "5", "--out"].map(String::from));
+            args.push(out.display().to_string());
+            if gauntlet {
+                args.push("--gauntlet".to_string());
+            }
+            args
+        };
+        let local = root.path().join(format!("local-{gauntlet}"));
+        let output = yolah()
+            .args(args(&local))
+            .args(["--threads", "1"])
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        let spread = root.path().join(format!("slurm-{gauntlet}"));
+        let output = yolah()
+            .args(args(&spread))
+            .args(["--slurm", "--tasks", "2"])
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{said}");
+        assert!(said.contains("merged 2 shards"), "{said}");
+        let mut here = games(&local.join("games.csv"));
+        here.sort_by_key(|g| g[0].parse::<u64>().unwrap());
+        assert_eq!(
+            games(&spread.join("games.csv")),
+            here,
+            "gauntlet {gauntlet}"
+        );
+        assert_eq!(here.len(), if gauntlet { 16 } else { 24 });
+    }
+}

@@ -243,22 +243,8 @@ fn script(
         q(&config.specs[0]),
         q(&config.specs[1]),
         format!("--games {}", config.games_per_pair),
-        format!("--seed {}", config.seed),
-        "--threads 1".to_string(),
     ];
-    match &options.pairing.openings {
-        Some(path) => args.push(format!("--openings {}", q(&path.display().to_string()))),
-        None => args.push(format!("--random-plies {}", config.random_plies)),
-    }
-    if config.shuffle_openings {
-        args.push("--shuffle-openings".to_string());
-    }
-    if let Some(tc) = config.time_control {
-        args.push(format!("--tc {}", q(&tc.to_string())));
-    }
-    if config.adjudicate {
-        args.push("--adjudicate".to_string());
-    }
+    args.extend(run_args(config, options.pairing.openings.as_deref()));
     Ok(format!(
         "#!/bin/sh
 # Written by `yolah match --slurm`: array task K plays the games K - 1 modulo {tasks} of the
@@ -274,6 +260,28 @@ exec {exe} {args} --shard \"$K/{tasks}\" --out \"$OUT\" \"$@\"
         exe = q(&exe.display().to_string()),
         args = args.join(" "),
     ))
+}
+
+/// The words of a task's command line that give the run's openings, seed, clock and
+/// adjudication as `config` has them (`openings`: the suite's file as given), one game at a
+/// time: the same for a match's and a tournament's tasks.
+pub(super) fn run_args(config: &Config, openings: Option<&Path>) -> Vec<String> {
+    let q = |text: &str| super::shell_word(text);
+    let mut args = vec![format!("--seed {}", config.seed), "--threads 1".to_string()];
+    match openings {
+        Some(path) => args.push(format!("--openings {}", q(&path.display().to_string()))),
+        None => args.push(format!("--random-plies {}", config.random_plies)),
+    }
+    if config.shuffle_openings {
+        args.push("--shuffle-openings".to_string());
+    }
+    if let Some(tc) = config.time_control {
+        args.push(format!("--tc {}", q(&tc.to_string())));
+    }
+    if config.adjudicate {
+        args.push("--adjudicate".to_string());
+    }
+    args
 }
 
 /// Every game the tasks' files hold, by number (a file's games checked to be its shard's of

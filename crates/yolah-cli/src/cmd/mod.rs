@@ -27,6 +27,7 @@ pub mod spsa_on_slurm;
 pub mod standings;
 pub mod think;
 pub mod tournament;
+pub mod tournament_on_slurm;
 pub mod train;
 pub mod tune;
 pub mod versus;

@@ -52,6 +52,8 @@ pub struct Options {
     /// Print one JSON object (the ratings; with --gauntlet, the results per opponent).
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub cluster: crate::slurm::ClusterOptions,
     #[command(subcommand)]
     pub merge: Option<TournamentCommand>,
 }
@@ -75,6 +77,9 @@ type Opened = (Option<Store>, Config, Vec<GameRecord>, Option<RecordWriter>);
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     if let Some(TournamentCommand::Merge { out: dir, parts }) = &options.merge {
         return merge(out, dir, parts);
+    }
+    if options.cluster.slurm {
+        return super::tournament_on_slurm::run(out, options);
     }
     let threads = options.pairing.threads()?;
     // The store holds the directory's lock until the end of the run.
@@ -459,32 +464,7 @@ fn open(options: &Options) -> Result<Opened> {
         }
         (Some(store), resumed.config, resumed.records, resumed.writer)
     } else {
-        let specs = if options.specs.is_empty() {
-            options.pairing.specs(&DEFAULT_PLAYERS.map(String::from))?
-        } else {
-            options.pairing.specs(&options.specs)?
-        };
-        let config = Config {
-            specs,
-            games_per_pair: options.games_per_pair.unwrap_or(DEFAULT_GAMES_PER_PAIR),
-            random_plies: options.pairing.random_plies.unwrap_or(DEFAULT_RANDOM_PLIES),
-            seed: options.pairing.seed.unwrap_or(super::DEFAULT_SEED),
-            shard: options.shard,
-            openings: options.pairing.openings()?,
-            shuffle_openings: options.pairing.shuffle_openings,
-            time_control: options.pairing.time_control()?,
-            gauntlet: options.gauntlet,
-            adjudicate: options.pairing.adjudicate,
-            sprt: options.sprt.map(|sprt| sprt.to_string()),
-        };
-        let specs = config.players()?;
-        if let Some((a, b, distinct)) = config.repeating_pair(&specs) {
-            let asked = format!("--games-per-pair {}", config.games_per_pair);
-            return Err(super::UsageError(super::repeated_games(
-                &asked, &specs[a], &specs[b], distinct,
-            ))
-            .into());
-        }
+        let config = new_config(options)?;
         match options.out.as_deref() {
             Some(dir) => {
                 let (store, writer) = Store::create(dir, &config)?;
@@ -493,6 +473,37 @@ fn open(options: &Options) -> Result<Opened> {
             None => (None, config, Vec::new(), None),
         }
     })
+}
+
+/// A new tournament's config, as the options give it, its players checked.
+pub(super) fn new_config(options: &Options) -> Result<Config> {
+    let specs = if options.specs.is_empty() {
+        options.pairing.specs(&DEFAULT_PLAYERS.map(String::from))?
+    } else {
+        options.pairing.specs(&options.specs)?
+    };
+    let config = Config {
+        specs,
+        games_per_pair: options.games_per_pair.unwrap_or(DEFAULT_GAMES_PER_PAIR),
+        random_plies: options.pairing.random_plies.unwrap_or(DEFAULT_RANDOM_PLIES),
+        seed: options.pairing.seed.unwrap_or(super::DEFAULT_SEED),
+        shard: options.shard,
+        openings: options.pairing.openings()?,
+        shuffle_openings: options.pairing.shuffle_openings,
+        time_control: options.pairing.time_control()?,
+        gauntlet: options.gauntlet,
+        adjudicate: options.pairing.adjudicate,
+        sprt: options.sprt.map(|sprt| sprt.to_string()),
+    };
+    let specs = config.players()?;
+    if let Some((a, b, distinct)) = config.repeating_pair(&specs) {
+        let asked = format!("--games-per-pair {}", config.games_per_pair);
+        return Err(super::UsageError(super::repeated_games(
+            &asked, &specs[a], &specs[b], distinct,
+        ))
+        .into());
+    }
+    Ok(config)
 }
 
 /// Where the games start, in words: the suite's size, or the random plies.
@@ -599,7 +610,11 @@ fn check_same(options: &Options, config: &Config) -> Result<()> {
 /// `yolah tournament merge OUT DIR…`: the shards of one tournament joined into `OUT` (its
 /// games in schedule order), then its crosstable and ratings as `--resume` prints them. Every
 /// shard must be there once, finished, and of the same tournament.
-fn merge(out: &mut impl Write, dir: &std::path::Path, parts: &[std::path::PathBuf]) -> Result<()> {
+pub(super) fn merge(
+    out: &mut impl Write,
+    dir: &std::path::Path,
+    parts: &[std::path::PathBuf],
+) -> Result<()> {
     usage!(
         !parts.is_empty(),
         "tournament merge needs the shard directories to join"
@@ -662,6 +677,11 @@ fn merge(out: &mut impl Write, dir: &std::path::Path, parts: &[std::path::PathBu
         records.len(),
         dir.display()
     )?;
+    show(out, dir)
+}
+
+/// The results of the finished tournament in `dir`, as `--resume` prints them.
+pub(super) fn show(out: &mut impl Write, dir: &std::path::Path) -> Result<()> {
     run(
         out,
         &Options {
@@ -675,6 +695,7 @@ fn merge(out: &mut impl Write, dir: &std::path::Path, parts: &[std::path::PathBu
             gauntlet: false,
             sprt: None,
             json: false,
+            cluster: crate::slurm::ClusterOptions::default(),
         },
     )
 }

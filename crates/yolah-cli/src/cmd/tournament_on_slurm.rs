@@ -1,0 +1,189 @@
+//! `yolah tournament --slurm` (and `--gauntlet`): a tournament's games over a Slurm job array.
+//! Task K runs the tournament's part K of N (`yolah tournament … --shard K/N --out
+//! OUT.tasks/K`, resumed where a run of it was cut short); the command follows the tasks,
+//! submits again the ones Slurm lost, and once every part is finished joins them into `--out`
+//! as `yolah tournament merge` does (its crosstable and ratings then, or the gauntlet's
+//! results). The parts hold the whole tournament's games, so the tournament is the one played
+//! on one machine, game for game with node-limited players.
+
+use super::tournament::{Options, merge, new_config};
+use super::{new_run_dir, read_json, shell_word, usage, write_atomic};
+use crate::slurm;
+use anyhow::{Context, Result};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use yolah_ai::arena::lock::DirLock;
+use yolah_ai::arena::shard::Shard;
+use yolah_ai::arena::tournament::{Config, Store};
+
+const STATE: &str = "state.json";
+const TASK_SCRIPT: &str = "task.sh";
+const POLL: Duration = Duration::from_secs(1);
+
+/// What the run keeps between its starts.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct State {
+    script: String,
+    tasks: u32,
+    name: String,
+    jobs: Vec<u64>,
+}
+
+/// The run's folder for the tournament directory `out`.
+fn folder(out: &Path) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".tasks");
+    PathBuf::from(name)
+}
+
+pub(super) fn run(out: &mut impl std::io::Write, options: &Options) -> Result<()> {
+    let tasks = options.cluster.tasks()?;
+    let Some(dir) = options.out.as_deref() else {
+        anyhow::bail!(super::UsageError(
+            "--slurm needs --out DIR: the tasks' games are joined into it".to_string()
+        ));
+    };
+    usage!(
+        options.shard.is_none(),
+        "--slurm and --shard: the run gives each task its shard"
+    );
+    usage!(
+        options.sprt.is_none(),
+        "--sprt is not played on Slurm yet (a gauntlet's tests stop each opponent's games as \
+         they end here): run the gauntlet with --slurm and no --sprt, or here"
+    );
+    if options.resume && dir.join("tournament.json").exists() {
+        // Joined already: the results again, as --resume prints them.
+        return super::tournament::show(out, dir);
+    }
+    usage!(
+        options.resume || !dir.exists(),
+        "--out '{}' exists: choose another directory, or --resume the run",
+        dir.display()
+    );
+    let config = if options.resume {
+        None
+    } else {
+        Some(new_config(options)?)
+    };
+    // Slurm answers before anything is made.
+    slurm::Array::new("yolah-probe", Path::new(TASK_SCRIPT), tasks).queue()?;
+    let tasks_dir = folder(dir);
+    let (_lock, mut state) = open(&tasks_dir, config.as_ref(), tasks, options)?;
+    let parts: Vec<PathBuf> = (1..=tasks).map(|k| tasks_dir.join(k.to_string())).collect();
+    let mut array = slurm::Array::new(&state.name, &tasks_dir.join(TASK_SCRIPT), tasks);
+    let mut last_line = String::new();
+    loop {
+        // The queue first: a task gone from it had written its last game before.
+        let queue = array.queue()?;
+        let mut played = 0;
+        let mut finished = Vec::new();
+        for (k, part) in (1..=tasks).zip(&parts) {
+            if let Ok((config, records)) = Store::read(part) {
+                played += records.len();
+                if records.len() >= config.schedule_here().len() {
+                    finished.push(k);
+                }
+            }
+        }
+        if finished.len() == tasks as usize {
+            break;
+        }
+        if let Some((job, lost)) = array.submit_lost(&queue, &finished, &options.cluster)? {
+            state.jobs.push(job);
+            write_atomic(
+                &tasks_dir.join(STATE),
+                &serde_json::to_string_pretty(&state)?,
+            )?;
+            eprintln!("submitted {} task(s) as job {job}: {lost:?}", lost.len());
+            continue;
+        }
+        let line = format!(
+            "{}; {played} games played",
+            slurm::progress(&queue, finished.len(), tasks)
+        );
+        if line != last_line {
+            eprintln!("{line}");
+            last_line = line;
+        }
+        std::thread::sleep(POLL);
+    }
+    array.cancel()?;
+    merge(out, dir, &parts)
+}
+
+/// The tasks' folder, locked, and the run's state: made for a new run from `config`, read
+/// and checked for `--resume`.
+fn open(
+    tasks_dir: &Path,
+    config: Option<&Config>,
+    tasks: u32,
+    options: &Options,
+) -> Result<(DirLock, State)> {
+    let Some(config) = config else {
+        usage!(
+            tasks_dir.join(STATE).exists(),
+            "--resume: '{}' holds no tournament run on Slurm",
+            tasks_dir.display()
+        );
+        let lock = DirLock::take(tasks_dir).map_err(|e| anyhow::anyhow!("--resume: {e}"))?;
+        let state: State = read_json(&tasks_dir.join(STATE), "a tournament run's state")?;
+        usage!(
+            state.tasks == tasks,
+            "--resume: the run has {} tasks, not {tasks}; give the --tasks that started it",
+            state.tasks
+        );
+        return Ok((lock, state));
+    };
+    let script = script(tasks_dir, config, tasks, options)?;
+    let lock = new_run_dir(tasks_dir, STATE, "a tournament run on Slurm")?;
+    let state = State {
+        script: script.clone(),
+        tasks,
+        name: slurm::job_name("yolah-tournament", tasks_dir)?,
+        jobs: Vec::new(),
+    };
+    std::fs::write(tasks_dir.join(TASK_SCRIPT), &script)
+        .with_context(|| format!("writing {}", tasks_dir.join(TASK_SCRIPT).display()))?;
+    write_atomic(
+        &tasks_dir.join(STATE),
+        &serde_json::to_string_pretty(&state)?,
+    )?;
+    Ok((lock, state))
+}
+
+/// The script task K runs: the tournament's part K into `K/` here, resumed if it is there.
+fn script(tasks_dir: &Path, config: &Config, tasks: u32, options: &Options) -> Result<String> {
+    let exe = std::env::current_exe().context("the path of this program")?;
+    let here = std::env::current_dir().context("the current folder")?;
+    let mut args: Vec<String> = vec!["tournament".to_string()];
+    args.extend(config.specs.iter().map(|s| shell_word(s)));
+    args.push(format!("--games-per-pair {}", config.games_per_pair));
+    args.extend(super::match_on_slurm::run_args(
+        config,
+        options.pairing.openings.as_deref(),
+    ));
+    if config.gauntlet {
+        args.push("--gauntlet".to_string());
+    }
+    // Checked here rather than by the tasks: a shard's number is the run's.
+    Shard::new(1, u64::from(tasks)).map_err(anyhow::Error::msg)?;
+    Ok(format!(
+        "#!/bin/sh
+# Written by `yolah tournament --slurm`: array task K plays part K of {tasks} of the tournament
+# into K/ here, resumed if a run of it was cut short (cancelled, killed, requeued).
+cd {here} || exit 1
+K=$SLURM_ARRAY_TASK_ID
+OUT={dir}/$K
+if [ -e \"$OUT/tournament.json\" ]; then
+    exec {exe} tournament --resume --threads 1 --out \"$OUT\"
+fi
+exec {exe} {args} --shard \"$K/{tasks}\" --out \"$OUT\"
+",
+        here = shell_word(&here.display().to_string()),
+        dir = shell_word(&std::path::absolute(tasks_dir)?.display().to_string()),
+        exe = shell_word(&exe.display().to_string()),
+        args = args.join(" "),
+    ))
+}
