@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 
 /// Where Debian's Slurm reads its configuration.
 const CONF: &str = "/etc/slurm/slurm.conf";
+/// The first line of the configuration it writes: one without it is not touched.
+const HEADER: &str = "# Written by `cargo xtask slurm up`: a single-node Slurm on this machine.";
 /// How long the node may take to take jobs after the daemons start.
 const READY_WITHIN: Duration = Duration::from_mins(1);
 
@@ -19,7 +21,7 @@ const READY_WITHIN: Duration = Duration::from_mins(1);
 /// as on clusters without it), a task's requeue allowed.
 fn conf(host: &str, cpus: usize) -> String {
     format!(
-        "# Written by `cargo xtask slurm up`: a single-node Slurm on this machine.
+        "{HEADER}
 ClusterName=yolah
 SlurmctldHost={host}
 SlurmUser=slurm
@@ -100,7 +102,16 @@ pub fn up() -> Result<()> {
     let host = run("hostname", &["-s"])?.trim().to_string();
     let cpus = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let wanted = conf(&host, cpus);
-    let changed = std::fs::read_to_string(CONF).ok().as_deref() != Some(wanted.as_str());
+    let present = std::fs::read_to_string(CONF).ok();
+    if let Some(present) = &present
+        && !present.starts_with(HEADER)
+    {
+        bail!(
+            "{CONF} exists and was not written by `cargo xtask slurm up`: this machine has a \
+             Slurm of its own, which this command leaves alone"
+        );
+    }
+    let changed = present.as_deref() != Some(wanted.as_str());
     if changed {
         std::fs::create_dir_all("/etc/slurm")?;
         std::fs::write(CONF, &wanted).with_context(|| format!("cannot write {CONF}"))?;
@@ -172,8 +183,11 @@ fn stop_daemons() {
     }
 }
 
-/// Stops the cluster's daemons, munge too.
+/// Stops the cluster's daemons, munge too: only the cluster `up` made.
 pub fn down() -> Result<()> {
+    if !std::fs::read_to_string(CONF).is_ok_and(|c| c.starts_with(HEADER)) {
+        bail!("{CONF} was not written by `cargo xtask slurm up`: its Slurm is left alone");
+    }
     stop_daemons();
     let _ = Command::new("pkill").args(["-x", "munged"]).status();
     if running("slurmd") || running("slurmctld") {

@@ -9,6 +9,27 @@ use std::process::{Command, Stdio};
 
 /// The most array tasks a run may ask for.
 pub const MAX_TASKS: u32 = 10_000;
+/// The sbatch options a run sets itself, which `--sbatch-arg` may not: the jobs are found by
+/// their name, each task's log and index are the run's, and a task must be requeued.
+const RESERVED: [&str; 17] = [
+    "--job-name",
+    "-J",
+    "--array",
+    "-a",
+    "--output",
+    "-o",
+    "--error",
+    "-e",
+    "--open-mode",
+    "--requeue",
+    "--no-requeue",
+    "--wrap",
+    "--parsable",
+    "--dependency",
+    "-d",
+    "--export",
+    "--chdir",
+];
 /// The most `--sbatch-arg` values.
 const MAX_SBATCH_ARGS: usize = 32;
 
@@ -29,7 +50,8 @@ pub struct ClusterOptions {
     /// The Slurm account to charge (sbatch --account).
     #[arg(long, value_name = "A", requires = "slurm")]
     pub account: Option<String>,
-    /// One more argument for sbatch, like `--sbatch-arg=--time=2:00:00` (repeatable).
+    /// One more option for sbatch, whole, like `--sbatch-arg=--time=2:00:00` (repeatable); not
+    /// one the run sets itself (the job's name, array, output, requeueing).
     #[arg(
         long = "sbatch-arg",
         value_name = "ARG",
@@ -51,6 +73,22 @@ impl ClusterOptions {
             self.sbatch_args.len() <= MAX_SBATCH_ARGS,
             "at most {MAX_SBATCH_ARGS} --sbatch-arg values"
         );
+        for arg in &self.sbatch_args {
+            // A long option's name ends at '='; a short one is its first two characters
+            // (`-Jname`).
+            let name = if arg.starts_with("--") {
+                arg.split('=').next().unwrap_or_default()
+            } else {
+                arg.get(..2).unwrap_or(arg)
+            };
+            crate::cmd::usage!(
+                arg.starts_with('-') && !RESERVED.contains(&name),
+                "--sbatch-arg {}: give an sbatch option whole, like --sbatch-arg=--time=2:00:00, \
+                 other than those the run sets itself ({})",
+                crate::cmd::quote(arg),
+                RESERVED.join(", ")
+            );
+        }
         for (name, value) in [
             ("--partition", &self.partition),
             ("--account", &self.account),
@@ -100,7 +138,9 @@ fn run(program: &str, args: &[String]) -> Result<String> {
 /// a run: [`tasks`] and [`cancel`] find its jobs by it), each task on one core, its output
 /// appended to `logs/task-K.out` beside the script; returns the job's id.
 pub fn submit(script: &Path, name: &str, indices: &[u32], cluster: &ClusterOptions) -> Result<u64> {
-    let folder = script.parent().unwrap_or(Path::new("."));
+    // Absolute: a relative path that begins with '-' would be read as an option.
+    let script = std::path::absolute(script)?;
+    let folder = script.parent().unwrap_or(Path::new("/"));
     let logs = folder.join("logs");
     std::fs::create_dir_all(&logs)
         .with_context(|| format!("cannot create '{}'", logs.display()))?;
@@ -112,7 +152,11 @@ pub fn submit(script: &Path, name: &str, indices: &[u32], cluster: &ClusterOptio
         "--cpus-per-task=1".to_string(),
         "--requeue".to_string(),
         "--open-mode=append".to_string(),
-        format!("--output={}", logs.join("task-%a.out").display()),
+        // sbatch expands '%' in the file's name: one of the path's own is written '%%'.
+        format!(
+            "--output={}/task-%a.out",
+            logs.display().to_string().replace('%', "%%")
+        ),
     ];
     if let Some(partition) = &cluster.partition {
         args.push(format!("--partition={partition}"));

@@ -406,7 +406,16 @@ fn a_full_disk_stops_the_run_with_its_games_kept_and_resume_finishes_it() {
 #[test]
 fn bad_cluster_options_are_refused_before_anything_is_made() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 9] = [
+        (
+            &["--slurm", "--sbatch-arg=--job-name=mine"],
+            "--sbatch-arg '--job-name=mine'",
+        ),
+        (&["--slurm", "--sbatch-arg=-Jmine"], "--sbatch-arg '-Jmine'"),
+        (
+            &["--slurm", "--sbatch-arg=2:00:00"],
+            "give an sbatch option whole",
+        ),
         (&["--slurm", "--tasks", "0"], "--tasks must be 1 to 10000"),
         (
             &["--slurm", "--tasks", "10001"],
@@ -684,4 +693,127 @@ fn a_tournament_and_a_gauntlet_on_slurm_play_the_local_games() {
         );
         assert_eq!(here.len(), if gauntlet { 16 } else { 24 });
     }
+}
+
+/// A record file begun here is not taken for a finished run on Slurm, and a PGN file that is
+/// not one is refused before anything is submitted.
+#[test]
+fn slurm_runs_refuse_what_is_not_theirs_before_they_submit() {
+    let dir = tempfile::tempdir().unwrap();
+    let status = yolah()
+        .current_dir(dir.path())
+        .args(match_args(8, Path::new("whole.csv")))
+        .args(["--threads", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let text = std::fs::read_to_string(dir.path().join("whole.csv")).unwrap();
+    let mut rows: Vec<&str> = text.lines().skip(1).collect();
+    rows.sort_by_key(|r| r.split(',').next().unwrap().parse::<u64>().unwrap());
+    let header = text.lines().next().unwrap();
+    std::fs::write(
+        dir.path().join("m.csv"),
+        format!("{header}\n{}\n{}\n", rows[0], rows[1]),
+    )
+    .unwrap();
+    let output = yolah()
+        .current_dir(dir.path())
+        .args(match_args(8, Path::new("m.csv")))
+        .args(["--slurm", "--resume"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("holds 2 of the match's 8 games, played here rather than on Slurm"),
+        "{said}"
+    );
+
+    std::fs::write(dir.path().join("g.pgn"), "not a PGN file\n").unwrap();
+    let output = yolah()
+        .current_dir(dir.path())
+        .args(match_args(8, Path::new("new.csv")))
+        .args(["--slurm", "--pgn", "g.pgn"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{said}");
+    assert!(said.contains("g.pgn"), "{said}");
+    assert!(!dir.path().join("new.csv.tasks").exists());
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("g.pgn")).unwrap(),
+        "not a PGN file\n"
+    );
+}
+
+#[test]
+#[ignore = "needs a running Slurm (cargo xtask slurm up); .ci/run runs it"]
+fn odd_paths_reach_the_tasks_and_a_refused_submission_leaves_nothing() {
+    let Some(_cluster) = cluster() else { return };
+    let root = tempfile::tempdir().unwrap();
+    // A folder with '%' (sbatch's patterns) and a record file that begins with '-'.
+    let dir = root.path().join("p%j 'q'");
+    std::fs::create_dir(&dir).unwrap();
+    let mut args = match_args(8, Path::new("-x.csv"));
+    args.truncate(args.len() - 2);
+    args.push("--out=-x.csv".to_string());
+    let output = yolah()
+        .current_dir(&dir)
+        .args(args)
+        .args(["--slurm", "--tasks", "2"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(games(&dir.join("-x.csv")), games(&local(&dir, 8, &[])));
+    assert!(dir.join("-x.csv.tasks/logs/task-1.out").exists());
+
+    // Slurm refuses the first array: nothing is left, and the corrected command runs.
+    let output = yolah()
+        .current_dir(&dir)
+        .args(match_args(8, Path::new("o.csv")))
+        .args(["--slurm", "--tasks", "2", "--partition", "nosuchpartition"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{said}");
+    assert!(said.contains("sbatch failed"), "{said}");
+    assert!(!dir.join("o.csv.tasks").exists());
+    assert!(!dir.join("o.csv").exists());
+
+    // A program that never starts stops the run at its first game, as here.
+    let output = yolah()
+        .current_dir(&dir)
+        .args(["match", "engine:depth=1,cmd=/nonexistent/prog", PLAYERS[1]])
+        .args(["--games", "40", "--out", "e.csv", "--slurm", "--tasks", "2"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{said}");
+    assert!(said.contains("never ran"), "{said}");
+    queue_is_empty_of_named(&dir.join("e.csv.tasks"));
+}
+
+/// Nothing of the run whose folder is `tasks` is left in the queue.
+fn queue_is_empty_of_named(tasks: &Path) {
+    let state = std::fs::read_to_string(tasks.join("state.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&state).unwrap();
+    let name = json["name"].as_str().unwrap().to_string();
+    wait_for("the run's jobs to leave the queue", || {
+        let out = Command::new("squeue")
+            .args([
+                "--noheader",
+                "--me",
+                &format!("--name={name}"),
+                "--states=PD,R",
+            ])
+            .output()
+            .unwrap();
+        out.stdout.is_empty()
+    });
 }

@@ -72,25 +72,42 @@ pub(super) fn run(
         options.shard.is_none(),
         "--slurm and --shard: the run gives each task its shard"
     );
+    let dir = folder(record);
     if options.resume && record.exists() {
-        // The run ended and wrote its games: say its result again.
-        let read = RecordFile::read(record).map_err(|e| anyhow::anyhow!("{e}"))?;
-        check_against_schedule(config, &read.records, read.fingerprinted)
-            .map_err(|e| anyhow::anyhow!("--resume '{}': {e}", record.display()))?;
-        let played = tallied(config, read.records, sprt, 0.0);
-        return summary(out, config, &played, sprt, options.json);
+        return ended(out, options, record, &dir, config, sprt);
     }
+    let parent = match record.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    usage!(
+        parent.is_dir(),
+        "--out '{}': the folder '{}' does not exist",
+        record.display(),
+        parent.display()
+    );
+    // The PGN file is checked (and locked) before any game is played, as here.
+    let mut recorder =
+        super::Recorder::new(None, options.pairing.pgn.as_deref(), "yolah match", &[])?;
     // Slurm answers before anything is made.
     slurm::Array::new("yolah-probe", Path::new(TASK_SCRIPT), tasks).queue()?;
-    let dir = folder(record);
     let (lock, state) = open(&dir, record, config, tasks, options)?;
-    let played = follow(&dir, state, config, sprt, &options.cluster)?;
-    write_games(&dir, record, &played.records)?;
-    if let Some(pgn) = options.pairing.pgn.as_deref() {
-        let mut recorder = super::Recorder::new(None, Some(pgn), "yolah match", &[])?;
-        for game in &played.records {
-            recorder.write(game)?;
+    let new = state.jobs.is_empty() && !options.resume;
+    let played = match follow(&dir, state, config, sprt, &options.cluster) {
+        Ok(played) => played,
+        Err(error) => {
+            // A new run Slurm refused at once (a partition it lacks, an array too large)
+            // leaves nothing behind.
+            if new && read_json::<State>(&dir.join(STATE), "").is_ok_and(|s| s.jobs.is_empty()) {
+                drop(lock);
+                let _ = std::fs::remove_dir_all(&dir);
+            }
+            return Err(error);
         }
+    };
+    write_games(&dir, record, &played.records)?;
+    for game in &played.records {
+        recorder.write(game)?;
     }
     drop(lock);
     summary(out, config, &played, sprt, options.json)?;
@@ -101,6 +118,45 @@ pub(super) fn run(
         bail!("{spec} never ran: {reason}");
     }
     Ok(())
+}
+
+/// `--resume` of a run whose `--out` is there: its result again if it holds the whole match
+/// (every game, or the games up to the test's decision), with the PGN file given the games it
+/// lacks; a record file cut short is another run's (a match here), which this one does not
+/// finish.
+fn ended(
+    out: &mut impl std::io::Write,
+    options: &Options,
+    record: &Path,
+    dir: &Path,
+    config: &Config,
+    sprt: Option<Sprt>,
+) -> Result<()> {
+    let read = RecordFile::read(record).map_err(|e| anyhow::anyhow!("{e}"))?;
+    check_against_schedule(config, &read.records, read.fingerprinted)
+        .map_err(|e| anyhow::anyhow!("--resume '{}': {e}", record.display()))?;
+    let played = tallied(config, read.records, sprt, 0.0);
+    let whole = played.records.len() == config.schedule().len() || played.verdict.is_some();
+    usage!(
+        whole,
+        "--resume --slurm: '{}' holds {} of the match's {} games{}; resume it without --slurm",
+        record.display(),
+        played.records.len(),
+        config.schedule().len(),
+        if dir.join(STATE).exists() {
+            ""
+        } else {
+            ", played here rather than on Slurm"
+        }
+    );
+    // The PGN file is given the games it lacks (a run killed before it wrote them).
+    super::Recorder::new(
+        None,
+        options.pairing.pgn.as_deref(),
+        "yolah match",
+        &played.records,
+    )?;
+    summary(out, config, &played, sprt, options.json)
 }
 
 /// The run's folder `dir`, locked, and its state: made for a new run (`--out`, `record`, must
@@ -114,6 +170,7 @@ fn open(
 ) -> Result<(DirLock, State)> {
     let here = std::env::current_dir().context("the current folder")?;
     let script = script(&here, dir, config, tasks, options)?;
+    let name = slurm::job_name("yolah-match", dir)?;
     if options.resume {
         usage!(
             dir.join(STATE).exists(),
@@ -123,9 +180,20 @@ fn open(
         let lock = DirLock::take(dir).map_err(|e| anyhow::anyhow!("--resume: {e}"))?;
         let state: State = read_json(&dir.join(STATE), "a match run's state")?;
         usage!(
-            state.script == script && state.tasks == tasks,
-            "--resume: '{}' is another match (players, games, openings, seed or --tasks \
-             differ); give the command that started it",
+            state.name == name,
+            "--resume: '{}' holds the state of another run (its jobs' name is not this run's)",
+            dir.display()
+        );
+        usage!(
+            state.tasks == tasks,
+            "--resume: the run has {} tasks, not {tasks}; give the --tasks that started it",
+            state.tasks
+        );
+        usage!(
+            state.script == script,
+            "--resume: '{}' is another match (players, games, openings, seed), or was started \
+             from another folder or by another yolah (its tasks run the one that started it, \
+             in its folder); give the command that started it, from there",
             dir.display()
         );
         return Ok((lock, state));
@@ -138,13 +206,11 @@ fn open(
     );
     let lock = new_run_dir(dir, STATE, "a match run on Slurm")?;
     let state = State {
-        script: script.clone(),
+        script,
         tasks,
-        name: slurm::job_name("yolah-match", dir)?,
+        name,
         jobs: Vec::new(),
     };
-    std::fs::write(dir.join(TASK_SCRIPT), &script)
-        .with_context(|| format!("writing {}", dir.join(TASK_SCRIPT).display()))?;
     write_atomic(&dir.join(STATE), &serde_json::to_string_pretty(&state)?)?;
     Ok((lock, state))
 }
@@ -161,12 +227,29 @@ fn follow(
     let started = Instant::now();
     let total = config.schedule().len() as u64;
     let tasks = state.tasks;
+    // Written at each start from the state, which is written first: a start killed between
+    // the two leaves nothing that cannot go on.
+    write_atomic(&dir.join(TASK_SCRIPT), &state.script)?;
     let mut array = slurm::Array::new(&state.name, &dir.join(TASK_SCRIPT), tasks);
     let mut last_line = String::new();
     loop {
         // The queue first: a task gone from it had written its last game before.
         let queue = array.queue()?;
         let (games, finished) = read_tasks(dir, config, tasks)?;
+        // A program that cannot start will not start in the next game either: stop at the
+        // first, as a match here does.
+        if let Some(record) = games.values().find(|r| {
+            r.forfeit
+                .starts_with(yolah_ai::players::engine::CANNOT_START)
+        }) {
+            array.cancel()?;
+            let loser = if record.result == "1-0" {
+                &record.white
+            } else {
+                &record.black
+            };
+            bail!("{loser} never ran: {}", record.forfeit);
+        }
         let (prefix, decided) = counted(config, &games, sprt);
         if decided || prefix as u64 == total {
             array.cancel()?;
@@ -209,7 +292,7 @@ fn follow(
 }
 
 /// Writes `records` into `record` whole or not at all: into the run's folder, synced, then
-/// renamed.
+/// renamed (never over a file that appeared meanwhile), the folder synced.
 fn write_games(dir: &Path, record: &Path, records: &[GameRecord]) -> Result<()> {
     let merged = dir.join("merged.csv");
     let _ = std::fs::remove_file(&merged);
@@ -224,7 +307,26 @@ fn write_games(dir: &Path, record: &Path, records: &[GameRecord]) -> Result<()> 
         let _ = std::fs::remove_file(&merged);
         return Err(error).with_context(|| format!("writing {}", record.display()));
     }
-    std::fs::rename(&merged, record).with_context(|| format!("writing {}", record.display()))
+    // A hard link is made only where nothing is: a file made at --out during the run stays.
+    std::fs::hard_link(&merged, record).with_context(|| {
+        format!(
+            "writing {}{}",
+            record.display(),
+            if record.exists() {
+                ": a file appeared there during the run; the games are in the run's merged.csv"
+            } else {
+                ""
+            }
+        )
+    })?;
+    let _ = std::fs::remove_file(&merged);
+    let parent = match record.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    std::fs::File::open(parent)
+        .and_then(|f| f.sync_all())
+        .with_context(|| format!("writing {}", record.display()))
 }
 
 /// The script task K runs: in this folder (`here`, as on a cluster's shared file system), the

@@ -49,8 +49,9 @@ pub fn run(
         let state: State = read_json(&state_file, "a self-play array's state")?;
         anyhow::ensure!(
             state.script == script && state.tasks == tasks,
-            "'{}' holds the shards of another self-play (or of --tasks {}); give the --tasks \
-             that started it",
+            "'{}' holds the shards of another self-play: of --tasks {}, or started from another \
+             folder or by another yolah (its tasks run the one that started it, in its folder); \
+             give the --tasks that started it, from there",
             shards.display(),
             state.tasks
         );
@@ -103,7 +104,12 @@ pub fn run(
         }
         std::thread::sleep(POLL);
     }
-    selfplay::merge(out, target, &parts)
+    selfplay::merge(out, target, &parts)?;
+    // Merged: the shards' copies of the data go (their logs and state stay).
+    for part in &parts {
+        let _ = std::fs::remove_dir_all(part);
+    }
+    Ok(())
 }
 
 /// The script task K runs: in this folder (as on a cluster's shared file system), shard K of

@@ -88,7 +88,7 @@ pub fn step(dir: &Path, run: &mut Run, cluster: &ClusterOptions) -> Result<()> {
         // The queue first: a task gone from it had written its part before.
         let queue = array.queue()?;
         let done: Vec<u32> = (1..=tasks)
-            .filter(|&t| part_file(dir, k, u64::from(t)).exists())
+            .filter(|&t| usable(dir, k, u64::from(t), tasks))
             .collect();
         if done.len() == tasks as usize {
             break;
@@ -101,6 +101,28 @@ pub fn step(dir: &Path, run: &mut Run, cluster: &ClusterOptions) -> Result<()> {
     let points = gather(dir, &plan, k, tasks)?;
     run.apply(&plan, &points);
     Ok(())
+}
+
+/// Whether part `t` of iteration `k` is there and is that part of `tasks`; one that is not (of
+/// a run with other --tasks before, or written by hand) is removed, and played again.
+fn usable(dir: &Path, k: u32, t: u64, tasks: u32) -> bool {
+    let path = part_file(dir, k, t);
+    if !path.exists() {
+        return false;
+    }
+    let fits = super::read_json::<Part>(&path, "a part of an SPSA iteration").is_ok_and(|part| {
+        part.iteration == k
+            && part.part == t
+            && part.count == u64::from(tasks)
+            && part
+                .points
+                .iter()
+                .all(|&(game, half)| half <= 2 && game as u64 % part.count == t - 1)
+    });
+    if !fits {
+        let _ = std::fs::remove_file(&path);
+    }
+    fits
 }
 
 /// The iteration's results from its N parts, each checked to be this iteration's part, and

@@ -72,6 +72,9 @@ pub(super) fn run(out: &mut impl std::io::Write, options: &Options) -> Result<()
     let tasks_dir = folder(dir);
     let (_lock, mut state) = open(&tasks_dir, config.as_ref(), tasks, options)?;
     let parts: Vec<PathBuf> = (1..=tasks).map(|k| tasks_dir.join(k.to_string())).collect();
+    // Written at each start from the state, which is written first: a start killed between
+    // the two leaves nothing that cannot go on.
+    write_atomic(&tasks_dir.join(TASK_SCRIPT), &state.script)?;
     let mut array = slurm::Array::new(&state.name, &tasks_dir.join(TASK_SCRIPT), tasks);
     let mut last_line = String::new();
     loop {
@@ -130,6 +133,11 @@ fn open(
         let lock = DirLock::take(tasks_dir).map_err(|e| anyhow::anyhow!("--resume: {e}"))?;
         let state: State = read_json(&tasks_dir.join(STATE), "a tournament run's state")?;
         usage!(
+            state.name == slurm::job_name("yolah-tournament", tasks_dir)?,
+            "--resume: '{}' holds the state of another run (its jobs' name is not this run's)",
+            tasks_dir.display()
+        );
+        usage!(
             state.tasks == tasks,
             "--resume: the run has {} tasks, not {tasks}; give the --tasks that started it",
             state.tasks
@@ -144,8 +152,6 @@ fn open(
         name: slurm::job_name("yolah-tournament", tasks_dir)?,
         jobs: Vec::new(),
     };
-    std::fs::write(tasks_dir.join(TASK_SCRIPT), &script)
-        .with_context(|| format!("writing {}", tasks_dir.join(TASK_SCRIPT).display()))?;
     write_atomic(
         &tasks_dir.join(STATE),
         &serde_json::to_string_pretty(&state)?,

@@ -434,17 +434,23 @@ pub fn recorded(
     cluster: &crate::slurm::ClusterOptions,
 ) -> Result<(Tested, String)> {
     let [first, second] = players;
+    let on_slurm_before = super::match_on_slurm::folder(&record)
+        .join("state.json")
+        .exists();
+    // A match begun here (its record file without a run on Slurm) goes on here.
+    let here = crate::slurm::ClusterOptions::default();
+    let cluster = if record.exists() && !on_slurm_before {
+        &here
+    } else {
+        cluster
+    };
     let options = Options {
         first,
         second,
         games: Some(games),
         sprt,
         pairing,
-        resume: record.exists()
-            || (cluster.slurm
-                && super::match_on_slurm::folder(&record)
-                    .join("state.json")
-                    .exists()),
+        resume: record.exists() || (cluster.slurm && on_slurm_before),
         out: Some(record),
         json: true,
         shard: None,
