@@ -98,7 +98,10 @@ fn run(out: &mut impl Write, command: Command) -> anyhow::Result<()> {
             command: DataCommand::Quality { path, net },
         } => cmd::quality::run(out, &path, &net),
         Command::Serve(options) => cmd::serve::run(out, &options),
-        Command::Match(options) => cmd::versus::run(out, &options),
+        Command::Match(options) => cmd::recorded::run(out, &options),
+        Command::Tournament(options) if options.cluster.slurm && options.merge.is_none() => {
+            cmd::tournament_on_slurm::run(out, &options)
+        }
         Command::Tournament(options) => cmd::tournament::run(out, &options),
         Command::Solve(options) => cmd::solve::run(out, &options),
         Command::Bench(options) => cmd::bench::run(out, &options),

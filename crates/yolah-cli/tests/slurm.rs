@@ -817,3 +817,61 @@ fn queue_is_empty_of_named(tasks: &Path) {
         out.stdout.is_empty()
     });
 }
+
+#[test]
+#[ignore = "needs a running Slurm (cargo xtask slurm up); .ci/run runs it"]
+fn a_gauntlets_tests_on_slurm_stop_where_they_stop_here() {
+    let Some(_cluster) = cluster() else { return };
+    let root = tempfile::tempdir().unwrap();
+    let args = |out: &Path| {
+        let mut args: Vec<String> = ["tournament", "--gauntlet", PLAYERS[0], "random", PLAYERS[1]]
+            .map(String::from)
+            .to_vec();
+        args.extend(
+            [
+                "--games-per-pair",
+                "60",
+                "--seed",
+                "5",
+                "--sprt",
+                "elo0=0,elo1=150",
+                "--out",
+            ]
+            .map(String::from),
+        );
+        args.push(out.display().to_string());
+        args
+    };
+    let local = root.path().join("local");
+    let output = yolah()
+        .args(args(&local))
+        .args(["--threads", "1"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let spread = root.path().join("slurm");
+    let output = yolah()
+        .args(args(&spread))
+        .args(["--slurm", "--tasks", "2"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{said}");
+    assert!(said.contains("the gauntlet's tests counted"), "{said}");
+    let here = games(&local.join("games.csv"));
+    let mut there = games(&spread.join("games.csv"));
+    there.sort_by_key(|g| g[0].parse::<u64>().unwrap());
+    let mut here_sorted = here.clone();
+    here_sorted.sort_by_key(|g| g[0].parse::<u64>().unwrap());
+    assert_eq!(there, here_sorted);
+    // The test against random decided early: fewer games than the schedule's 120.
+    assert!(here.len() < 120, "{} games", here.len());
+    // The joined run resumes as a finished gauntlet.
+    let output = yolah()
+        .args(["tournament", "--resume", "--out", spread.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{said}");
+    assert!(said.contains("already finished"), "{said}");
+}

@@ -715,7 +715,7 @@ fn play(
         threads: Some(workers.threads),
         ..super::Pairing::default()
     };
-    super::versus::recorded(players, games, sprt, pairing, record_file, workers.cluster)
+    super::recorded::recorded(players, games, sprt, pairing, record_file, workers.cluster)
 }
 
 /// The generation's test, its result also written to `test.json`.

@@ -15,6 +15,7 @@ pub mod plot;
 pub mod puzzles;
 pub mod quality;
 pub mod random_games;
+pub mod recorded;
 pub mod replay;
 pub mod review;
 pub mod selfplay;

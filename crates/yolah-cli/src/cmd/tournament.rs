@@ -78,9 +78,6 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     if let Some(TournamentCommand::Merge { out: dir, parts }) = &options.merge {
         return merge(out, dir, parts);
     }
-    if options.cluster.slurm {
-        return super::tournament_on_slurm::run(out, options);
-    }
     let threads = options.pairing.threads()?;
     // The store holds the directory's lock until the end of the run.
     let (store, config, mut records, writer) = open(options)?;
@@ -364,14 +361,14 @@ fn print_gauntlet(out: &mut impl Write, config: &Config, opponents: &[Opponent])
 
 /// The standings while a tournament runs: each player's points and games, and the tally of
 /// every pair (from the first-listed player's point of view; a pair's games share a round).
-struct Live {
+pub(super) struct Live {
     half_points: Vec<u32>,
     games: Vec<u32>,
     pairs: std::collections::HashMap<(usize, usize), Tally>,
 }
 
 impl Live {
-    fn new(players: usize) -> Live {
+    pub(super) fn new(players: usize) -> Live {
         Live {
             half_points: vec![0; players],
             games: vec![0; players],
@@ -381,7 +378,7 @@ impl Live {
 
     /// For each player, whether the gauntlet's test against it has decided (never the
     /// candidate's, nor any without a test).
-    fn decided(&self, sprt: Option<Sprt>) -> Vec<bool> {
+    pub(super) fn decided(&self, sprt: Option<Sprt>) -> Vec<bool> {
         (0..self.games.len())
             .map(|j| {
                 j > 0
@@ -394,7 +391,7 @@ impl Live {
             .collect()
     }
 
-    fn add(&mut self, record: &GameRecord, schedule: &[Scheduled]) {
+    pub(super) fn add(&mut self, record: &GameRecord, schedule: &[Scheduled]) {
         let Some(game) = usize::try_from(record.game)
             .ok()
             .and_then(|i| schedule.get(i))

@@ -28,6 +28,10 @@ struct State {
     tasks: u32,
     name: String,
     jobs: Vec<u64>,
+    /// A gauntlet's test, which the tasks do not play (each sees only its part's games): the
+    /// run applies it to the games in schedule order, as one machine would.
+    #[serde(default)]
+    sprt: Option<String>,
 }
 
 /// The run's folder for the tournament directory `out`.
@@ -37,7 +41,7 @@ fn folder(out: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-pub(super) fn run(out: &mut impl std::io::Write, options: &Options) -> Result<()> {
+pub fn run(out: &mut impl std::io::Write, options: &Options) -> Result<()> {
     let tasks = options.cluster.tasks()?;
     let Some(dir) = options.out.as_deref() else {
         anyhow::bail!(super::UsageError(
@@ -47,11 +51,6 @@ pub(super) fn run(out: &mut impl std::io::Write, options: &Options) -> Result<()
     usage!(
         options.shard.is_none(),
         "--slurm and --shard: the run gives each task its shard"
-    );
-    usage!(
-        options.sprt.is_none(),
-        "--sprt is not played on Slurm yet (a gauntlet's tests stop each opponent's games as \
-         they end here): run the gauntlet with --slurm and no --sprt, or here"
     );
     if options.resume && dir.join("tournament.json").exists() {
         // Joined already: the results again, as --resume prints them.
@@ -82,15 +81,23 @@ pub(super) fn run(out: &mut impl std::io::Write, options: &Options) -> Result<()
         let queue = array.queue()?;
         let mut played = 0;
         let mut finished = Vec::new();
+        let mut read = Vec::new();
         for (k, part) in (1..=tasks).zip(&parts) {
             if let Ok((config, records)) = Store::read(part) {
                 played += records.len();
                 if records.len() >= config.schedule_here().len() {
                     finished.push(k);
                 }
+                read.push((config, records));
             }
         }
-        if finished.len() == tasks as usize {
+        if let Some(sprt) = &state.sprt
+            && let Some(counted) = tested(&read, sprt)?
+        {
+            array.cancel()?;
+            return write_tested(out, dir, counted);
+        }
+        if state.sprt.is_none() && finished.len() == tasks as usize {
             break;
         }
         if let Some((job, lost)) = array.submit_lost(&queue, &finished, &options.cluster)? {
@@ -114,6 +121,79 @@ pub(super) fn run(out: &mut impl std::io::Write, options: &Options) -> Result<()
     }
     array.cancel()?;
     merge(out, dir, &parts)
+}
+
+/// A gauntlet's games with its test applied, as one machine plays them one at a time: in
+/// schedule order, an opponent's games counted until its test decides and skipped after;
+/// `None` while a game that counts is not played yet. The whole run's config comes with them.
+fn tested(
+    read: &[(Config, Vec<yolah_ai::arena::record::GameRecord>)],
+    sprt: &str,
+) -> Result<Option<(Config, Vec<yolah_ai::arena::record::GameRecord>)>> {
+    let Some((first, _)) = read.first() else {
+        return Ok(None);
+    };
+    let whole = Config {
+        shard: None,
+        sprt: Some(sprt.to_string()),
+        ..first.clone()
+    };
+    let test = whole.test().map_err(anyhow::Error::msg)?;
+    let mut by_game = std::collections::HashMap::new();
+    for (config, records) in read {
+        anyhow::ensure!(
+            Config {
+                shard: None,
+                sprt: whole.sprt.clone(),
+                ..config.clone()
+            } == whole,
+            "the tasks' parts are not of one tournament"
+        );
+        for record in records {
+            by_game.insert(record.game, record);
+        }
+    }
+    let schedule = whole.schedule();
+    let mut live = super::tournament::Live::new(whole.specs.len());
+    let mut decided = vec![false; whole.specs.len()];
+    let mut counted = Vec::new();
+    let fingerprint = whole.fingerprint();
+    for game in &schedule {
+        if decided[game.black.max(game.white)] {
+            continue;
+        }
+        let Some(record) = by_game.get(&game.game) else {
+            return Ok(None);
+        };
+        live.add(record, &schedule);
+        decided = live.decided(test);
+        // The tasks played without the test: the game is the run's, under its fingerprint.
+        let mut record = (*record).clone();
+        record.config.clone_from(&fingerprint);
+        counted.push(record);
+    }
+    Ok(Some((whole, counted)))
+}
+
+/// The gauntlet's counted games written into `dir` as a finished tournament, then its results.
+fn write_tested(
+    out: &mut impl std::io::Write,
+    dir: &Path,
+    (whole, counted): (Config, Vec<yolah_ai::arena::record::GameRecord>),
+) -> Result<()> {
+    {
+        let (_store, mut writer) = Store::create(dir, &whole)?;
+        for record in &counted {
+            writer.write(record)?;
+        }
+    }
+    writeln!(
+        out,
+        "the gauntlet's tests counted {} games, in schedule order, into {}",
+        counted.len(),
+        dir.display()
+    )?;
+    super::tournament::show(out, dir)
 }
 
 /// The tasks' folder, locked, and the run's state: made for a new run from `config`, read
@@ -151,6 +231,7 @@ fn open(
         tasks,
         name: slurm::job_name("yolah-tournament", tasks_dir)?,
         jobs: Vec::new(),
+        sprt: config.sprt.clone(),
     };
     write_atomic(
         &tasks_dir.join(STATE),

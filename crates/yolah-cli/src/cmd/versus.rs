@@ -49,7 +49,15 @@ pub struct Options {
     pub cluster: crate::slurm::ClusterOptions,
 }
 
+/// `yolah match` here (the cluster's is [`super::match_on_slurm`]).
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
+    let (config, specs) = prepare(options)?;
+    let threads = options.pairing.threads()?;
+    play_here(out, options, &config, &specs, threads)
+}
+
+/// The match's config as the options give it, checked, and its players.
+pub fn prepare(options: &Options) -> Result<(Config, Vec<yolah_ai::Spec>)> {
     let games = options.games.unwrap_or(if options.sprt.is_some() {
         SPRT_MAX_GAMES
     } else {
@@ -63,7 +71,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
             pgn.display()
         );
     }
-    let threads = options.pairing.threads()?;
+    options.pairing.threads()?;
     let mut config = Config {
         specs: options
             .pairing
@@ -97,15 +105,23 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         );
         config.games_per_pair = distinct;
     }
-    if options.cluster.slurm {
-        return super::match_on_slurm::run(out, options, &config, options.sprt);
-    }
+    Ok((config, specs))
+}
+
+/// Plays the match of `config` here, `threads` games at a time.
+fn play_here(
+    out: &mut impl Write,
+    options: &Options,
+    config: &Config,
+    specs: &[yolah_ai::Spec],
+    threads: usize,
+) -> Result<()> {
     let (writer, done) = match (options.out.as_deref(), options.resume) {
         // `--resume` requires `--out` (the command line says so).
         (None, _) => (None, Vec::new()),
         (Some(path), false) => (Some(create_record_file(path)?), Vec::new()),
         (Some(path), true) => {
-            let (writer, done) = resume_record_file(path, &config)?;
+            let (writer, done) = resume_record_file(path, config)?;
             (Some(writer), done)
         }
     };
@@ -121,8 +137,8 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
                 return Err(error);
             }
         };
-    let played = play_pairs(&config, &specs, options.sprt, threads, recorder, done)?;
-    summary(out, &config, &played, options.sprt, options.json)?;
+    let played = play_pairs(config, specs, options.sprt, threads, recorder, done)?;
+    summary(out, config, &played, options.sprt, options.json)?;
     let forfeits = super::report_forfeits(&config.specs, &played.records);
     if options.sprt.is_none()
         && let Some((spec, reason)) = forfeits.first()
@@ -420,45 +436,4 @@ pub struct Tested {
     pub elo_high: f64,
     pub llr: Option<f64>,
     pub verdict: Option<String>,
-}
-
-/// A match of a run (the learning loops' tests and gauntlets): its games in `record`, resumed
-/// from it (or from its run on the cluster, with `cluster`'s `--slurm`). Its result, and as
-/// `yolah match --json` prints it.
-pub fn recorded(
-    players: [String; 2],
-    games: u32,
-    sprt: Option<Sprt>,
-    pairing: Pairing,
-    record: PathBuf,
-    cluster: &crate::slurm::ClusterOptions,
-) -> Result<(Tested, String)> {
-    let [first, second] = players;
-    let on_slurm_before = super::match_on_slurm::folder(&record)
-        .join("state.json")
-        .exists();
-    // A match begun here (its record file without a run on Slurm) goes on here.
-    let here = crate::slurm::ClusterOptions::default();
-    let cluster = if record.exists() && !on_slurm_before {
-        &here
-    } else {
-        cluster
-    };
-    let options = Options {
-        first,
-        second,
-        games: Some(games),
-        sprt,
-        pairing,
-        resume: record.exists() || (cluster.slurm && on_slurm_before),
-        out: Some(record),
-        json: true,
-        shard: None,
-        cluster: cluster.clone(),
-    };
-    let mut json = Vec::new();
-    run(&mut json, &options)?;
-    let tested = serde_json::from_slice(&json)
-        .map_err(|e| anyhow::anyhow!("reading a match's result: {e}"))?;
-    Ok((tested, String::from_utf8_lossy(&json).into_owned()))
 }

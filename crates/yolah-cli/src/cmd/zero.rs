@@ -525,7 +525,7 @@ fn play_match(
         ..super::Pairing::default()
     };
     let players = players.map(str::to_string);
-    Ok(super::versus::recorded(
+    Ok(super::recorded::recorded(
         players,
         games,
         None,
