@@ -109,6 +109,36 @@ impl ClusterOptions {
     }
 }
 
+/// The name of the script a run's tasks run, in its folder.
+pub const TASK_SCRIPT: &str = "task.sh";
+/// The name of a run's [`RunState`] file in its folder.
+pub const STATE: &str = "state.json";
+
+/// What a run on the cluster keeps between its command's starts: [`STATE`] in its folder.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunState {
+    /// The script every task runs: a run resumed with other options is refused.
+    pub script: String,
+    pub tasks: u32,
+    /// The name of the run's jobs, by which they are found and cancelled.
+    pub name: String,
+    /// Every job submitted for the run (the first array, then the tasks submitted again).
+    pub jobs: Vec<u64>,
+    /// A gauntlet's test, which its tasks do not play (each sees only its part's games): the
+    /// command applies it to the games in schedule order, as one machine would.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<String>,
+}
+
+/// The folder of the run on the cluster whose result goes to `out` (a record file, a
+/// tournament's directory): `OUT.tasks`.
+pub fn tasks_folder(out: &Path) -> std::path::PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".tasks");
+    std::path::PathBuf::from(name)
+}
+
 /// A task's state as `squeue` shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TaskState {

@@ -15,10 +15,10 @@
 
 use super::versus::{Options, Played, summary};
 use super::{new_run_dir, read_json, usage, write_atomic};
-use crate::slurm;
+use crate::slurm::{self, RunState, STATE, TASK_SCRIPT};
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 use yolah_ai::arena::lock::DirLock;
 use yolah_ai::arena::record::{GameRecord, RecordFile, RecordWriter};
@@ -28,32 +28,8 @@ use yolah_ai::arena::tally::Tally;
 use yolah_ai::arena::tournament::{Config, check_against_schedule};
 use yolah_core::Color;
 
-/// The run's state file in its folder.
-const STATE: &str = "state.json";
 /// How often the tasks' files and the queue are read.
 const POLL: Duration = Duration::from_secs(1);
-/// The script every task runs, in the run's folder.
-const TASK_SCRIPT: &str = "task.sh";
-
-/// What the run keeps between its starts.
-#[derive(serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct State {
-    /// The script every task runs: a run resumed with other options is refused.
-    script: String,
-    tasks: u32,
-    /// The name of the run's jobs, by which they are found and cancelled.
-    name: String,
-    /// Every job submitted for the run (the first array, then the tasks submitted again).
-    jobs: Vec<u64>,
-}
-
-/// The run's folder for the record file `out`.
-pub fn folder(out: &Path) -> PathBuf {
-    let mut name = out.as_os_str().to_owned();
-    name.push(".tasks");
-    PathBuf::from(name)
-}
 
 /// Plays the match of `config` (its players checked) on the cluster.
 pub(super) fn run(
@@ -72,7 +48,7 @@ pub(super) fn run(
         options.shard.is_none(),
         "--slurm and --shard: the run gives each task its shard"
     );
-    let dir = folder(record);
+    let dir = slurm::tasks_folder(record);
     if options.resume && record.exists() {
         return ended(out, options, record, &dir, config, sprt);
     }
@@ -91,14 +67,13 @@ pub(super) fn run(
         super::Recorder::new(None, options.pairing.pgn.as_deref(), "yolah match", &[])?;
     // Slurm answers before anything is made.
     slurm::Array::new("yolah-probe", Path::new(TASK_SCRIPT), tasks).queue()?;
-    let (lock, state) = open(&dir, record, config, tasks, options)?;
-    let new = state.jobs.is_empty() && !options.resume;
-    let played = match follow(&dir, state, config, sprt, &options.cluster) {
+    let (lock, mut state) = open(&dir, record, config, tasks, options)?;
+    let played = match follow(&dir, &mut state, config, sprt, &options.cluster) {
         Ok(played) => played,
         Err(error) => {
             // A new run Slurm refused at once (a partition it lacks, an array too large)
             // leaves nothing behind.
-            if new && read_json::<State>(&dir.join(STATE), "").is_ok_and(|s| s.jobs.is_empty()) {
+            if !options.resume && state.jobs.is_empty() {
                 drop(lock);
                 let _ = std::fs::remove_dir_all(&dir);
             }
@@ -167,7 +142,7 @@ fn open(
     config: &Config,
     tasks: u32,
     options: &Options,
-) -> Result<(DirLock, State)> {
+) -> Result<(DirLock, RunState)> {
     let here = std::env::current_dir().context("the current folder")?;
     let script = script(&here, dir, config, tasks, options)?;
     let name = slurm::job_name("yolah-match", dir)?;
@@ -178,7 +153,7 @@ fn open(
             dir.display()
         );
         let lock = DirLock::take(dir).map_err(|e| anyhow::anyhow!("--resume: {e}"))?;
-        let state: State = read_json(&dir.join(STATE), "a match run's state")?;
+        let state: RunState = read_json(&dir.join(STATE), "a match run's state")?;
         usage!(
             state.name == name,
             "--resume: '{}' holds the state of another run (its jobs' name is not this run's)",
@@ -205,11 +180,12 @@ fn open(
         record.display()
     );
     let lock = new_run_dir(dir, STATE, "a match run on Slurm")?;
-    let state = State {
+    let state = RunState {
         script,
         tasks,
         name,
         jobs: Vec::new(),
+        sprt: None,
     };
     write_atomic(&dir.join(STATE), &serde_json::to_string_pretty(&state)?)?;
     Ok((lock, state))
@@ -219,7 +195,7 @@ fn open(
 /// that are missing), then cancels what is left: the games counted.
 fn follow(
     dir: &Path,
-    mut state: State,
+    state: &mut RunState,
     config: &Config,
     sprt: Option<Sprt>,
     cluster: &slurm::ClusterOptions,
@@ -263,7 +239,7 @@ fn follow(
         }
         if let Some((job, lost)) = array.submit_lost(&queue, &finished, cluster)? {
             state.jobs.push(job);
-            write_atomic(&dir.join(STATE), &serde_json::to_string_pretty(&state)?)?;
+            write_atomic(&dir.join(STATE), &serde_json::to_string_pretty(state)?)?;
             if !last_line.is_empty() || lost.len() < tasks as usize {
                 eprintln!("submitted {} task(s) as job {job}: {lost:?}", lost.len());
             } else {
@@ -272,7 +248,7 @@ fn follow(
             // The queue again, with them.
             continue;
         }
-        let (tally, _) = tally_of(config, games.values().take(prefix));
+        let tally = tally_of(config, games.values().take(prefix));
         let line = format!(
             "{}; {} games played, {prefix} in order{}",
             slurm::progress(&queue, finished.len(), tasks),
@@ -453,20 +429,18 @@ fn half_points(first: &str, record: &GameRecord) -> u32 {
     })
 }
 
-/// The tally of `records` for the first player, and how many there were.
-fn tally_of<'a>(config: &Config, records: impl Iterator<Item = &'a GameRecord>) -> (Tally, usize) {
+/// The tally of `records` for the first player.
+fn tally_of<'a>(config: &Config, records: impl Iterator<Item = &'a GameRecord>) -> Tally {
     let mut tally = Tally::default();
-    let mut n = 0;
     for record in records {
         tally.add(record.game / 2, half_points(&config.specs[0], record));
-        n += 1;
     }
-    (tally, n)
+    tally
 }
 
 /// The match's result over `records`.
 fn tallied(config: &Config, records: Vec<GameRecord>, sprt: Option<Sprt>, seconds: f64) -> Played {
-    let (tally, _) = tally_of(config, records.iter());
+    let tally = tally_of(config, records.iter());
     let verdict = sprt.and_then(|s| s.verdict(&tally.pairs));
     Played {
         records,

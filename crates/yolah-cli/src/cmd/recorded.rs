@@ -31,7 +31,7 @@ pub fn recorded(
     cluster: &crate::slurm::ClusterOptions,
 ) -> Result<(Tested, String)> {
     let [first, second] = players;
-    let on_slurm_before = super::match_on_slurm::folder(&record)
+    let on_slurm_before = crate::slurm::tasks_folder(&record)
         .join("state.json")
         .exists();
     let here = crate::slurm::ClusterOptions::default();

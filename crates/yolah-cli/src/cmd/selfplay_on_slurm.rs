@@ -9,26 +9,14 @@
 //! submitted and their name, by which they are found).
 
 use super::{read_json, selfplay, shell_word, write_atomic};
-use crate::slurm::{self, ClusterOptions};
+use crate::slurm::{self, ClusterOptions, RunState, STATE, TASK_SCRIPT};
 use anyhow::{Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-const STATE: &str = "state.json";
-const TASK_SCRIPT: &str = "task.sh";
 /// How often the shards and the queue are read.
 const POLL: Duration = Duration::from_secs(1);
-
-/// What the array keeps between the learning command's starts.
-#[derive(serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct State {
-    script: String,
-    tasks: u32,
-    name: String,
-    jobs: Vec<u64>,
-}
 
 /// Plays the self-play run `args` (`yolah selfplay`'s words after the command, without
 /// `--out`, `--threads` and `--shard`) as an array of shards in `shards`, then merges them
@@ -46,7 +34,7 @@ pub fn run(
     let script = script(args, shards, tasks)?;
     let state_file = shards.join(STATE);
     let mut state = if state_file.exists() {
-        let state: State = read_json(&state_file, "a self-play array's state")?;
+        let state: RunState = read_json(&state_file, "a self-play array's state")?;
         anyhow::ensure!(
             state.script == script && state.tasks == tasks,
             "'{}' holds the shards of another self-play: of --tasks {}, or started from another \
@@ -57,11 +45,12 @@ pub fn run(
         );
         state
     } else {
-        let state = State {
+        let state = RunState {
             script: script.clone(),
             tasks,
             name: slurm::job_name("yolah-selfplay", shards)?,
             jobs: Vec::new(),
+            sprt: None,
         };
         std::fs::write(shards.join(TASK_SCRIPT), &script)
             .with_context(|| format!("writing {}", shards.join(TASK_SCRIPT).display()))?;

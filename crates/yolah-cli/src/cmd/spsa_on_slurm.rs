@@ -8,7 +8,7 @@
 //! game has its own seed, so a node-limited tuning gives the same path as on one machine.
 
 use super::{shell_word, write_atomic};
-use crate::slurm::{self, ClusterOptions};
+use crate::slurm::{self, ClusterOptions, TASK_SCRIPT};
 use anyhow::{Context, Result, ensure};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -18,7 +18,6 @@ use yolah_train::spsa::{Plan, Run};
 /// How often the parts and the queue are read: an iteration of short games takes seconds.
 const POLL: Duration = Duration::from_millis(200);
 const PARTS: &str = "parts";
-const TASK_SCRIPT: &str = "task.sh";
 
 /// A task's part of an iteration, as it writes it.
 #[derive(serde::Serialize, serde::Deserialize)]

@@ -8,7 +8,7 @@
 
 use super::tournament::{Options, merge, new_config};
 use super::{new_run_dir, read_json, shell_word, usage, write_atomic};
-use crate::slurm;
+use crate::slurm::{self, RunState, STATE, TASK_SCRIPT};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -16,30 +16,7 @@ use yolah_ai::arena::lock::DirLock;
 use yolah_ai::arena::shard::Shard;
 use yolah_ai::arena::tournament::{Config, Store};
 
-const STATE: &str = "state.json";
-const TASK_SCRIPT: &str = "task.sh";
 const POLL: Duration = Duration::from_secs(1);
-
-/// What the run keeps between its starts.
-#[derive(serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct State {
-    script: String,
-    tasks: u32,
-    name: String,
-    jobs: Vec<u64>,
-    /// A gauntlet's test, which the tasks do not play (each sees only its part's games): the
-    /// run applies it to the games in schedule order, as one machine would.
-    #[serde(default)]
-    sprt: Option<String>,
-}
-
-/// The run's folder for the tournament directory `out`.
-fn folder(out: &Path) -> PathBuf {
-    let mut name = out.as_os_str().to_owned();
-    name.push(".tasks");
-    PathBuf::from(name)
-}
 
 pub fn run(out: &mut impl std::io::Write, options: &Options) -> Result<()> {
     let tasks = options.cluster.tasks()?;
@@ -68,7 +45,7 @@ pub fn run(out: &mut impl std::io::Write, options: &Options) -> Result<()> {
     };
     // Slurm answers before anything is made.
     slurm::Array::new("yolah-probe", Path::new(TASK_SCRIPT), tasks).queue()?;
-    let tasks_dir = folder(dir);
+    let tasks_dir = slurm::tasks_folder(dir);
     let (_lock, mut state) = open(&tasks_dir, config.as_ref(), tasks, options)?;
     let parts: Vec<PathBuf> = (1..=tasks).map(|k| tasks_dir.join(k.to_string())).collect();
     // Written at each start from the state, which is written first: a start killed between
@@ -203,7 +180,7 @@ fn open(
     config: Option<&Config>,
     tasks: u32,
     options: &Options,
-) -> Result<(DirLock, State)> {
+) -> Result<(DirLock, RunState)> {
     let Some(config) = config else {
         usage!(
             tasks_dir.join(STATE).exists(),
@@ -211,7 +188,7 @@ fn open(
             tasks_dir.display()
         );
         let lock = DirLock::take(tasks_dir).map_err(|e| anyhow::anyhow!("--resume: {e}"))?;
-        let state: State = read_json(&tasks_dir.join(STATE), "a tournament run's state")?;
+        let state: RunState = read_json(&tasks_dir.join(STATE), "a tournament run's state")?;
         usage!(
             state.name == slurm::job_name("yolah-tournament", tasks_dir)?,
             "--resume: '{}' holds the state of another run (its jobs' name is not this run's)",
@@ -226,7 +203,7 @@ fn open(
     };
     let script = script(tasks_dir, config, tasks, options)?;
     let lock = new_run_dir(tasks_dir, STATE, "a tournament run on Slurm")?;
-    let state = State {
+    let state = RunState {
         script: script.clone(),
         tasks,
         name: slurm::job_name("yolah-tournament", tasks_dir)?,
