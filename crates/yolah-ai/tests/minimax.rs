@@ -350,41 +350,50 @@ fn aspiration_windows_that_fail_are_searched_again_to_the_plain_minimax_value() 
     }
 }
 
-/// Counter moves change the order of the moves, not the value: without pruning, still plain
-/// minimax's, and the search visits other nodes.
+/// Counter moves and continuation history change the order of the moves, not the value:
+/// without pruning, still plain minimax's, and the search visits other nodes.
 #[test]
-fn counter_moves_reorder_the_moves_and_keep_the_value() {
-    let mut rng = SmallRng::seed_from_u64(60);
+fn counter_moves_and_continuation_history_reorder_the_moves_and_keep_the_value() {
     let weights = Weights::tuned();
-    let mut differ = 0;
-    for i in 0..12 {
-        let position = random_endgame(26 + i % 3 * 2, &mut rng);
-        let limits = Limits {
-            depth: Some(5),
-            ..Limits::default()
-        };
-        let search = |counter_moves: bool| {
-            let mut player = Minimax::new(weights, 1, 1);
-            player.pruning = Pruning {
-                counter_moves,
-                ..Pruning::NONE
+    let plain = Pruning::NONE;
+    let counter = Pruning {
+        counter_moves: true,
+        ..plain
+    };
+    let mut continued = plain;
+    continued.tuning.cont_history = 200;
+    for (name, changed) in [
+        ("counter moves", counter),
+        ("continuation history", continued),
+    ] {
+        let mut rng = SmallRng::seed_from_u64(60);
+        let mut differ = 0;
+        for i in 0..12 {
+            let position = random_endgame(26 + i % 3 * 2, &mut rng);
+            let limits = Limits {
+                depth: Some(5),
+                ..Limits::default()
             };
-            player.regions = false;
-            player.search(&position, limits)
-        };
-        let (with, without) = (search(true), search(false));
-        assert_eq!(
-            with.value,
-            plain_minimax(&position, 5, &weights),
-            "{position}"
+            let search = |pruning: Pruning| {
+                let mut player = Minimax::new(weights, 1, 1);
+                player.pruning = pruning;
+                player.regions = false;
+                player.search(&position, limits)
+            };
+            let (with, without) = (search(changed), search(plain));
+            assert_eq!(
+                with.value,
+                plain_minimax(&position, 5, &weights),
+                "{name}: {position}"
+            );
+            assert_eq!(with.value, without.value, "{name}: {position}");
+            differ += usize::from(with.nodes != without.nodes);
+        }
+        assert!(
+            differ >= 6,
+            "{name} changed the nodes of {differ} searches of 12"
         );
-        assert_eq!(with.value, without.value, "{position}");
-        differ += usize::from(with.nodes != without.nodes);
     }
-    assert!(
-        differ >= 6,
-        "counter moves changed the nodes of {differ} searches of 12"
-    );
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! Move ordering: the table move first, then the killers (the last two refutations at a ply),
 //! then (when asked) the counter move (the last refutation of the move just played), then the
-//! rest by their history (how often each move refuted, for each side).
+//! rest by their history (how often each move refuted, for each side), to which (when asked)
+//! their continuation history adds: how often each move refuted after a move to the same square
+//! one ply and two plies before.
 
 use super::values::MAX_PLY;
 use yolah_core::{Color, MAX_MOVES, Move};
@@ -12,6 +14,48 @@ const TABLE_MOVE: i32 = 1 << 30;
 const KILLER: i32 = 1 << 29;
 /// The counter move's key: below the killers, above every history value.
 const COUNTER: i32 = 1 << 28;
+/// Entries of one continuation table: a side, a square the move `back` plies before went to,
+/// a move's 12-bit code.
+const CONTINUATION: usize = 2 * 64 * 4096;
+
+/// What the move order knows of the line into a node: the opponent's move just played (for
+/// its counter move) and where the two moves before went (for continuation history).
+#[derive(Clone, Copy, Default)]
+pub(super) struct Line {
+    /// The move into the node, when counter moves are on.
+    previous: Option<Move>,
+    /// For one ply and two plies back, the offset of the continuation table's row (a side,
+    /// a square), when continuation history is on and that move was not a pass.
+    rows: [Option<usize>; 2],
+    /// The continuation histories' weight in the order, in percent (`cont_history`).
+    weight: i32,
+}
+
+impl Line {
+    /// The line into a node at `ply`, `side` to move, after the moves `played` (a pass for a
+    /// null move): `counter` for counter moves, continuation history weighed `weight` percent
+    /// (0: off).
+    #[inline]
+    pub(super) fn new(
+        played: &[Move],
+        ply: usize,
+        side: Color,
+        counter: bool,
+        weight: i32,
+    ) -> Line {
+        let back = |plies: usize| {
+            (weight > 0 && ply >= plies)
+                .then(|| played[ply - plies])
+                .filter(|m| !m.is_pass())
+                .map(|m| ((plies - 1) * CONTINUATION) + (side.index() * 64 + m.to().index()) * 4096)
+        };
+        Line {
+            previous: (counter && ply > 0).then(|| played[ply - 1]),
+            rows: [back(1), back(2)],
+            weight,
+        }
+    }
+}
 
 /// One thread's killers and history: what its refutations taught it about the moves.
 pub(super) struct MoveOrder {
@@ -20,6 +64,9 @@ pub(super) struct MoveOrder {
     history: Box<[[i32; 4096]; 2]>,
     /// For each side, the move that last refuted each of the opponent's moves (by its code).
     counters: Box<[[Option<Move>; 4096]; 2]>,
+    /// Continuation history, with gravity: two tables (the move one ply back, two plies
+    /// back) of [`CONTINUATION`] entries, allocated when first used.
+    continuation: Vec<i32>,
 }
 
 impl MoveOrder {
@@ -35,6 +82,7 @@ impl MoveOrder {
                 .into_boxed_slice()
                 .try_into()
                 .expect("two sides"),
+            continuation: Vec::new(),
         }
     }
 
@@ -46,23 +94,32 @@ impl MoveOrder {
                 *h /= 2;
             }
         }
+        for h in &mut self.continuation {
+            *h /= 2;
+        }
     }
 
     /// The ordering keys of `moves` at `ply`, `side` to move, the highest first: the table
-    /// move, the killers, the counter move of `previous` (the opponent's move just played,
-    /// when counter moves are on), then by history.
+    /// move, the killers, the counter move of the opponent's move just played (when counter
+    /// moves are on), then by history (and continuation history, when on) (`line`).
     #[inline]
     pub(super) fn keys(
-        &self,
+        &mut self,
         moves: &[Move],
         table_move: Option<Move>,
         ply: usize,
         side: Color,
-        previous: Option<Move>,
+        line: Line,
     ) -> [i32; MAX_MOVES] {
         let killers = self.killers[ply];
+        let counter = line
+            .previous
+            .and_then(|p| self.counters[side.index()][p.raw() as usize]);
+        let continued = line.rows.iter().any(Option::is_some);
+        if continued && self.continuation.is_empty() {
+            self.continuation = vec![0; 2 * CONTINUATION];
+        }
         let history = &self.history[side.index()];
-        let counter = previous.and_then(|p| self.counters[side.index()][p.raw() as usize]);
         let mut keys = [0i32; MAX_MOVES];
         for (i, &m) in moves.iter().enumerate() {
             keys[i] = if Some(m) == table_move {
@@ -73,6 +130,15 @@ impl MoveOrder {
                 KILLER
             } else if Some(m) == counter {
                 COUNTER
+            } else if continued {
+                let code = m.raw() as usize;
+                let sum: i32 = line
+                    .rows
+                    .iter()
+                    .flatten()
+                    .map(|row| self.continuation[row + code])
+                    .sum();
+                history[code] + sum * line.weight / 100
             } else {
                 history[m.raw() as usize]
             };
@@ -87,9 +153,9 @@ impl MoveOrder {
     }
 
     /// `m` refuted a node at `ply` searched `depth` plies deep, `side` to move, after the
-    /// moves `worse` did not: it becomes the first killer, the counter move of `previous` (the
-    /// opponent's move into the node, when counter moves are on) and gains history; they
-    /// lose it.
+    /// moves `worse` did not: it becomes the first killer, the counter move of the opponent's
+    /// move into the node (when counter moves are on) and gains history (and continuation
+    /// history after the `line`'s moves, when on); they lose it.
     #[inline]
     pub(super) fn refuted(
         &mut self,
@@ -98,12 +164,12 @@ impl MoveOrder {
         side: Color,
         m: Move,
         worse: &[Move],
-        previous: Option<Move>,
+        line: Line,
     ) {
         if self.killers[ply][0] != Some(m) {
             self.killers[ply] = [Some(m), self.killers[ply][0]];
         }
-        if let Some(previous) = previous {
+        if let Some(previous) = line.previous {
             self.counters[side.index()][previous.raw() as usize] = Some(m);
         }
         let bonus = (depth * depth).min(HISTORY_MAX / 4);
@@ -111,6 +177,14 @@ impl MoveOrder {
         gravity(&mut history[m.raw() as usize], bonus);
         for &worse in worse {
             gravity(&mut history[worse.raw() as usize], -bonus);
+        }
+        // `keys` allocated the tables for this node's line.
+        for row in line.rows.into_iter().flatten() {
+            let table = &mut self.continuation[row..row + 4096];
+            gravity(&mut table[m.raw() as usize], bonus);
+            for &worse in worse {
+                gravity(&mut table[worse.raw() as usize], -bonus);
+            }
         }
     }
 }

@@ -48,6 +48,10 @@ pub struct Tuning {
     /// No cut of the static value and no late-move pruning with this many free squares or
     /// fewer (`prune_free`).
     pub prune_free: i32,
+    /// Moves are ordered by their history plus this percentage of their continuation
+    /// histories (their success after a move to the same square one and two plies before);
+    /// 0 leaves continuation history out (`cont_history`).
+    pub cont_history: i32,
     /// From depth 4, each iteration first searches a window this many hundredths of a point
     /// either side of the last iteration's value, widened (doubled each time) on a fail;
     /// 0 searches the whole window at once (`aspiration`).
@@ -72,6 +76,7 @@ impl Tuning {
         lmp_b: 2,
         lmp_worsening: 100,
         prune_free: 20,
+        cont_history: 0,
         aspiration: 50,
     };
 
@@ -93,6 +98,7 @@ impl Tuning {
             "lmp_b" => &mut self.lmp_b,
             "lmp_worsening" => &mut self.lmp_worsening,
             "prune_free" => &mut self.prune_free,
+            "cont_history" => &mut self.cont_history,
             "aspiration" => &mut self.aspiration,
             _ => return None,
         })

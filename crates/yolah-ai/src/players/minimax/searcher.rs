@@ -2,7 +2,7 @@
 //! search, the table, the cuts of [`super::pruning`] and the order of [`super::ordering`].
 
 use super::instructions::Instructions;
-use super::ordering::MoveOrder;
+use super::ordering::{Line, MoveOrder};
 use super::outcome::{Outcome, Variation};
 use super::pruning::{Pruning, plies_left};
 use super::time::TimePlan;
@@ -421,8 +421,14 @@ impl Searcher {
 
         // Step 3: the moves, ordered: table move, killers, then by history.
         let side = position.side_to_move();
-        let previous = (shared.pruning.counter_moves && ply > 0).then(|| self.played[ply - 1]);
-        let mut order = self.ordering.keys(&moves, table_move, ply, side, previous);
+        let line = Line::new(
+            &self.played,
+            ply,
+            side,
+            shared.pruning.counter_moves,
+            tuning.cont_history,
+        );
+        let mut order = self.ordering.keys(&moves, table_move, ply, side, line);
 
         // Step 4: principal variation search over the moves.
         let unproven_before = self.unproven;
@@ -511,7 +517,7 @@ impl Searcher {
                     if value >= beta {
                         // Step 4c: a refutation: remember it as a killer and in the history.
                         self.ordering
-                            .refuted(ply, depth, side, m, &moves[..i], previous);
+                            .refuted(ply, depth, side, m, &moves[..i], line);
                         break;
                     }
                 }

@@ -205,6 +205,12 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             "no cut of the static value and no late-move pruning with this many free squares or fewer",
         ),
         tunable(
+            "cont_history",
+            "0",
+            (0, 400, 25),
+            "moves are ordered by history plus this percentage of their continuation histories (after a move to the same square one and two plies before)",
+        ),
+        tunable(
             "aspiration",
             "50",
             (0, 500, 10),
@@ -330,6 +336,6 @@ mod tests {
                 names.push(option.name);
             }
         }
-        assert_eq!(names.len(), 16, "{names:?}");
+        assert_eq!(names.len(), 17, "{names:?}");
     }
 }
