@@ -709,3 +709,43 @@ fn lines_are_searched_even_where_the_book_has_the_move() {
             .book
     );
 }
+
+/// Singular extensions (`se_depth`) deepen the search, not its truth: a search without limits
+/// with them on proves every endgame's exact margin, as exhaustive minimax finds it, and a
+/// limited search with them visits other nodes.
+#[test]
+fn singular_extensions_keep_proofs_exact_and_change_the_search() {
+    let mut rng = SmallRng::seed_from_u64(61);
+    let mut differ = 0;
+    for i in 0..12 {
+        let position = random_endgame(9 + i % 3, &mut rng);
+        let mut player = Minimax::new(Weights::tuned(), 1, 1);
+        player.pruning.tuning.se_depth = 2;
+        player.pruning.tuning.se_margin = 10;
+        let proof = player.search(&position, Limits::default());
+        assert!(proof.proven, "{position}");
+        // A proved draw is worth 0, a margin beyond every heuristic value otherwise.
+        assert_eq!(
+            proven_margin(proof.value).unwrap_or(proof.value),
+            exact_margin(&position),
+            "{position}"
+        );
+    }
+    for i in 0..12 {
+        let position = random_endgame(30 + i % 3 * 2, &mut rng);
+        let limits = Limits {
+            depth: Some(7),
+            ..Limits::default()
+        };
+        let search = |se_depth: i32| {
+            let mut player = Minimax::new(Weights::tuned(), 1, 1);
+            player.pruning.tuning.se_depth = se_depth;
+            player.search(&position, limits)
+        };
+        differ += usize::from(search(4).nodes != search(0).nodes);
+    }
+    assert!(
+        differ >= 6,
+        "singular extensions changed the nodes of {differ} searches of 12"
+    );
+}

@@ -618,7 +618,7 @@ fn the_tunable_constants_are_listed_and_reach_the_search() {
         .skip(1)
         .map(|l| l.split_whitespace().collect())
         .collect();
-    assert_eq!(rows.len(), 17, "{text}");
+    assert_eq!(rows.len(), 19, "{text}");
     let nodes = |spec: &str| {
         let output = yolah(&["think", spec, "--json"], "");
         assert!(output.status.success(), "{spec}: {}", stderr(&output));
@@ -655,6 +655,7 @@ fn the_tunable_constants_are_listed_and_reach_the_search() {
         "lmr_pv=1",
         "lmp_worsening=50",
         "cont_history=200",
+        "se_depth=4",
     ] {
         assert_ne!(
             nodes(&format!("minimax:depth=6,{changed}")),

@@ -52,6 +52,13 @@ pub struct Tuning {
     /// histories (their success after a move to the same square one and two plies before);
     /// 0 leaves continuation history out (`cont_history`).
     pub cont_history: i32,
+    /// From this depth (0: never), a table move whose lower bound no other move reaches in a
+    /// search to half the depth, against a bound `se_margin` below it, is searched a ply
+    /// deeper (a singular extension) (`se_depth`).
+    pub se_depth: i32,
+    /// The singular search's bound is `se_margin × depth / 10` hundredths of a point below
+    /// the table's value (`se_margin`).
+    pub se_margin: i32,
     /// From depth 4, each iteration first searches a window this many hundredths of a point
     /// either side of the last iteration's value, widened (doubled each time) on a fail;
     /// 0 searches the whole window at once (`aspiration`).
@@ -77,6 +84,8 @@ impl Tuning {
         lmp_worsening: 100,
         prune_free: 20,
         cont_history: 0,
+        se_depth: 0,
+        se_margin: 20,
         aspiration: 50,
     };
 
@@ -99,6 +108,8 @@ impl Tuning {
             "lmp_worsening" => &mut self.lmp_worsening,
             "prune_free" => &mut self.prune_free,
             "cont_history" => &mut self.cont_history,
+            "se_depth" => &mut self.se_depth,
+            "se_margin" => &mut self.se_margin,
             "aspiration" => &mut self.aspiration,
             _ => return None,
         })

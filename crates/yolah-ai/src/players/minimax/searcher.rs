@@ -87,6 +87,11 @@ pub(super) struct Searcher {
     /// Root moves left out of the search: the first moves of the lines already found at this
     /// depth, when more than one is asked for.
     excluded: Vec<Move>,
+    /// At each ply of the line, the move a singular-extension search leaves out (the table
+    /// move whose singularity it tests), if any.
+    skipped: [Option<Move>; MAX_PLY],
+    /// The depth of the iteration being searched: extensions stop at twice it.
+    iteration_depth: i32,
 }
 
 impl Searcher {
@@ -114,6 +119,8 @@ impl Searcher {
             accumulator: None,
             regions: Regions::new(),
             excluded: Vec::new(),
+            skipped: [None; MAX_PLY],
+            iteration_depth: 0,
         }
     }
 
@@ -334,7 +341,8 @@ impl Searcher {
         // only a proven one, to keep the line whole). A root that leaves moves out is not the
         // position the table knows: it neither reads its value nor stores one.
         let pv_node = beta - alpha > 1;
-        let excluding = ply == 0 && !self.excluded.is_empty();
+        let skipped = self.skipped[ply];
+        let excluding = (ply == 0 && !self.excluded.is_empty()) || skipped.is_some();
         let key = position.hash();
         let entry = shared.table.probe(key).filter(|_| !excluding);
         let mut table_move = None;
@@ -363,8 +371,16 @@ impl Searcher {
         if let Some((own, keep)) = own {
             moves.retain(|m| m == keep || own & (1 << m.from().index()) == 0);
         }
-        if excluding {
+        if ply == 0 && !self.excluded.is_empty() {
             moves.retain(|m| !self.excluded.contains(&m));
+        }
+        if let Some(skipped) = skipped {
+            moves.retain(|m| m != skipped);
+            // A node that leaves a move out is not proven.
+            self.unproven += 1;
+            if moves.is_empty() {
+                return -INFINITY;
+            }
         }
 
         // Step 2: cuts by the static value, away from the principal variation, from endgames
@@ -419,6 +435,52 @@ impl Searcher {
             }
         }
 
+        // Step 2c: a singular extension: where the table holds a deep enough lower bound for
+        // its move, the other moves are searched to half the depth against a bound below it;
+        // if none reaches it, the table move is singular and searched a ply deeper. If one
+        // does, and that bound holds beta, the node is cut (multi-cut).
+        let mut extension = 0;
+        if let Some(entry) = entry
+            && let Some(table_mv) = entry.mv
+            && tuning.se_depth > 0
+            && depth >= tuning.se_depth
+            && ply > 0
+            && !excluding
+            && moves.len() > 1
+            && entry.depth != PROVEN
+            && i32::from(entry.depth) >= depth - 3
+            && entry.bound != Bound::Upper
+            && i32::from(entry.value).abs() < WIN
+            && depth < plies_left(free)
+            && (ply as i32) < 2 * self.iteration_depth
+        {
+            let singular_beta = i32::from(entry.value) - tuning.se_margin * depth / 10;
+            let (statics, unproven) = (self.statics[ply], self.unproven);
+            self.skipped[ply] = Some(table_mv);
+            let value = self.recurse::<AVX2>(
+                shared,
+                position,
+                (depth - 1) / 2,
+                ply,
+                singular_beta - 1,
+                singular_beta,
+                true,
+            );
+            self.skipped[ply] = None;
+            // The skip search's leaves do not make this node unproven: it searches every
+            // move itself.
+            (self.statics[ply], self.unproven, self.pv_len[ply]) = (statics, unproven, ply);
+            if self.stopped {
+                return 0;
+            }
+            if value < singular_beta {
+                extension = 1;
+            } else if singular_beta >= beta {
+                self.unproven += 1;
+                return singular_beta;
+            }
+        }
+
         // Step 3: the moves, ordered: table move, killers, then by history.
         let side = position.side_to_move();
         let line = Line::new(
@@ -458,7 +520,16 @@ impl Searcher {
             self.played[ply] = m;
             self.play(shared, position, m);
             let value = if i == 0 {
-                -self.recurse::<AVX2>(shared, position, depth - 1, ply + 1, -beta, -alpha, false)
+                let extended = if Some(m) == table_move { extension } else { 0 };
+                -self.recurse::<AVX2>(
+                    shared,
+                    position,
+                    depth - 1 + extended,
+                    ply + 1,
+                    -beta,
+                    -alpha,
+                    false,
+                )
             } else {
                 // Step 4b: late moves first shallower (late-move reduction).
                 let reduction = shared
@@ -731,6 +802,7 @@ impl Searcher {
                 shared.main_depth.store(depth, Ordering::Relaxed);
             }
             self.may_stop = depth > 1;
+            self.iteration_depth = depth as i32;
             let last = best.as_ref().map(|b| b.best().value);
             let (value, unproven_before) = self.root(shared, &mut position, depth, last);
             let pv = self.pv[0][..self.pv_len[0]].to_vec();

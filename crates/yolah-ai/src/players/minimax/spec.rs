@@ -211,6 +211,18 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             "moves are ordered by history plus this percentage of their continuation histories (after a move to the same square one and two plies before)",
         ),
         tunable(
+            "se_depth",
+            "0",
+            (0, 20, 1),
+            "from this depth (0: never) a table move no other move comes near in a search to half the depth is searched a ply deeper (singular extension)",
+        ),
+        tunable(
+            "se_margin",
+            "20",
+            (0, 400, 10),
+            "the singular search's bound is se_margin × depth / 10 hundredths of a point below the table's value",
+        ),
+        tunable(
             "aspiration",
             "50",
             (0, 500, 10),
@@ -336,6 +348,6 @@ mod tests {
                 names.push(option.name);
             }
         }
-        assert_eq!(names.len(), 17, "{names:?}");
+        assert_eq!(names.len(), 19, "{names:?}");
     }
 }
