@@ -188,15 +188,18 @@ impl Searcher {
         }
     }
 
-    /// Plays `m` on `position` and on the accumulator.
+    /// Plays `m` on `position` and on the accumulator. The new position's table bucket is
+    /// fetched into the cache meanwhile, for the child's probe.
     #[inline]
     fn play(&mut self, shared: &Shared, position: &mut Position, m: Move) {
+        let side = position.side_to_move();
+        position.play(m);
+        shared.table.prefetch(position.hash());
         if let (Evaluation::Network(network), Some(acc)) =
             (&*shared.evaluation, self.accumulator.as_mut())
         {
-            network.play(acc, position.side_to_move(), m);
+            network.play(acc, side, m);
         }
-        position.play(m);
     }
 
     /// Undoes `m` on `position` and on the accumulator.
