@@ -3,7 +3,7 @@
 
 use super::instructions::Instructions;
 use super::outcome::{Outcome, book_report, report};
-use super::pruning::Pruning;
+use super::pruning::{Pruning, Tuning};
 use super::searcher::{Iteration, Searcher, Shared, outcome};
 use super::time::{DEFAULT_SOFT_PERCENT, TimePlan};
 use super::values::MAX_PLY;
@@ -80,9 +80,15 @@ impl Minimax {
     /// sides still meet").
     pub fn solver(tt_megabytes: usize, threads: usize) -> Minimax {
         Minimax {
-            // Late-move pruning only delays proofs (a node that skips a move is not proved).
+            // Late-move pruning only delays proofs (a node that skips a move is not proved);
+            // singular extensions were measured in play, not in proofs: the solver keeps its
+            // search as it was.
             pruning: Pruning {
                 move_count: false,
+                tuning: Tuning {
+                    se_depth: 0,
+                    ..Tuning::DEFAULT
+                },
                 ..Pruning::PLAY
             },
             regions: true,

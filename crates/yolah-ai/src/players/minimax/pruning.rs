@@ -84,8 +84,8 @@ impl Tuning {
         lmp_worsening: 100,
         prune_free: 20,
         cont_history: 0,
-        se_depth: 0,
-        se_margin: 20,
+        se_depth: 6,
+        se_margin: 10,
         aspiration: 50,
     };
 
@@ -192,7 +192,10 @@ impl Pruning {
         futility: false,
         move_count: false,
         counter_moves: false,
-        tuning: Tuning::DEFAULT,
+        tuning: Tuning {
+            se_depth: 0,
+            ..Tuning::DEFAULT
+        },
     };
 
     /// How many plies shallower the `index`-th move `m` (from 0; its ordering `key`: by

@@ -212,13 +212,13 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
         ),
         tunable(
             "se_depth",
-            "0",
+            "6",
             (0, 20, 1),
             "from this depth (0: never) a table move no other move comes near in a search to half the depth is searched a ply deeper (singular extension)",
         ),
         tunable(
             "se_margin",
-            "20",
+            "10",
             (0, 400, 10),
             "the singular search's bound is se_margin × depth / 10 hundredths of a point below the table's value",
         ),
