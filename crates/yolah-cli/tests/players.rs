@@ -618,13 +618,14 @@ fn the_tunable_constants_are_listed_and_reach_the_search() {
         .skip(1)
         .map(|l| l.split_whitespace().collect())
         .collect();
-    assert_eq!(rows.len(), 19, "{text}");
-    let nodes = |spec: &str| {
-        let output = yolah(&["think", spec, "--json"], "");
+    assert_eq!(rows.len(), 20, "{text}");
+    let nodes_from = |spec: &str, position: &str| {
+        let output = yolah(&["think", spec, "--position", position, "--json"], "");
         assert!(output.status.success(), "{spec}: {}", stderr(&output));
         let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
         json["nodes"].as_u64().unwrap()
     };
+    let nodes = |spec: &str| nodes_from(spec, "startpos");
     let plain = nodes("minimax:depth=6");
     for row in &rows {
         let [name, default, min, max, step] = row[..] else {
@@ -668,6 +669,18 @@ fn the_tunable_constants_are_listed_and_reach_the_search() {
         nodes("minimax:depth=8,lmr_history=400"),
         nodes("minimax:depth=8"),
         "lmr_history"
+    );
+    // Where regions are checked shows in an endgame (26 free squares), with regions on.
+    let endgame = |spec: &str| {
+        let position = "startpos moves d5:e6 d4:d2 e6:g4 d2:b2 a1:f1 e5:f4 g4:g1 a8:a5 f1:c4 \
+                        h1:f3 c4:c7 f4:f7 g1:g3 f7:g7 c7:c6 g7:g5 h8:d8 a5:b6 e4:c2 b2:a3 c6:c5 \
+                        b6:a6 d8:f6 g5:g6 c5:b4 a3:b3 g3:h2 g6:h5 h2:f2 f3:d1";
+        nodes_from(spec, position)
+    };
+    assert_ne!(
+        endgame("minimax:depth=6,regions=on,regions_free=20"),
+        endgame("minimax:depth=6,regions=on"),
+        "regions_free"
     );
     assert_clean_error(
         &yolah(&["players", "--tunable", "mcts"], ""),

@@ -59,6 +59,10 @@ pub struct Tuning {
     /// The singular search's bound is `se_margin × depth / 10` hundredths of a point below
     /// the table's value (`se_margin`).
     pub se_margin: i32,
+    /// With `regions=on`, positions with at most this many free squares are checked for
+    /// separated regions; with more, the sides are almost never apart and the check would
+    /// only cost time (`regions_free`).
+    pub regions_free: i32,
     /// From depth 4, each iteration first searches a window this many hundredths of a point
     /// either side of the last iteration's value, widened (doubled each time) on a fail;
     /// 0 searches the whole window at once (`aspiration`).
@@ -86,6 +90,7 @@ impl Tuning {
         cont_history: 0,
         se_depth: 6,
         se_margin: 10,
+        regions_free: 36,
         aspiration: 50,
     };
 
@@ -110,6 +115,7 @@ impl Tuning {
             "cont_history" => &mut self.cont_history,
             "se_depth" => &mut self.se_depth,
             "se_margin" => &mut self.se_margin,
+            "regions_free" => &mut self.regions_free,
             "aspiration" => &mut self.aspiration,
             _ => return None,
         })

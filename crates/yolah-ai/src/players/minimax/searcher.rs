@@ -19,9 +19,6 @@ use yolah_core::{Move, Position};
 
 /// Beyond every value.
 const INFINITY: i32 = 32_000;
-/// Positions with at most this many free squares are checked for separated regions; with
-/// more, the sides almost never are apart and the check would only cost time.
-const REGIONS_FREE: u32 = 36;
 /// A ply whose static value the search did not take.
 const NO_VALUE: i32 = i32::MIN;
 
@@ -320,7 +317,10 @@ impl Searcher {
         // meet; a bound outside the window cuts (a proved bound, like the game's end); and in
         // the side's own areas one move kept (`Study::own`).
         let mut own = None;
-        if shared.regions && ply > 0 && 64 - position.occupied().count() <= REGIONS_FREE {
+        if shared.regions
+            && ply > 0
+            && 64 - position.occupied().count() as i32 <= shared.pruning.tuning.regions_free
+        {
             let study = self.regions.study(position, shared.region_limits);
             let (low, high) = study.margins(position);
             let value = |margin: i32| margin + WIN * margin.signum();

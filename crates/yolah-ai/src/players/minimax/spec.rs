@@ -223,6 +223,12 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             "the singular search's bound is se_margin × depth / 10 hundredths of a point below the table's value",
         ),
         tunable(
+            "regions_free",
+            "36",
+            (0, 56, 2),
+            "with regions=on, positions with at most this many free squares are checked for separated regions",
+        ),
+        tunable(
             "aspiration",
             "50",
             (0, 500, 10),
@@ -348,6 +354,6 @@ mod tests {
                 names.push(option.name);
             }
         }
-        assert_eq!(names.len(), 19, "{names:?}");
+        assert_eq!(names.len(), 20, "{names:?}");
     }
 }
