@@ -717,12 +717,17 @@ fn lines_are_searched_even_where_the_book_has_the_move() {
 fn singular_extensions_keep_proofs_exact_and_change_the_search() {
     let mut rng = SmallRng::seed_from_u64(61);
     let mut differ = 0;
+    // The proofs with them took other paths (they were tried), to the same margins.
+    let mut proved_otherwise = 0;
     for i in 0..12 {
         let position = random_endgame(9 + i % 3, &mut rng);
-        let mut player = Minimax::new(Weights::tuned(), 1, 1);
-        player.pruning.tuning.se_depth = 2;
-        player.pruning.tuning.se_margin = 10;
-        let proof = player.search(&position, Limits::default());
+        let prove = |se_depth: i32| {
+            let mut player = Minimax::new(Weights::tuned(), 1, 1);
+            player.pruning.tuning.se_depth = se_depth;
+            player.pruning.tuning.se_margin = 10;
+            player.search(&position, Limits::default())
+        };
+        let (proof, without) = (prove(3), prove(0));
         assert!(proof.proven, "{position}");
         // A proved draw is worth 0, a margin beyond every heuristic value otherwise.
         assert_eq!(
@@ -730,7 +735,12 @@ fn singular_extensions_keep_proofs_exact_and_change_the_search() {
             exact_margin(&position),
             "{position}"
         );
+        proved_otherwise += usize::from(proof.nodes != without.nodes);
     }
+    assert!(
+        proved_otherwise >= 3,
+        "singular extensions changed {proved_otherwise} proofs of 12"
+    );
     for i in 0..12 {
         let position = random_endgame(30 + i % 3 * 2, &mut rng);
         let limits = Limits {

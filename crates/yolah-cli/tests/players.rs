@@ -670,6 +670,13 @@ fn the_tunable_constants_are_listed_and_reach_the_search() {
         nodes("minimax:depth=8"),
         "lmr_history"
     );
+    // Singular extensions start at depth 6: at depth 6 from the start none is tried, so their
+    // margin is checked from depth 4.
+    assert_ne!(
+        nodes("minimax:depth=6,se_depth=4,se_margin=200"),
+        nodes("minimax:depth=6,se_depth=4"),
+        "se_margin"
+    );
     // Where regions are checked shows in an endgame (26 free squares), with regions on.
     let endgame = |spec: &str| {
         let position = "startpos moves d5:e6 d4:d2 e6:g4 d2:b2 a1:f1 e5:f4 g4:g1 a8:a5 f1:c4 \

@@ -97,7 +97,7 @@ impl Table {
     pub fn new(megabytes: usize) -> Table {
         let bytes = megabytes.clamp(1, MAX_MEGABYTES) << 20;
         // The largest power of two that fits (a power of two fits exactly).
-        let fit = bytes / (BUCKET * size_of::<Slot>());
+        let fit = bytes / size_of::<Bucket>();
         let buckets = 1 << fit.max(1).ilog2();
         let slots: Box<[Bucket]> = (0..buckets).map(|_| Bucket::default()).collect();
         Table {

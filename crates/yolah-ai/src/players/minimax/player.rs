@@ -166,7 +166,8 @@ impl Minimax {
                 soft_percent: self.soft_percent.clamp(1, 100),
             });
         self.table.new_search();
-        // A search without limits solves: no cut may make its values inexact.
+        // A search without limits solves: no cut may make its values inexact (the cuts it
+        // keeps, reductions and singular extensions' multi-cut, leave a node unproven).
         let limited =
             limits.depth.is_some() || limits.nodes.is_some() || budget.deadline().is_some();
         let shared = Shared {

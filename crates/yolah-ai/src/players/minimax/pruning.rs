@@ -182,7 +182,9 @@ pub struct Pruning {
 impl Pruning {
     /// What plays best: reductions, null moves and late-move pruning (+39.5 [+17.1, +62.3] at
     /// 100 ms, `benches/results/lmp-100ms`); reverse futility did not show a gain. A search
-    /// without limits (`solve`) never makes the cuts, whose values are not exact.
+    /// without limits (`solve`) never makes the null-move, futility and late-move cuts; a
+    /// singular extension's multi-cut it may make, counted as unproven like every cut, so
+    /// that a proof is never made of it.
     pub const PLAY: Pruning = Pruning {
         reductions: true,
         null_move: true,

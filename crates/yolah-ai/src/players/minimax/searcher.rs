@@ -341,8 +341,9 @@ impl Searcher {
         }
 
         // Step 1: the table. A deep enough bound cuts at once (on the principal variation
-        // only a proven one, to keep the line whole). A root that leaves moves out is not the
-        // position the table knows: it neither reads its value nor stores one.
+        // only a proven one, to keep the line whole). A root that leaves moves out, and a
+        // singular extension's search that leaves the table move out (`skipped`), are not the
+        // position the table knows: they neither read its value nor store one.
         let pv_node = beta - alpha > 1;
         let skipped = self.skipped[ply];
         let excluding = (ply == 0 && !self.excluded.is_empty()) || skipped.is_some();
@@ -457,13 +458,15 @@ impl Searcher {
             && depth < plies_left(free)
             && (ply as i32) < 2 * self.iteration_depth
         {
-            let singular_beta = i32::from(entry.value) - tuning.se_margin * depth / 10;
+            // Within the heuristic values: the cut below is never taken for a proof.
+            let singular_beta =
+                (i32::from(entry.value) - tuning.se_margin * depth / 10).max(-(WIN - 1));
             let (statics, unproven) = (self.statics[ply], self.unproven);
             self.skipped[ply] = Some(table_mv);
             let value = self.recurse::<AVX2>(
                 shared,
                 position,
-                (depth - 1) / 2,
+                ((depth - 1) / 2).max(1),
                 ply,
                 singular_beta - 1,
                 singular_beta,
