@@ -92,6 +92,25 @@ fn finish(child: Child) -> Output {
 }
 
 /// The games of a record file, without their times: what a game is.
+/// Runs the command `args` gives for a folder here into `local` (one thread), then on Slurm
+/// with 2 tasks into `spread`; both must succeed. Returns what the Slurm run printed.
+fn here_then_on_slurm(args: &dyn Fn(&Path) -> Vec<String>, local: &Path, spread: &Path) -> String {
+    let output = yolah()
+        .args(args(local))
+        .args(["--threads", "1"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let output = yolah()
+        .args(args(spread))
+        .args(["--slurm", "--tasks", "2"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success(), "{said}");
+    said
+}
+
 fn games(path: &Path) -> Vec<Vec<String>> {
     let text = std::fs::read_to_string(path).expect("the record file");
     let mut lines = text.lines();
@@ -669,20 +688,8 @@ fn a_tournament_and_a_gauntlet_on_slurm_play_the_local_games() {
             args
         };
         let local = root.path().join(format!("local-{gauntlet}"));
-        let output = yolah()
-            .args(args(&local))
-            .args(["--threads", "1"])
-            .output()
-            .unwrap();
-        assert!(output.status.success());
         let spread = root.path().join(format!("slurm-{gauntlet}"));
-        let output = yolah()
-            .args(args(&spread))
-            .args(["--slurm", "--tasks", "2"])
-            .output()
-            .unwrap();
-        let said = String::from_utf8_lossy(&output.stdout);
-        assert!(output.status.success(), "{said}");
+        let said = here_then_on_slurm(&args, &local, &spread);
         assert!(said.contains("merged 2 shards"), "{said}");
         let mut here = games(&local.join("games.csv"));
         here.sort_by_key(|g| g[0].parse::<u64>().unwrap());
@@ -843,20 +850,8 @@ fn a_gauntlets_tests_on_slurm_stop_where_they_stop_here() {
         args
     };
     let local = root.path().join("local");
-    let output = yolah()
-        .args(args(&local))
-        .args(["--threads", "1"])
-        .output()
-        .unwrap();
-    assert!(output.status.success());
     let spread = root.path().join("slurm");
-    let output = yolah()
-        .args(args(&spread))
-        .args(["--slurm", "--tasks", "2"])
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{said}");
+    let said = here_then_on_slurm(&args, &local, &spread);
     assert!(said.contains("the gauntlet's tests counted"), "{said}");
     let here = games(&local.join("games.csv"));
     let mut there = games(&spread.join("games.csv"));
