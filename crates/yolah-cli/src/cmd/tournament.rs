@@ -662,12 +662,7 @@ pub(super) fn merge(
     }
     let mut records: Vec<GameRecord> = shards.into_iter().flat_map(|(_, r)| r).collect();
     records.sort_by_key(|r| r.game);
-    {
-        let (_store, mut writer) = Store::create(dir, &whole)?;
-        for record in &records {
-            writer.write(record)?;
-        }
-    }
+    write_finished(dir, &whole, &records)?;
     writeln!(
         out,
         "merged {count} shards: {} games into {}",
@@ -710,4 +705,18 @@ pub enum TournamentCommand {
         #[arg(value_name = "DIR")]
         parts: Vec<PathBuf>,
     },
+}
+
+/// A new tournament folder `dir` of `config` holding `records`, its games (as `merge` and a
+/// gauntlet's tests on Slurm write one).
+pub(super) fn write_finished(
+    dir: &std::path::Path,
+    config: &Config,
+    records: &[GameRecord],
+) -> Result<()> {
+    let (_store, mut writer) = Store::create(dir, config)?;
+    for record in records {
+        writer.write(record)?;
+    }
+    Ok(())
 }

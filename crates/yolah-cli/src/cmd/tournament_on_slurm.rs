@@ -158,12 +158,7 @@ fn write_tested(
     dir: &Path,
     (whole, counted): (Config, Vec<yolah_ai::arena::record::GameRecord>),
 ) -> Result<()> {
-    {
-        let (_store, mut writer) = Store::create(dir, &whole)?;
-        for record in &counted {
-            writer.write(record)?;
-        }
-    }
+    super::tournament::write_finished(dir, &whole, &counted)?;
     writeln!(
         out,
         "the gauntlet's tests counted {} games, in schedule order, into {}",
