@@ -618,7 +618,7 @@ fn the_tunable_constants_are_listed_and_reach_the_search() {
         .skip(1)
         .map(|l| l.split_whitespace().collect())
         .collect();
-    assert_eq!(rows.len(), 20, "{text}");
+    assert_eq!(rows.len(), 22, "{text}");
     let nodes_from = |spec: &str, position: &str| {
         let output = yolah(&["think", spec, "--position", position, "--json"], "");
         assert!(output.status.success(), "{spec}: {}", stderr(&output));
@@ -657,6 +657,7 @@ fn the_tunable_constants_are_listed_and_reach_the_search() {
         "lmp_worsening=50",
         "cont_history=200",
         "se_depth=4",
+        "iir_depth=4",
     ] {
         assert_ne!(
             nodes(&format!("minimax:depth=6,{changed}")),
@@ -676,6 +677,12 @@ fn the_tunable_constants_are_listed_and_reach_the_search() {
         nodes("minimax:depth=6,se_depth=4,se_margin=200"),
         nodes("minimax:depth=6,se_depth=4"),
         "se_margin"
+    );
+    // Their negative side (a table move not singular, yet holding beta) shows a ply deeper.
+    assert_ne!(
+        nodes("minimax:depth=7,se_depth=4,se_negative=1"),
+        nodes("minimax:depth=7,se_depth=4"),
+        "se_negative"
     );
     // Where regions are checked shows in an endgame (26 free squares), with regions on.
     let endgame = |spec: &str| {

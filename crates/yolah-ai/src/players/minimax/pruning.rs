@@ -59,6 +59,13 @@ pub struct Tuning {
     /// The singular search's bound is `se_margin × depth / 10` hundredths of a point below
     /// the table's value (`se_margin`).
     pub se_margin: i32,
+    /// Where the singular search finds another move reaching its bound but that bound is
+    /// below beta, and the table's lower bound holds beta, the table move is searched this
+    /// many plies shallower (a negative extension; 0: as deep as the others) (`se_negative`).
+    pub se_negative: i32,
+    /// From this depth (0: never), a node the table knows no move for is searched a ply
+    /// shallower (an internal iterative reduction) (`iir_depth`).
+    pub iir_depth: i32,
     /// With `regions=on`, positions with at most this many free squares are checked for
     /// separated regions; with more, the sides are almost never apart and the check would
     /// only cost time (`regions_free`).
@@ -90,6 +97,8 @@ impl Tuning {
         cont_history: 0,
         se_depth: 6,
         se_margin: 10,
+        se_negative: 0,
+        iir_depth: 0,
         regions_free: 36,
         aspiration: 50,
     };
@@ -115,6 +124,8 @@ impl Tuning {
             "cont_history" => &mut self.cont_history,
             "se_depth" => &mut self.se_depth,
             "se_margin" => &mut self.se_margin,
+            "se_negative" => &mut self.se_negative,
+            "iir_depth" => &mut self.iir_depth,
             "regions_free" => &mut self.regions_free,
             "aspiration" => &mut self.aspiration,
             _ => return None,
@@ -202,6 +213,8 @@ impl Pruning {
         counter_moves: false,
         tuning: Tuning {
             se_depth: 0,
+            se_negative: 0,
+            iir_depth: 0,
             ..Tuning::DEFAULT
         },
     };

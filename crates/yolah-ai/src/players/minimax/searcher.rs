@@ -484,8 +484,26 @@ impl Searcher {
             } else if singular_beta >= beta {
                 self.unproven += 1;
                 return singular_beta;
+            } else if i32::from(entry.value) >= beta {
+                // Not singular, and expected to hold beta anyway: searched shallower.
+                extension = -tuning.se_negative;
             }
         }
+
+        // Step 2d: an internal iterative reduction: a node the table knows no move for,
+        // deep enough, is searched a ply shallower (its move order is a guess; the next
+        // iteration finds the table's move). Not where the search sees the game's end.
+        let depth = if tuning.iir_depth > 0
+            && depth >= tuning.iir_depth
+            && table_move.is_none()
+            && ply > 0
+            && !excluding
+            && depth < plies_left(free)
+        {
+            depth - 1
+        } else {
+            depth
+        };
 
         // Step 3: the moves, ordered: table move, killers, then by history.
         let side = position.side_to_move();

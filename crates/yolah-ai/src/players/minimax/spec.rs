@@ -223,6 +223,18 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             "the singular search's bound is se_margin × depth / 10 hundredths of a point below the table's value",
         ),
         tunable(
+            "se_negative",
+            "0",
+            (0, 3, 1),
+            "where another move reaches the singular bound, below beta, and the table's bound holds beta, the table move is searched this many plies shallower",
+        ),
+        tunable(
+            "iir_depth",
+            "0",
+            (0, 20, 1),
+            "from this depth (0: never) a node the table knows no move for is searched a ply shallower (internal iterative reduction)",
+        ),
+        tunable(
             "regions_free",
             "36",
             (0, 56, 2),
@@ -354,6 +366,6 @@ mod tests {
                 names.push(option.name);
             }
         }
-        assert_eq!(names.len(), 20, "{names:?}");
+        assert_eq!(names.len(), 22, "{names:?}");
     }
 }
