@@ -710,7 +710,8 @@ fn lines_are_searched_even_where_the_book_has_the_move() {
     );
 }
 
-/// Singular extensions (`se_depth`), their negative side (`se_negative`) and internal
+/// Singular extensions (`se_depth`), their negative and double sides (`se_negative`,
+/// `se_double`) and internal
 /// iterative reductions (`iir_depth`) change the search's depth, not its truth: a search
 /// without limits with each on proves every endgame's exact margin, as exhaustive minimax
 /// finds it, and a limited search with each visits other nodes.
@@ -724,10 +725,15 @@ fn extensions_and_reductions_keep_proofs_exact_and_change_the_search() {
         singular(t);
         t.se_negative = 1;
     };
+    let double = |t: &mut Tuning| {
+        singular(t);
+        t.se_double = 10;
+    };
     let iir = |t: &mut Tuning| t.iir_depth = 3;
-    let cases: [(&str, &dyn Fn(&mut Tuning), &dyn Fn(&mut Tuning)); 3] = [
+    let cases: [(&str, &dyn Fn(&mut Tuning), &dyn Fn(&mut Tuning)); 4] = [
         ("se_depth", &singular, &|t| t.se_depth = 0),
         ("se_negative", &negative, &singular),
+        ("se_double", &double, &singular),
         ("iir_depth", &iir, &|_| ()),
     ];
     for (name, on, off) in cases {

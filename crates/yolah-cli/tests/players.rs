@@ -618,7 +618,7 @@ fn the_tunable_constants_are_listed_and_reach_the_search() {
         .skip(1)
         .map(|l| l.split_whitespace().collect())
         .collect();
-    assert_eq!(rows.len(), 22, "{text}");
+    assert_eq!(rows.len(), 23, "{text}");
     let nodes_from = |spec: &str, position: &str| {
         let output = yolah(&["think", spec, "--position", position, "--json"], "");
         assert!(output.status.success(), "{spec}: {}", stderr(&output));
@@ -683,6 +683,11 @@ fn the_tunable_constants_are_listed_and_reach_the_search() {
         nodes("minimax:depth=7,se_depth=4,se_negative=1"),
         nodes("minimax:depth=7,se_depth=4"),
         "se_negative"
+    );
+    assert_ne!(
+        nodes("minimax:depth=6,se_depth=4,se_double=10"),
+        nodes("minimax:depth=6,se_depth=4"),
+        "se_double"
     );
     // Where regions are checked shows in an endgame (26 free squares), with regions on.
     let endgame = |spec: &str| {

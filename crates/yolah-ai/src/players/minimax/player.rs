@@ -81,13 +81,14 @@ impl Minimax {
     pub fn solver(tt_megabytes: usize, threads: usize) -> Minimax {
         Minimax {
             // Late-move pruning only delays proofs (a node that skips a move is not proved);
-            // singular extensions, their negative side and internal iterative reductions were
+            // singular extensions, their double and negative sides and internal iterative reductions were
             // measured in play, not in proofs: the solver keeps its search as it was.
             pruning: Pruning {
                 move_count: false,
                 tuning: Tuning {
                     se_depth: 0,
                     se_negative: 0,
+                    se_double: 0,
                     iir_depth: 0,
                     ..Tuning::DEFAULT
                 },

@@ -63,6 +63,10 @@ pub struct Tuning {
     /// below beta, and the table's lower bound holds beta, the table move is searched this
     /// many plies shallower (a negative extension; 0: as deep as the others) (`se_negative`).
     pub se_negative: i32,
+    /// A singular table move whose other moves all stay this many hundredths of a point
+    /// below the singular bound is searched two plies deeper, off the principal variation, at
+    /// most six times on a line (a double extension; 0: never) (`se_double`).
+    pub se_double: i32,
     /// From this depth (0: never), a node the table knows no move for is searched a ply
     /// shallower (an internal iterative reduction) (`iir_depth`).
     pub iir_depth: i32,
@@ -98,6 +102,7 @@ impl Tuning {
         se_depth: 6,
         se_margin: 10,
         se_negative: 0,
+        se_double: 0,
         iir_depth: 0,
         regions_free: 36,
         aspiration: 50,
@@ -125,6 +130,7 @@ impl Tuning {
             "se_depth" => &mut self.se_depth,
             "se_margin" => &mut self.se_margin,
             "se_negative" => &mut self.se_negative,
+            "se_double" => &mut self.se_double,
             "iir_depth" => &mut self.iir_depth,
             "regions_free" => &mut self.regions_free,
             "aspiration" => &mut self.aspiration,
@@ -214,6 +220,7 @@ impl Pruning {
         tuning: Tuning {
             se_depth: 0,
             se_negative: 0,
+            se_double: 0,
             iir_depth: 0,
             ..Tuning::DEFAULT
         },

@@ -21,6 +21,9 @@ use yolah_core::{Move, Position};
 const INFINITY: i32 = 32_000;
 /// A ply whose static value the search did not take.
 const NO_VALUE: i32 = i32::MIN;
+/// The most double singular extensions on one line ([`super::Tuning::se_double`]): each adds
+/// a ply more than a single one, and many in a row would make a search that never ends.
+const MAX_DOUBLES: u8 = 6;
 
 /// What every thread of one search shares.
 #[derive(Clone)]
@@ -87,6 +90,8 @@ pub(super) struct Searcher {
     /// At each ply of the line, the move a singular-extension search leaves out (the table
     /// move whose singularity it tests), if any.
     skipped: [Option<Move>; MAX_PLY],
+    /// At each ply of the line, how many double singular extensions led to it.
+    doubles: [u8; MAX_PLY],
     /// The depth of the iteration being searched: extensions stop at twice it.
     iteration_depth: i32,
 }
@@ -117,6 +122,7 @@ impl Searcher {
             regions: Regions::new(),
             excluded: Vec::new(),
             skipped: [None; MAX_PLY],
+            doubles: [0; MAX_PLY],
             iteration_depth: 0,
         }
     }
@@ -336,6 +342,10 @@ impl Searcher {
             self.unproven += 1;
             return self.evaluate(shared, position).clamp(-(WIN - 1), WIN - 1);
         }
+        if ply == 0 {
+            self.doubles[0] = 0;
+        }
+        self.doubles[ply + 1] = self.doubles[ply];
         if self.should_stop(shared) {
             return 0;
         }
@@ -480,7 +490,12 @@ impl Searcher {
                 return 0;
             }
             if value < singular_beta {
-                extension = 1;
+                // Far below the bound, off the principal variation: two plies.
+                let double = tuning.se_double > 0
+                    && !pv_node
+                    && value < singular_beta - tuning.se_double
+                    && self.doubles[ply] < MAX_DOUBLES;
+                extension = if double { 2 } else { 1 };
             } else if singular_beta >= beta {
                 self.unproven += 1;
                 return singular_beta;
@@ -545,7 +560,8 @@ impl Searcher {
             self.play(shared, position, m);
             let value = if i == 0 {
                 let extended = if Some(m) == table_move { extension } else { 0 };
-                -self.recurse::<AVX2>(
+                self.doubles[ply + 1] = self.doubles[ply] + u8::from(extended == 2);
+                let value = -self.recurse::<AVX2>(
                     shared,
                     position,
                     depth - 1 + extended,
@@ -553,7 +569,9 @@ impl Searcher {
                     -beta,
                     -alpha,
                     false,
-                )
+                );
+                self.doubles[ply + 1] = self.doubles[ply];
+                value
             } else {
                 // Step 4b: late moves first shallower (late-move reduction).
                 let reduction = shared

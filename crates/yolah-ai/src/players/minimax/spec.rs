@@ -229,6 +229,12 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             "where another move reaches the singular bound, below beta, and the table's bound holds beta, the table move is searched this many plies shallower",
         ),
         tunable(
+            "se_double",
+            "0",
+            (0, 400, 10),
+            "a singular table move whose other moves stay this far (hundredths of a point) below the singular bound is searched two plies deeper, off the principal variation (0: never)",
+        ),
+        tunable(
             "iir_depth",
             "0",
             (0, 20, 1),
@@ -366,6 +372,6 @@ mod tests {
                 names.push(option.name);
             }
         }
-        assert_eq!(names.len(), 22, "{names:?}");
+        assert_eq!(names.len(), 23, "{names:?}");
     }
 }
