@@ -618,7 +618,7 @@ fn the_tunable_constants_are_listed_and_reach_the_search() {
         .skip(1)
         .map(|l| l.split_whitespace().collect())
         .collect();
-    assert_eq!(rows.len(), 23, "{text}");
+    assert_eq!(rows.len(), 24, "{text}");
     let nodes_from = |spec: &str, position: &str| {
         let output = yolah(&["think", spec, "--position", position, "--json"], "");
         assert!(output.status.success(), "{spec}: {}", stderr(&output));
@@ -658,6 +658,7 @@ fn the_tunable_constants_are_listed_and_reach_the_search() {
         "cont_history=200",
         "se_depth=4",
         "iir_depth=4",
+        "hp_margin=1",
     ] {
         assert_ne!(
             nodes(&format!("minimax:depth=6,{changed}")),

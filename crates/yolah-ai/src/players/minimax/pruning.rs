@@ -45,6 +45,9 @@ pub struct Tuning {
     /// is not improving), late-move pruning searches this percentage of its moves; 100 keeps
     /// them all (`lmp_worsening`).
     pub lmp_worsening: i32,
+    /// Where late-move pruning may cut, the moves (after the first) whose history is below
+    /// `-hp_margin × depth` are not searched (history pruning; 0: never) (`hp_margin`).
+    pub hp_margin: i32,
     /// No cut of the static value and no late-move pruning with this many free squares or
     /// fewer (`prune_free`).
     pub prune_free: i32,
@@ -97,6 +100,7 @@ impl Tuning {
         lmp_a: 4,
         lmp_b: 2,
         lmp_worsening: 100,
+        hp_margin: 0,
         prune_free: 20,
         cont_history: 0,
         se_depth: 6,
@@ -125,6 +129,7 @@ impl Tuning {
             "lmp_a" => &mut self.lmp_a,
             "lmp_b" => &mut self.lmp_b,
             "lmp_worsening" => &mut self.lmp_worsening,
+            "hp_margin" => &mut self.hp_margin,
             "prune_free" => &mut self.prune_free,
             "cont_history" => &mut self.cont_history,
             "se_depth" => &mut self.se_depth,

@@ -555,6 +555,18 @@ impl Searcher {
                 self.unproven += 1;
                 break;
             }
+            // Step 4a': history pruning: where late-move pruning may cut, from the second
+            // move, the moves whose history is below `-hp_margin × depth` (the rest of them:
+            // the order is by history) are not searched either.
+            if count_limit.is_some()
+                && i > 0
+                && tuning.hp_margin > 0
+                && MoveOrder::by_history(order[i])
+                && order[i] < -tuning.hp_margin * depth
+            {
+                self.unproven += 1;
+                break;
+            }
             let m = moves[i];
             self.played[ply] = m;
             self.play(shared, position, m);

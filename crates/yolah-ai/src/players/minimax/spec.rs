@@ -199,6 +199,12 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             "where the static value is not above its value two plies before, late-move pruning searches this percentage of its moves",
         ),
         tunable(
+            "hp_margin",
+            "0",
+            (0, 2048, 16),
+            "where late-move pruning may cut, moves after the first whose history is below -hp_margin × depth are not searched (history pruning; 0: never; history runs from -16384 to 16384)",
+        ),
+        tunable(
             "prune_free",
             "20",
             (0, 56, 2),
@@ -372,6 +378,6 @@ mod tests {
                 names.push(option.name);
             }
         }
-        assert_eq!(names.len(), 23, "{names:?}");
+        assert_eq!(names.len(), 24, "{names:?}");
     }
 }
