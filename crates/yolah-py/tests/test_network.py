@@ -14,10 +14,10 @@ SHIPPED = REPOSITORY / "crates/yolah-ai/data/network.yolahnet"
 
 def test_a_file_written_from_its_own_arrays_is_the_same_file(tmp_path):
     network = yolah.Network.load(SHIPPED)
-    assert network.shape == {"hidden": 256, "second": 32, "third": 0, "buckets": 1,
+    assert network.shape == {"hidden": 512, "second": 32, "third": 0, "buckets": 1,
                              "features": True}
     arrays = network.arrays()
-    assert arrays["W1"].shape == (193, 256) and arrays["W2"].shape == (1, 32, 256)
+    assert arrays["W1"].shape == (193, 512) and arrays["W2"].shape == (1, 32, 512)
     again = yolah.Network.from_arrays(arrays, epochs=network.epochs)
     again.save(tmp_path / "again.yolahnet")
     assert (tmp_path / "again.yolahnet").read_bytes() == SHIPPED.read_bytes()
