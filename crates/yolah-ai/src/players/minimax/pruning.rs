@@ -45,8 +45,9 @@ pub struct Tuning {
     /// is not improving), late-move pruning searches this percentage of its moves; 100 keeps
     /// them all (`lmp_worsening`).
     pub lmp_worsening: i32,
-    /// Where late-move pruning may cut, the moves (after the first) whose history is below
-    /// `-hp_margin × depth` are not searched (history pruning; 0: never) (`hp_margin`).
+    /// Where late-move pruning may cut, the moves (after the first) whose ordering key (their
+    /// history, with continuation history when on) is below `-hp_margin × depth` are not
+    /// searched (history pruning; 0: never) (`hp_margin`).
     pub hp_margin: i32,
     /// No cut of the static value and no late-move pruning with this many free squares or
     /// fewer (`prune_free`).

@@ -507,9 +507,10 @@ impl Searcher {
 
         // Step 2d: an internal iterative reduction: a node the table knows no move for,
         // deep enough, is searched a ply shallower (its move order is a guess; the next
-        // iteration finds the table's move). Not where the search sees the game's end.
+        // iteration finds the table's move). Never below a ply; not where the search sees the
+        // game's end.
         let depth = if tuning.iir_depth > 0
-            && depth >= tuning.iir_depth
+            && depth >= tuning.iir_depth.max(2)
             && table_move.is_none()
             && ply > 0
             && !excluding

@@ -202,7 +202,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             "hp_margin",
             "0",
             (0, 2048, 16),
-            "where late-move pruning may cut, moves after the first whose history is below -hp_margin × depth are not searched (history pruning; 0: never; history runs from -16384 to 16384)",
+            "where late-move pruning may cut, moves after the first whose ordering key (history, with continuation history if on) is below -hp_margin × depth are not searched (history pruning; 0: never; history alone runs from -16384 to 16384)",
         ),
         tunable(
             "prune_free",
@@ -238,13 +238,13 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             "se_double",
             "0",
             (0, 400, 10),
-            "a singular table move whose other moves stay this far (hundredths of a point) below the singular bound is searched two plies deeper, off the principal variation (0: never)",
+            "a singular table move whose other moves stay this far (hundredths of a point) below the singular bound is searched two plies deeper, off the principal variation, at most six times on a line (0: never)",
         ),
         tunable(
             "iir_depth",
             "0",
             (0, 20, 1),
-            "from this depth (0: never) a node the table knows no move for is searched a ply shallower (internal iterative reduction)",
+            "from this depth (0: never; 2 at least) a node the table knows no move for is searched a ply shallower (internal iterative reduction)",
         ),
         tunable(
             "regions_free",
