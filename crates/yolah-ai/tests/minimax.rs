@@ -710,6 +710,16 @@ fn lines_are_searched_even_where_the_book_has_the_move() {
     );
 }
 
+/// A tunable's case in the test below: its name, the search with it and without, and the
+/// least number of proofs and of limited searches (of 12 each) it changes.
+type Case<'a> = (
+    &'a str,
+    &'a dyn Fn(&mut Tuning),
+    &'a dyn Fn(&mut Tuning),
+    usize,
+    usize,
+);
+
 /// Singular extensions (`se_depth`), their negative and double sides (`se_negative`,
 /// `se_double`), history pruning (`hp_margin`) and internal
 /// iterative reductions (`iir_depth`) change the search, not its truth: a search
@@ -731,17 +741,8 @@ fn extensions_and_reductions_keep_proofs_exact_and_change_the_search() {
     };
     let iir = |t: &mut Tuning| t.iir_depth = 3;
     let history = |t: &mut Tuning| t.hp_margin = 1;
-    // Each: its name, the search with it and without, and the least number of proofs (of 12)
-    // and of limited searches (of 12) it changes. The negative side acts more rarely (a table
-    // move not singular whose bound still holds beta); history pruning never where the search
-    // sees the end, so in no proof.
-    type Case<'a> = (
-        &'a str,
-        &'a dyn Fn(&mut Tuning),
-        &'a dyn Fn(&mut Tuning),
-        usize,
-        usize,
-    );
+    // The negative side acts more rarely (a table move not singular whose bound still holds
+    // beta); history pruning never where the search sees the end, so in no proof.
     let cases: [Case; 5] = [
         ("se_depth", &singular, &|t| t.se_depth = 0, 3, 6),
         ("se_negative", &negative, &singular, 2, 3),
