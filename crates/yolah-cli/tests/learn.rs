@@ -583,7 +583,7 @@ fn bad_options_are_refused_before_anything_is_written() {
         (&["--budget", "nodes=300"], "--gauntlet 'mcts'"),
         (
             &["--warm", "on", "--hidden", "32,8"],
-            "--warm on starts each candidate from its parent, but the start network is a 193x256x32x1 network and --hidden/--buckets/--features ask for 193x32x8x1",
+            "--warm on starts each candidate from its parent, but the start network is a 193x512x32x1 network and --hidden/--buckets/--features ask for 193x32x8x1",
         ),
         (
             &["--learning-rate", "0"],

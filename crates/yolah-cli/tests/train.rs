@@ -614,12 +614,12 @@ fn starts_from_a_network_when_asked() {
     let settings = std::fs::read_to_string(root.path().join("child.train.json")).unwrap();
     assert!(settings.contains("parent.yolahnet"), "{settings}");
 
-    // The shipped network, its own shape (256 units) with no --hidden.
+    // The shipped network, its own shape (512 units) with no --hidden.
     let shipped = root.path().join("shipped.yolahnet");
     let output = train(&data, &shipped, &["--epochs", "1", "--init", "shipped"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let bytes = std::fs::read(&shipped).unwrap();
-    assert_eq!(u16::from_le_bytes([bytes[12], bytes[13]]), 256);
+    assert_eq!(u16::from_le_bytes([bytes[12], bytes[13]]), 512);
 
     // Refused before anything is written.
     let refused = root.path().join("refused.yolahnet");
