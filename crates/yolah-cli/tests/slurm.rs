@@ -91,7 +91,6 @@ fn finish(child: Child) -> Output {
     output
 }
 
-/// The games of a record file, without their times: what a game is.
 /// Runs the command `args` gives for a folder here into `local` (one thread), then on Slurm
 /// with 2 tasks into `spread`; both must succeed. Returns what the Slurm run printed.
 fn here_then_on_slurm(args: &dyn Fn(&Path) -> Vec<String>, local: &Path, spread: &Path) -> String {
@@ -111,6 +110,7 @@ fn here_then_on_slurm(args: &dyn Fn(&Path) -> Vec<String>, local: &Path, spread:
     said
 }
 
+/// The games of a record file, without their times: what a game is.
 fn games(path: &Path) -> Vec<Vec<String>> {
     let text = std::fs::read_to_string(path).expect("the record file");
     let mut lines = text.lines();

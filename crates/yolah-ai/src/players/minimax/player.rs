@@ -3,7 +3,7 @@
 
 use super::instructions::Instructions;
 use super::outcome::{Outcome, book_report, report};
-use super::pruning::{Pruning, Tuning};
+use super::pruning::Pruning;
 use super::searcher::{Iteration, Searcher, Shared, outcome};
 use super::time::{DEFAULT_SOFT_PERCENT, TimePlan};
 use super::values::MAX_PLY;
@@ -81,17 +81,11 @@ impl Minimax {
     pub fn solver(tt_megabytes: usize, threads: usize) -> Minimax {
         Minimax {
             // Late-move pruning only delays proofs (a node that skips a move is not proved);
-            // singular extensions, their double and negative sides and internal iterative reductions were
-            // measured in play, not in proofs: the solver keeps its search as it was.
+            // the extensions and internal iterative reductions were measured in play, not in
+            // proofs: the solver keeps its search without them, as plain alpha-beta's.
             pruning: Pruning {
                 move_count: false,
-                tuning: Tuning {
-                    se_depth: 0,
-                    se_negative: 0,
-                    se_double: 0,
-                    iir_depth: 0,
-                    ..Tuning::DEFAULT
-                },
+                tuning: Pruning::NONE.tuning,
                 ..Pruning::PLAY
             },
             regions: true,

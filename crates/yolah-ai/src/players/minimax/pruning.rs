@@ -216,7 +216,8 @@ impl Pruning {
         counter_moves: false,
         tuning: Tuning::DEFAULT,
     };
-    /// Every move to full depth: plain alpha-beta, as tests compare with minimax.
+    /// Every move to full depth: plain alpha-beta, as tests compare with minimax. Its tuning,
+    /// without extensions or internal iterative reductions, is also the solver's.
     pub const NONE: Pruning = Pruning {
         reductions: false,
         null_move: false,
