@@ -316,6 +316,54 @@ fn the_value_mix_changes_what_is_learnt_from_the_same_games() {
     assert!(mixed.contains("value (against the mix 1)"), "{mixed}");
 }
 
+/// With `--gumbel` the policy targets are the Gumbel root's improved policy, which puts
+/// weight on every move, where 8 visits' shares can be on at most 8; the run resumes with
+/// its setting from its config.
+#[test]
+fn a_gumbel_run_learns_its_improved_policy() {
+    let root = tempfile::tempdir().unwrap();
+    let mut spread = Vec::new();
+    for gumbel in [None, Some("4")] {
+        let dir = root
+            .path()
+            .join(format!("gumbel-{}", gumbel.unwrap_or("off")));
+        let mut args = run_args(&dir, 1);
+        if let Some(m) = gumbel {
+            args.extend(["--gumbel".to_string(), m.to_string()]);
+        }
+        let out = run(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let config = std::fs::read_to_string(dir.join("zero.json")).unwrap();
+        let expected = format!("\"gumbel\": {}", gumbel.unwrap_or("0"));
+        assert!(config.contains(&expected), "{config}");
+        let bytes = std::fs::read(dir.join("gen-001/games-0000.bin")).unwrap();
+        let samples = yolah_train::zero::samples_from_bytes(&bytes).unwrap();
+        let wide = samples
+            .iter()
+            .filter(|s| s.policy.len() > 8)
+            .map(|s| s.policy.iter().filter(|&&p| p > 0.0).count())
+            .collect::<Vec<_>>();
+        assert!(
+            wide.len() > 100,
+            "{} positions of more than 8 moves",
+            wide.len()
+        );
+        spread.push((wide.iter().filter(|&&n| n > 8).count(), wide.len()));
+        if gumbel.is_some() {
+            let resumed = run(&resume_args(&dir, 2));
+            assert!(resumed.status.success(), "{}", stderr(&resumed));
+            let config = std::fs::read_to_string(dir.join("zero.json")).unwrap();
+            assert!(config.contains(&expected), "{config}");
+        }
+    }
+    assert_eq!(spread[0].0, 0, "8 visits' shares on more than 8 moves");
+    let (more, of) = spread[1];
+    assert!(
+        more * 10 > of * 9,
+        "the improved policy on more than 8 moves {more} times of {of}"
+    );
+}
+
 #[test]
 fn bad_options_are_refused_before_anything_is_written() {
     let root = tempfile::tempdir().unwrap();
@@ -337,6 +385,8 @@ fn bad_options_are_refused_before_anything_is_written() {
         (&["--threads", "0"], "--threads is 0: 1 to 1024"),
         (&["--gate", "3"], "gate games is 3: an even number"),
         (&["--gate", "20000"], "gate games is 20000: 2 to 10000"),
+        (&["--gumbel", "0"], "gumbel is 0: 2 to 64"),
+        (&["--gumbel", "65"], "gumbel is 65: 2 to 64"),
     ] {
         let mut args = vec!["zero", "--out", out];
         args.extend_from_slice(extra);
@@ -367,6 +417,7 @@ fn bad_options_are_refused_before_anything_is_written() {
         ["--visits", "5"],
         ["--opponent", "mcts"],
         ["--value-mix", "0.5"],
+        ["--gumbel", "4"],
     ] {
         let mut args = vec!["zero", "--out", out, "--resume"];
         args.extend_from_slice(&extra);

@@ -1,6 +1,7 @@
 //! `AlphaZero`'s learning, on a CPU: self-play games of the `alphazero` player whose positions
-//! become samples (the root's visit shares as the policy target, the game's result and the
-//! search's own value at the root as the value targets), and the trainer that fits the
+//! become samples (the root's visit shares as the policy target, or with a Gumbel root its
+//! improved policy; the game's result and the search's own value at the root as the value
+//! targets), and the trainer that fits the
 //! policy-value network ([`yolah_ai::players::alphazero::network`]) to them: policy
 //! cross-entropy plus squared value error (against the result, or a mix of the result and the
 //! search's value: `value_mix`), Adam, each sample seen under a random one of the board's eight
@@ -14,7 +15,7 @@ use std::sync::Arc;
 use yolah_ai::limits::{Budget, Limits};
 use yolah_ai::players::alphazero::network::{Activations, MOVES, Parameters, softmax};
 use yolah_ai::players::alphazero::player::{AlphaZero, Choice};
-use yolah_ai::players::alphazero::search::Settings;
+use yolah_ai::players::alphazero::search::{Gumbel, Settings};
 use yolah_core::zobrist::fnv1a;
 use yolah_core::{Bitboard, Color, Position, Symmetry};
 
@@ -49,12 +50,17 @@ pub struct SelfPlay {
     pub noise: f32,
     /// Plies during which moves are drawn in proportion to their visits.
     pub explore: u32,
+    /// Gumbel `AlphaZero`'s root considering this many moves (none: PUCT's): the policy
+    /// target is its improved policy and the move played the one it chose, at every ply
+    /// (its Gumbel draws explore; `noise` and `explore` are not used).
+    pub gumbel: Option<usize>,
 }
 
 /// One self-play game from the start with `network`, drawing from `seed`: its samples.
 pub fn play_game(network: &Arc<Parameters>, play: SelfPlay, seed: u64) -> Vec<Sample> {
     let settings = Settings {
         noise: play.noise,
+        gumbel: play.gumbel.map(Gumbel::considering),
         ..Settings::default()
     };
     let choice = Choice {
@@ -76,13 +82,19 @@ pub fn play_game(network: &Arc<Parameters>, play: SelfPlay, seed: u64) -> Vec<Sa
         }
         let result = player.search(&position, &Budget::start(limits));
         let total = result.visits.max(1) as f32;
+        let (policy, mv) = match &result.improved {
+            Some((policy, chosen)) => (policy.clone(), *chosen),
+            None => (
+                result.children.iter().map(|c| c.1 as f32 / total).collect(),
+                player.pick(&position, &result).0,
+            ),
+        };
         samples.push(Sample {
             position,
-            policy: result.children.iter().map(|c| c.1 as f32 / total).collect(),
+            policy,
             result: 0.0,
             search: result.value().clamp(-1.0, 1.0),
         });
-        let (mv, _, _) = player.pick(&position, &result);
         position.play(mv);
     }
     let outcome = position.outcome().expect("the game is over");
@@ -522,6 +534,7 @@ mod tests {
             visits: 16,
             noise: 0.25,
             explore: 10,
+            gumbel: None,
         };
         let mut samples = play_games(&network, play, seed, 0..4);
         samples.truncate(count);
@@ -681,6 +694,7 @@ mod tests {
             visits: 200,
             noise: 0.0,
             explore: 0,
+            gumbel: None,
         };
         let samples = play_games(&network, play, 9, 0..16);
         let late: Vec<&Sample> = samples

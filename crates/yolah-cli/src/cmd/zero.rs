@@ -40,9 +40,15 @@ pub struct Options {
     /// Self-play games per generation, 8 to 100000 [default: 400].
     #[arg(long, short, value_name = "N")]
     pub games: Option<u64>,
-    /// PUCT visits per self-play move, 2 to 100000 [default: 200].
+    /// Visits per self-play move, 2 to 100000 [default: 200].
     #[arg(long, value_name = "N")]
     pub visits: Option<u64>,
+    /// Self-play with Gumbel `AlphaZero`'s root (Danihelka et al., 2022) considering M moves,
+    /// 2 to 64: Sequential Halving shares the visits among them, the policy target is its
+    /// improved policy, the move played the one it chose [default: PUCT's root, Dirichlet
+    /// noise, the policy target the visit shares]. The matches play PUCT either way.
+    #[arg(long, value_name = "M")]
+    pub gumbel: Option<u32>,
     /// The network's hidden units, 8 to 1024, a multiple of 8 [default: 128].
     #[arg(long, value_name = "H")]
     pub hidden: Option<usize>,
@@ -110,6 +116,10 @@ pub struct Config {
     /// Games of the gate (0: none). Runs made before the gate have none.
     #[serde(default)]
     gate: u32,
+    /// Moves a Gumbel root considers in self-play (0: PUCT's root). Runs made before it
+    /// have 0.
+    #[serde(default)]
+    gumbel: u32,
 }
 
 /// The score a gated network needs against the one self-play uses, as `AlphaGo` Zero's.
@@ -139,6 +149,9 @@ impl Config {
             if !self.gate.is_multiple_of(2) {
                 return Err(format!("gate games is {}: an even number", self.gate));
             }
+        }
+        if self.gumbel != 0 {
+            within("gumbel", u64::from(self.gumbel), 2, 64)?;
         }
         if !self.test_games.is_multiple_of(2) {
             return Err(format!("test games is {}: an even number", self.test_games));
@@ -286,6 +299,11 @@ fn start(options: &Options) -> Result<(Config, State, DirLock)> {
     } else {
         options.opponent.clone()
     };
+    if let Some(m) = options.gumbel
+        && !(2..=64).contains(&m)
+    {
+        return Err(UsageError(format!("gumbel is {m}: 2 to 64")).into());
+    }
     let config = Config {
         generations: options.generations.unwrap_or(20),
         games: options.games.unwrap_or(400),
@@ -299,6 +317,7 @@ fn start(options: &Options) -> Result<(Config, State, DirLock)> {
         opponents,
         test_games: options.test_games.unwrap_or(40),
         gate: options.gate.unwrap_or(0),
+        gumbel: options.gumbel.unwrap_or(0),
         seed: options.seed.unwrap_or(1),
     };
     config.check().map_err(UsageError)?;
@@ -338,6 +357,7 @@ fn resume(options: &Options) -> Result<(Config, State, DirLock)> {
             && options.opponent.is_empty()
             && options.test_games.is_none()
             && options.gate.is_none()
+            && options.gumbel.is_none()
             && options.seed.is_none(),
         "--resume takes its settings from {CONFIG}: only --generations and --threads may be given"
     );
@@ -417,6 +437,7 @@ fn self_play(dir: &Path, config: &Config, generation: u32, player: u32) -> Resul
         visits: config.visits,
         noise: 0.25,
         explore: 20,
+        gumbel: (config.gumbel > 0).then_some(config.gumbel as usize),
     };
     let seed = config.seed ^ (u64::from(generation) << 32);
     let chunks = config.games.div_ceil(CHUNK);

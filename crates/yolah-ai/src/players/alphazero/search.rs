@@ -8,6 +8,14 @@
 //! of the [`Evaluator`], so a network in Python or on a GPU is called once a batch): each walk
 //! counts its visits and a loss on the way down (a "virtual loss" until its value comes), so
 //! the next walks of the batch spread out.
+//!
+//! With [`Settings::gumbel`] the root is Gumbel `AlphaZero`'s (Danihelka et al., "Policy
+//! improvement by planning with Gumbel", ICLR 2022), for self-play with few visits: `m` moves
+//! are drawn without replacement by Gumbel noise on the priors' logits, Sequential Halving
+//! shares the visits among them (each round a fair share each, then the better half by
+//! `g + logit + σ(q)` goes on), the last one standing is the move, and the policy target is
+//! `softmax(logit + σ(completed q))`, which improves on the priors even with a handful of
+//! visits (see [`Gumbel`]). Below the root the walks choose by PUCT as without it.
 
 use super::network::{Activations, Evaluation, Parameters};
 use rand::rngs::SmallRng;
@@ -130,6 +138,34 @@ pub struct Settings {
     /// Whether a search keeps the subtree of the position it is given from the search before
     /// (our move and the reply since), its visits kept.
     pub reuse: bool,
+    /// Gumbel `AlphaZero`'s root instead of PUCT's, where a search has a visit limit (none:
+    /// PUCT). The Dirichlet noise is not mixed in then: the Gumbel draws explore.
+    pub gumbel: Option<Gumbel>,
+}
+
+/// Gumbel `AlphaZero`'s root: how many moves it considers and its `σ`, the transform of a
+/// value that is added to a logit, `σ(q) = (c_visit + max_b N(b)) · c_scale · q̂` with `q̂` the
+/// completed values rescaled to 0..1 over the root's moves (the constants of `mctx`, the
+/// authors' library).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Gumbel {
+    /// Moves drawn at the root, `m` (2 to [`MAX_MOVES`]; fewer where fewer are legal).
+    pub considered: usize,
+    /// `σ`'s `c_visit`.
+    pub c_visit: f32,
+    /// `σ`'s `c_scale`.
+    pub c_scale: f32,
+}
+
+impl Gumbel {
+    /// Considering `considered` moves, with `mctx`'s constants (50 and 0.1).
+    pub fn considering(considered: usize) -> Gumbel {
+        Gumbel {
+            considered: considered.clamp(2, MAX_MOVES),
+            c_visit: 50.0,
+            c_scale: 0.1,
+        }
+    }
 }
 
 /// The memory of a node, bytes.
@@ -145,6 +181,7 @@ impl Default for Settings {
             first_play_reduction: 0.2,
             max_nodes: (DEFAULT_TREE_MB << 20) / NODE_BYTES,
             reuse: false,
+            gumbel: None,
         }
     }
 }
@@ -161,6 +198,9 @@ pub struct RootResult {
     pub reused: u32,
     /// Nodes in the tree.
     pub nodes: usize,
+    /// With a Gumbel root: its improved policy (`softmax(logit + σ(completed q))`, in
+    /// `children`'s order) and the move Sequential Halving chose.
+    pub improved: Option<(Vec<f32>, Move)>,
 }
 
 impl RootResult {
@@ -317,19 +357,26 @@ impl Search {
         }
         self.last_root = Some(*position);
         self.reused = self.nodes[0].visits;
-        if self.settings.noise > 0.0 {
+        // Gumbel's root needs a visit limit to share out.
+        let gumbel = self
+            .settings
+            .gumbel
+            .filter(|_| visits < u64::from(u32::MAX / 8));
+        if self.settings.noise > 0.0 && gumbel.is_none() {
             self.add_noise(rng);
         }
         // The limit counts this search's visits, not those kept.
         let visits = (u64::from(self.reused) + visits).min(u64::from(u32::MAX / 4)) as u32;
-        let room = self
-            .settings
-            .max_nodes
-            .saturating_sub(self.settings.batch * MAX_MOVES);
-        while self.nodes[0].visits < visits && self.nodes.len() < room && !stop() {
-            let left = (visits - self.nodes[0].visits) as usize;
-            self.visit_batch(position, evaluator, left.min(self.settings.batch.max(1)));
-        }
+        let improved = if let Some(gumbel) = gumbel {
+            Some(self.gumbel_root(position, evaluator, rng, visits, stop, gumbel))
+        } else {
+            while self.nodes[0].visits < visits && self.has_room() && !stop() {
+                let left = (visits - self.nodes[0].visits) as usize;
+                let count = left.min(self.settings.batch.max(1));
+                self.visit_batch(position, evaluator, count, None);
+            }
+            None
+        };
         let top = self.nodes[0];
         RootResult {
             children: top
@@ -347,7 +394,137 @@ impl Search {
             visits: top.visits,
             reused: self.reused,
             nodes: self.nodes.len(),
+            improved,
         }
+    }
+
+    /// Whether the tree has room for another batch.
+    fn has_room(&self) -> bool {
+        let room = self
+            .settings
+            .max_nodes
+            .saturating_sub(self.settings.batch * MAX_MOVES);
+        self.nodes.len() < room
+    }
+
+    /// Gumbel `AlphaZero`'s root, up to `visits` visits at the root: the moves considered
+    /// and Sequential Halving among them. Returns the improved policy and the move chosen.
+    fn gumbel_root(
+        &mut self,
+        position: &Position,
+        evaluator: &mut dyn Evaluator,
+        rng: &mut SmallRng,
+        visits: u32,
+        stop: &mut dyn FnMut() -> bool,
+        gumbel: Gumbel,
+    ) -> (Vec<f32>, Move) {
+        let children: Vec<usize> = self.nodes[0].children().collect();
+        let logits: Vec<f32> = children
+            .iter()
+            .map(|&i| self.nodes[i].prior.max(1e-12).ln())
+            .collect();
+        // Gumbel(0, 1) draws: −ln(−ln U).
+        let noise: Vec<f32> = children
+            .iter()
+            .map(|_| {
+                let u = rng
+                    .random::<f32>()
+                    .clamp(f32::MIN_POSITIVE, 1.0 - f32::EPSILON);
+                -(-u.ln()).ln()
+            })
+            .collect();
+        // The considered moves: the top m by g + logit (indices into `children`).
+        let mut left: Vec<usize> = (0..children.len()).collect();
+        left.sort_by(|&a, &b| (noise[b] + logits[b]).total_cmp(&(noise[a] + logits[a])));
+        left.truncate(gumbel.considered.min(children.len()));
+        let rounds = left.len().next_power_of_two().trailing_zeros().max(1);
+        let budget = visits.saturating_sub(self.nodes[0].visits);
+        let mut forced = Vec::new();
+        let mut stopped = false;
+        for round in 0..rounds {
+            // A fair share each; the last round takes what the others left.
+            let each = if round + 1 == rounds {
+                (visits.saturating_sub(self.nodes[0].visits) as usize).div_ceil(left.len())
+            } else {
+                (budget / (rounds * left.len() as u32)).max(1) as usize
+            };
+            forced.clear();
+            for _ in 0..each {
+                forced.extend(left.iter().map(|&k| children[k]));
+            }
+            let mut done = 0;
+            while done < forced.len() && self.nodes[0].visits < visits {
+                if !self.has_room() || stop() {
+                    stopped = true;
+                    break;
+                }
+                let count = (forced.len() - done)
+                    .min(self.settings.batch.max(1))
+                    .min((visits - self.nodes[0].visits) as usize);
+                done += self.visit_batch(position, evaluator, count, Some(&forced[done..]));
+            }
+            if stopped || left.len() == 1 {
+                break;
+            }
+            let sigma = self.sigma(&children, &logits, gumbel);
+            let score = |k: usize| noise[k] + logits[k] + sigma[k];
+            left.sort_by(|&a, &b| score(b).total_cmp(&score(a)));
+            if round + 1 < rounds {
+                left.truncate(left.len().div_ceil(2));
+            }
+        }
+        let sigma = self.sigma(&children, &logits, gumbel);
+        let chosen = *left
+            .iter()
+            .max_by(|&&a, &&b| {
+                (noise[a] + logits[a] + sigma[a]).total_cmp(&(noise[b] + logits[b] + sigma[b]))
+            })
+            .expect("a move is considered");
+        let raised: Vec<f32> = logits.iter().zip(&sigma).map(|(l, s)| l + s).collect();
+        let top = raised.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let weights: Vec<f32> = raised.iter().map(|r| (r - top).exp()).collect();
+        let total: f32 = weights.iter().sum();
+        let policy = weights.iter().map(|w| w / total).collect();
+        (policy, self.nodes[children[chosen]].mv)
+    }
+
+    /// `σ(completed q)` of each of the root's `children`: a visited move's mean value, an
+    /// unvisited one's the mixed value (the network's value of the root and the visited
+    /// moves' values weighted by their priors, `mctx`'s `qtransform_completed_by_mix_value`),
+    /// rescaled to 0..1 over the moves, times `(c_visit + max N) · c_scale`.
+    fn sigma(&self, children: &[usize], logits: &[f32], gumbel: Gumbel) -> Vec<f32> {
+        let top = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let priors: Vec<f32> = logits.iter().map(|l| (l - top).exp()).collect();
+        let prior_total: f32 = priors.iter().sum();
+        let (mut visits, mut most, mut weight, mut weighted) = (0.0f32, 0u32, 0.0f32, 0.0f32);
+        let q: Vec<Option<f32>> = children
+            .iter()
+            .zip(&priors)
+            .map(|(&i, &p)| {
+                let node = &self.nodes[i];
+                most = most.max(node.visits);
+                (node.visits > 0).then(|| {
+                    let q = (node.value / f64::from(node.visits)) as f32;
+                    visits += node.visits as f32;
+                    weight += p / prior_total;
+                    weighted += p / prior_total * q;
+                    q
+                })
+            })
+            .collect();
+        let mixed = if weight > 0.0 {
+            (self.nodes[0].eval + visits * weighted / weight) / (visits + 1.0)
+        } else {
+            self.nodes[0].eval
+        };
+        let completed: Vec<f32> = q.iter().map(|q| q.unwrap_or(mixed)).collect();
+        let low = completed.iter().copied().fold(f32::INFINITY, f32::min);
+        let high = completed.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let scale = (gumbel.c_visit + most as f32) * gumbel.c_scale;
+        completed
+            .iter()
+            .map(|q| scale * (q - low) / (high - low).max(1e-8))
+            .collect()
     }
 
     /// Creates the children of `node` with the evaluation's priors: the moves of leaf `k` of
@@ -408,17 +585,26 @@ impl Search {
         best
     }
 
-    /// Up to `count` walks, their leaves evaluated together, their values backed up.
-    fn visit_batch(&mut self, root: &Position, evaluator: &mut dyn Evaluator, count: usize) {
+    /// Up to `count` walks, their leaves evaluated together, their values backed up; with
+    /// `forced`, walk `k` goes through the root's child `forced[k]`. Returns the walks made.
+    fn visit_batch(
+        &mut self,
+        root: &Position,
+        evaluator: &mut dyn Evaluator,
+        count: usize,
+        forced: Option<&[usize]>,
+    ) -> usize {
         self.path.clear();
         self.pending.clear();
-        for _ in 0..count {
-            if !self.walk(root) {
+        let mut walks = 0;
+        while walks < count {
+            if !self.walk(root, forced.map(|f| f[walks])) {
                 break;
             }
+            walks += 1;
         }
         if self.pending.is_empty() {
-            return;
+            return walks;
         }
         self.positions.clear();
         self.positions.extend(self.pending.iter().map(|p| p.2));
@@ -435,18 +621,23 @@ impl Search {
             self.back_up(start..end, evaluation.value, position.side_to_move());
             start = end;
         }
+        walks
     }
 
     /// One walk from the root, with virtual losses on its path. A walk that ends the game is
     /// backed up at once; one that reaches a leaf waits in `pending`. Returns false (and
     /// takes its visits back) for a walk that reaches a leaf already waiting: the batch ends.
-    fn walk(&mut self, root: &Position) -> bool {
+    /// With `forced`, the walk's first step is to that child of the root.
+    fn walk(&mut self, root: &Position, forced: Option<usize>) -> bool {
         let start = self.path.len();
         let mut position = *root;
         let mut node = 0;
         self.path.push((0, root.side_to_move().opponent()));
         while self.nodes[node].expanded {
-            let child = self.select(&self.nodes[node]);
+            let child = match forced {
+                Some(child) if node == 0 => child,
+                _ => self.select(&self.nodes[node]),
+            };
             self.path.push((child, position.side_to_move()));
             position.play(self.nodes[child].mv);
             node = child;
@@ -574,16 +765,18 @@ mod tests {
     }
 
     /// At every expanded node the visits are its children's plus its own first one (the root:
-    /// its children's), and the values add up the same way, with no virtual loss left.
+    /// its children's), and the values add up the same way, with no virtual loss left; with
+    /// PUCT's root and with Gumbel's.
     #[test]
     fn visits_and_values_add_up_at_every_node() {
         let network = Arc::new(Parameters::random(32, false, 3));
         let middle = "x1xx2xx/8/1b2wx1b/3xxx2/1w1xxw1x/2b5/2xw4/xx2b2x b 8 8 16";
-        for batch in [1, 8] {
+        for (batch, gumbel) in [(1, None), (8, None), (1, Some(4)), (8, Some(16))] {
             for position in [Position::start(), middle.parse().expect("a valid position")] {
                 let settings = Settings {
                     batch,
                     noise: 0.25,
+                    gumbel: gumbel.map(Gumbel::considering),
                     ..Settings::default()
                 };
                 let mut search = Search::new(settings);
@@ -709,6 +902,119 @@ mod tests {
             .expect("a valid position");
         let third = search.run(&elsewhere, &mut evaluator, &mut rng, 500, &mut || false);
         assert_eq!((third.reused, third.visits), (0, 500));
+    }
+
+    /// Gumbel's root with a few visits: they are shared among the `m` moves drawn (each
+    /// visited, no other), the move chosen is one of them, the improved policy is a
+    /// distribution over every move, and the same seed gives the same search.
+    #[test]
+    fn a_gumbel_root_shares_few_visits_among_the_moves_drawn() {
+        let network = Arc::new(Parameters::random(32, true, 6));
+        let settings = Settings {
+            gumbel: Some(Gumbel::considering(8)),
+            ..Settings::default()
+        };
+        let search = |seed: u64| {
+            let mut search = Search::new(settings);
+            let mut evaluator = NetworkEvaluator::new(Arc::clone(&network));
+            let mut rng = SmallRng::seed_from_u64(seed);
+            search.run(
+                &Position::start(),
+                &mut evaluator,
+                &mut rng,
+                32,
+                &mut || false,
+            )
+        };
+        let mut chosen = Vec::new();
+        for seed in 0..6 {
+            let result = search(seed);
+            assert_eq!(result.visits, 32);
+            let visited: Vec<Move> = result
+                .children
+                .iter()
+                .filter(|c| c.1 > 0)
+                .map(|c| c.0)
+                .collect();
+            assert_eq!(visited.len(), 8, "{:?}", result.children);
+            // Sequential Halving over 8 moves: three rounds, 32 / (3 × 8) = 1 each in the
+            // first, 1 each for the four left, the rest to the two left in the last.
+            let most = result.children.iter().map(|c| c.1).max();
+            assert!(most >= Some(32 / 3), "{:?}", result.children);
+            let (policy, mv) = result.improved.clone().expect("a Gumbel root");
+            assert!(visited.contains(&mv));
+            assert_eq!(policy.len(), result.children.len());
+            assert!((policy.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+            assert!(policy.iter().all(|&p| p > 0.0));
+            let again = search(seed);
+            assert_eq!(again.improved, result.improved);
+            assert_eq!(again.children, result.children);
+            chosen.push(mv);
+        }
+        chosen.sort_unstable_by_key(ToString::to_string);
+        chosen.dedup();
+        assert!(chosen.len() > 1, "every seed chose {chosen:?}");
+    }
+
+    /// In endgames where the solver proves exactly one move wins, a Gumbel root considering
+    /// every move chooses it in 400 visits, and its improved policy puts more on it than the (untrained)
+    /// network's prior does.
+    #[test]
+    fn a_gumbel_root_chooses_the_only_winning_move() {
+        let network = Arc::new(Parameters::random(16, true, 5));
+        let mut solver = crate::players::minimax::Minimax::solver(16, 1);
+        let mut random = SmallRng::seed_from_u64(9);
+        let mut tried = 0;
+        for _ in 0..400 {
+            let mut game = Position::start();
+            while !game.game_over() && game.ply() < 48 {
+                game.play(game.random_move(&mut random));
+            }
+            if game.game_over() || game.moves().len() < 3 {
+                continue;
+            }
+            let values: Option<Vec<i32>> = game
+                .moves()
+                .iter()
+                .map(|&m| {
+                    let mut next = game;
+                    next.play(m);
+                    let value = solver.prove(&next, 2_000_000)?;
+                    Some(if next.side_to_move() == game.side_to_move() {
+                        value
+                    } else {
+                        -value
+                    })
+                })
+                .collect();
+            let Some(values) = values else { continue };
+            let winning: Vec<usize> = (0..values.len()).filter(|&i| values[i] > 0).collect();
+            if winning.len() != 1 {
+                continue;
+            }
+            let settings = Settings {
+                gumbel: Some(Gumbel::considering(MAX_MOVES)),
+                ..Settings::default()
+            };
+            let mut search = Search::new(settings);
+            let mut evaluator = NetworkEvaluator::new(Arc::clone(&network));
+            let mut rng = SmallRng::seed_from_u64(2);
+            let result = search.run(&game, &mut evaluator, &mut rng, 400, &mut || false);
+            let (policy, mv) = result.improved.expect("a Gumbel root");
+            let win = winning[0];
+            assert_eq!(mv, game.moves()[win], "{game}");
+            let prior = search.nodes[search.nodes[0].first_child as usize + win].prior;
+            assert!(
+                policy[win] > prior,
+                "{game}: {} against {prior}",
+                policy[win]
+            );
+            tried += 1;
+            if tried == 5 {
+                return;
+            }
+        }
+        panic!("only {tried} endgames with one winning move");
     }
 
     #[test]
