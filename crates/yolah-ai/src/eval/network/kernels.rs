@@ -675,6 +675,47 @@ mod tests {
         assert!(Level::available().contains(&Level::detected()));
     }
 
+    /// Every level's list of the groups not all 0 is the portable one, group for group, on
+    /// inputs mostly 0, for sizes with and without a remainder past the vectors, up to the
+    /// largest (where the last vector store ends at the buffer's end).
+    #[test]
+    fn every_level_lists_the_same_groups() {
+        let mut rng = SmallRng::seed_from_u64(3);
+        for n in [16, 48, 80, 112, 512, 1024, 2048] {
+            for zeros in [0.0, 0.8, 0.97, 1.0] {
+                let h: Vec<u8> = (0..n)
+                    .map(|_| {
+                        if rng.random::<f64>() < zeros {
+                            0
+                        } else {
+                            rng.random_range(1..=128)
+                        }
+                    })
+                    .collect();
+                let mut expected = [0u16; MAX_HIDDEN / 4];
+                let count = groups_portable(&h, &mut expected);
+                for level in Level::available() {
+                    let mut groups = [u16::MAX; MAX_HIDDEN / 4];
+                    let found = match level {
+                        // SAFETY: the levels the CPU runs (Level::available).
+                        #[cfg(target_arch = "x86_64")]
+                        Level::Avx2 => unsafe { x86::groups_avx2(&h, &mut groups) },
+                        #[cfg(target_arch = "x86_64")]
+                        Level::Avx512 | Level::Avx512Vnni => unsafe {
+                            x86::groups_avx512(&h, &mut groups)
+                        },
+                        _ => groups_portable(&h, &mut groups),
+                    };
+                    assert_eq!(
+                        &groups[..found],
+                        &expected[..count],
+                        "{level:?}, {n} inputs, {zeros} of them 0"
+                    );
+                }
+            }
+        }
+    }
+
     /// The portable code is the arithmetic it states: each unit's sum of its `i8` weights
     /// times the halved inputs (exact, in `i64`), at its scale; and that is the float layer
     /// on the clipped accumulator within the two roundings.

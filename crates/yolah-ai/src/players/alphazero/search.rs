@@ -470,12 +470,17 @@ impl Search {
             let score = |k: usize| noise[k] + logits[k] + sigma[k];
             left.sort_by(|&a, &b| score(b).total_cmp(&score(a)));
             if round + 1 < rounds {
-                left.truncate(left.len().div_ceil(2));
+                left.truncate((left.len() / 2).max(2));
             }
         }
         let sigma = self.sigma(&children, &logits, gumbel);
+        // Among the moves left, only the most visited may be chosen (as `mctx` does): with
+        // fewer visits than moves, or a search stopped in a round, some were not visited.
+        let visits_of = |k: usize| self.nodes[children[k]].visits;
+        let most = left.iter().map(|&k| visits_of(k)).max().unwrap_or(0);
         let chosen = *left
             .iter()
+            .filter(|&&k| visits_of(k) == most)
             .max_by(|&&a, &&b| {
                 (noise[a] + logits[a] + sigma[a]).total_cmp(&(noise[b] + logits[b] + sigma[b]))
             })
@@ -938,7 +943,8 @@ mod tests {
                 .collect();
             assert_eq!(visited.len(), 8, "{:?}", result.children);
             // Sequential Halving over 8 moves: three rounds, 32 / (3 × 8) = 1 each in the
-            // first, 1 each for the four left, the rest to the two left in the last.
+            // first, 32 / (3 × 4) = 2 each for the four left, the rest (16) to the two left
+            // in the last.
             let most = result.children.iter().map(|c| c.1).max();
             assert!(most >= Some(32 / 3), "{:?}", result.children);
             let (policy, mv) = result.improved.clone().expect("a Gumbel root");
@@ -954,6 +960,67 @@ mod tests {
         chosen.sort_unstable_by_key(ToString::to_string);
         chosen.dedup();
         assert!(chosen.len() > 1, "every seed chose {chosen:?}");
+    }
+
+    /// With fewer visits than moves drawn, or a search stopped at once, the move chosen is
+    /// one the search visited most; a position of one legal move takes every visit.
+    #[test]
+    fn a_gumbel_root_chooses_a_visited_move_whatever_its_budget() {
+        let network = Arc::new(Parameters::random(32, true, 6));
+        let settings = Settings {
+            gumbel: Some(Gumbel::considering(16)),
+            ..Settings::default()
+        };
+        for seed in 0..100 {
+            for (visits, stop_after) in [(8, u32::MAX), (3, u32::MAX), (200, 1)] {
+                let mut search = Search::new(settings);
+                let mut evaluator = NetworkEvaluator::new(Arc::clone(&network));
+                let mut rng = SmallRng::seed_from_u64(seed);
+                let mut calls = 0;
+                let mut stop = || {
+                    calls += 1;
+                    calls > stop_after
+                };
+                let result = search.run(
+                    &Position::start(),
+                    &mut evaluator,
+                    &mut rng,
+                    visits,
+                    &mut stop,
+                );
+                let (_, mv) = result.improved.expect("a Gumbel root");
+                let most = result.children.iter().map(|c| c.1).max().unwrap_or(0);
+                let chosen = result.children.iter().find(|c| c.0 == mv).expect("a move");
+                assert!(
+                    chosen.1 > 0,
+                    "seed {seed}, {visits} visits: {mv} not visited"
+                );
+                if stop_after == u32::MAX {
+                    assert_eq!(result.visits, visits as u32);
+                    assert_eq!(chosen.1, most, "seed {seed}, {visits} visits");
+                }
+            }
+        }
+        // One legal move (the first such position of random games): it takes the 50 visits.
+        let mut rng = SmallRng::seed_from_u64(3);
+        let alone = (0..100)
+            .find_map(|_| {
+                let mut position = Position::start();
+                while !position.game_over() {
+                    if position.moves().len() == 1 {
+                        return Some(position);
+                    }
+                    position.play(position.random_move(&mut rng));
+                }
+                None
+            })
+            .expect("a position of one legal move");
+        let mut search = Search::new(settings);
+        let mut evaluator = NetworkEvaluator::new(Arc::clone(&network));
+        let result = search.run(&alone, &mut evaluator, &mut rng, 50, &mut || false);
+        assert_eq!(result.children[0].1, 50);
+        let (policy, mv) = result.improved.expect("a Gumbel root");
+        assert_eq!((policy, mv), (vec![1.0], alone.moves()[0]));
     }
 
     /// In endgames where the solver proves exactly one move wins, a Gumbel root considering
