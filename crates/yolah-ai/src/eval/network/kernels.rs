@@ -216,9 +216,16 @@ fn inputs(acc: &[i16], side: Option<&[i16]>, h: &mut [u8]) {
 /// `h.len() / 4` long). Returns how many groups that is.
 #[inline(always)]
 fn groups_portable(h: &[u8], groups: &mut [u16]) -> usize {
+    groups_from(0, h, groups)
+}
+
+/// The same for inputs `h` that are the first layer's from group `first` on: the groups'
+/// numbers count from `first`.
+#[inline(always)]
+fn groups_from(first: usize, h: &[u8], groups: &mut [u16]) -> usize {
     let mut count = 0;
     for (g, word) in h.chunks_exact(4).enumerate() {
-        groups[count] = g as u16;
+        groups[count] = (first + g) as u16;
         count += usize::from(word != [0; 4]);
     }
     count
@@ -292,7 +299,7 @@ mod x86 {
     // SAFETY (every `unsafe` below): the loads and stores read and write inside slices
     // whose lengths were checked just before (`weights[at..at + 32 × R]`, `sums[u..u + 32]`).
 
-    use crate::eval::network::kernels::{SecondLayer, word};
+    use crate::eval::network::kernels::{SecondLayer, groups_from, word};
     use std::arch::x86_64::{
         __m512i, _mm_add_epi16, _mm_loadu_si128, _mm_set1_epi16, _mm_storeu_si128,
         _mm256_add_epi32, _mm256_castsi256_ps, _mm256_cmpeq_epi32, _mm256_loadu_si256,
@@ -343,11 +350,7 @@ mod x86 {
             count += mask.count_ones() as usize;
         }
         let first = (h.len() - tail.len()) / 4;
-        for (g, word) in tail.chunks_exact(4).enumerate() {
-            groups[count] = (first + g) as u16;
-            count += usize::from(word != [0; 4]);
-        }
-        count
+        count + groups_from(first, tail, &mut groups[count..])
     }
 
     /// The groups not all 0 by AVX-512 (F): sixteen groups a register, the indices of
@@ -371,11 +374,7 @@ mod x86 {
             index = _mm512_add_epi32(index, _mm512_set1_epi32(16));
         }
         let first = (h.len() - tail.len()) / 4;
-        for (g, word) in tail.chunks_exact(4).enumerate() {
-            groups[count] = (first + g) as u16;
-            count += usize::from(word != [0; 4]);
-        }
-        count
+        count + groups_from(first, tail, &mut groups[count..])
     }
 
     /// The sums by AVX2.

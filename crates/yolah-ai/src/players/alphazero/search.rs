@@ -825,14 +825,12 @@ mod tests {
         }
     }
 
-    /// In endgames where the solver proves exactly one move wins, the search finds it from
-    /// the games' results alone (the network is untrained).
-    #[test]
-    fn the_only_winning_move_is_found() {
-        let network = Arc::new(Parameters::random(16, true, 5));
+    /// Five endgames (from random games, at ply 48) where the solver proves exactly one move
+    /// wins, each with that move's index among the legal moves.
+    fn endgames_with_one_winning_move() -> Vec<(Position, usize)> {
         let mut solver = crate::players::minimax::Minimax::solver(16, 1);
         let mut random = SmallRng::seed_from_u64(9);
-        let mut tried = 0;
+        let mut found = Vec::new();
         for _ in 0..400 {
             let mut game = Position::start();
             while !game.game_over() && game.ply() < 48 {
@@ -857,20 +855,28 @@ mod tests {
                 .collect();
             let Some(values) = values else { continue };
             let winning: Vec<usize> = (0..values.len()).filter(|&i| values[i] > 0).collect();
-            if winning.len() != 1 {
-                continue;
+            if let [win] = winning[..] {
+                found.push((game, win));
+                if found.len() == 5 {
+                    return found;
+                }
             }
+        }
+        panic!("only {} endgames with one winning move", found.len());
+    }
+
+    /// In endgames where the solver proves exactly one move wins, the search finds it from
+    /// the games' results alone (the network is untrained).
+    #[test]
+    fn the_only_winning_move_is_found() {
+        let network = Arc::new(Parameters::random(16, true, 5));
+        for (game, win) in endgames_with_one_winning_move() {
             let mut search = Search::new(Settings::default());
             let mut evaluator = NetworkEvaluator::new(Arc::clone(&network));
             let mut rng = SmallRng::seed_from_u64(2);
             let result = search.run(&game, &mut evaluator, &mut rng, 20_000, &mut || false);
-            assert_eq!(result.best().0, game.moves()[winning[0]], "{game}");
-            tried += 1;
-            if tried == 5 {
-                return;
-            }
+            assert_eq!(result.best().0, game.moves()[win], "{game}");
         }
-        panic!("only {tried} endgames with one winning move");
     }
 
     /// A search two plies on keeps the subtree of the position reached: its visits count, the
@@ -1024,51 +1030,21 @@ mod tests {
     }
 
     /// In endgames where the solver proves exactly one move wins, a Gumbel root considering
-    /// every move chooses it in 400 visits, and its improved policy puts more on it than the (untrained)
-    /// network's prior does.
+    /// every move chooses it in 400 visits, and its improved policy puts more on it than the
+    /// (untrained) network's prior does.
     #[test]
     fn a_gumbel_root_chooses_the_only_winning_move() {
         let network = Arc::new(Parameters::random(16, true, 5));
-        let mut solver = crate::players::minimax::Minimax::solver(16, 1);
-        let mut random = SmallRng::seed_from_u64(9);
-        let mut tried = 0;
-        for _ in 0..400 {
-            let mut game = Position::start();
-            while !game.game_over() && game.ply() < 48 {
-                game.play(game.random_move(&mut random));
-            }
-            if game.game_over() || game.moves().len() < 3 {
-                continue;
-            }
-            let values: Option<Vec<i32>> = game
-                .moves()
-                .iter()
-                .map(|&m| {
-                    let mut next = game;
-                    next.play(m);
-                    let value = solver.prove(&next, 2_000_000)?;
-                    Some(if next.side_to_move() == game.side_to_move() {
-                        value
-                    } else {
-                        -value
-                    })
-                })
-                .collect();
-            let Some(values) = values else { continue };
-            let winning: Vec<usize> = (0..values.len()).filter(|&i| values[i] > 0).collect();
-            if winning.len() != 1 {
-                continue;
-            }
-            let settings = Settings {
-                gumbel: Some(Gumbel::considering(MAX_MOVES)),
-                ..Settings::default()
-            };
+        let settings = Settings {
+            gumbel: Some(Gumbel::considering(MAX_MOVES)),
+            ..Settings::default()
+        };
+        for (game, win) in endgames_with_one_winning_move() {
             let mut search = Search::new(settings);
             let mut evaluator = NetworkEvaluator::new(Arc::clone(&network));
             let mut rng = SmallRng::seed_from_u64(2);
             let result = search.run(&game, &mut evaluator, &mut rng, 400, &mut || false);
             let (policy, mv) = result.improved.expect("a Gumbel root");
-            let win = winning[0];
             assert_eq!(mv, game.moves()[win], "{game}");
             let prior = search.nodes[search.nodes[0].first_child as usize + win].prior;
             assert!(
@@ -1076,12 +1052,7 @@ mod tests {
                 "{game}: {} against {prior}",
                 policy[win]
             );
-            tried += 1;
-            if tried == 5 {
-                return;
-            }
         }
-        panic!("only {tried} endgames with one winning move");
     }
 
     #[test]
