@@ -3,7 +3,8 @@
 //! 256, 512, 1024 units; random weights, which cost what trained ones do): evaluating with a
 //! kept accumulator (what the search does), recomputing the accumulator first, the float
 //! reference, the accumulator's update by a move and its undo against recomputing it, and
-//! the search's nodes per second. Throughput: positions (or moves, or nodes) per second.
+//! the search's nodes per second; and the `alphazero` player's network, in floats and in bytes.
+//! Throughput: positions (or moves, or nodes) per second.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::rngs::SmallRng;
@@ -177,5 +178,54 @@ fn search(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, evaluation, search);
+/// The `alphazero` player's network, the shipped one, on the bench positions not over: its
+/// whole forward pass (priors of the legal moves and value) and the features alone.
+fn alphazero(c: &mut Criterion) {
+    use yolah_ai::players::alphazero::network::{Activations, mover_features};
+    use yolah_ai::players::alphazero::quantized::{Quantized, Scratch};
+    let positions: Vec<_> = bench::positions()
+        .into_iter()
+        .filter(|p| !p.game_over())
+        .collect();
+    let moves: Vec<_> = positions.iter().map(yolah_core::Position::moves).collect();
+    let network = yolah_ai::players::alphazero::player::shipped();
+    let mut group = c.benchmark_group("alphazero network");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function("forward", |b| {
+        let mut act = Activations::default();
+        b.iter(|| {
+            positions
+                .iter()
+                .zip(&moves)
+                .map(|(p, m)| network.forward(black_box(p), m.as_slice(), &mut act).value)
+                .sum::<f32>()
+        });
+    });
+    let quantized = Quantized::new(Arc::clone(&network));
+    group.bench_function("forward in bytes", |b| {
+        let mut scratch = Scratch::default();
+        b.iter(|| {
+            positions
+                .iter()
+                .zip(&moves)
+                .map(|(p, m)| {
+                    quantized
+                        .forward(black_box(p), m.as_slice(), &mut scratch)
+                        .value
+                })
+                .sum::<f32>()
+        });
+    });
+    group.bench_function("features", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| mover_features(black_box(p)).iter().sum::<f32>())
+                .sum::<f32>()
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, evaluation, search, alphazero);
 criterion_main!(benches);

@@ -126,7 +126,7 @@ impl SecondLayer {
             "{hidden} inputs"
         );
         assert!(
-            units <= MAX_LAYER && rows.len() == hidden * units,
+            units <= MAX_HIDDEN && rows.len() == hidden * units,
             "{units} units"
         );
         let padded = units.next_multiple_of(UNIT_BLOCK);
@@ -158,6 +158,140 @@ impl SecondLayer {
     pub fn units(&self) -> usize {
         self.units
     }
+
+    /// Its units rounded up to a whole block: the length [`byte_sums`] writes.
+    pub fn padded(&self) -> usize {
+        self.padded
+    }
+
+    /// What one unit of each unit's integer sum is worth when an input of 1.0 is `QA / 2`.
+    pub fn scales(&self) -> &[f32] {
+        &self.scales[..self.units]
+    }
+}
+
+/// A matrix of `i8` rows for dot products with `u8` vectors: each row scaled so that its
+/// largest magnitude is [`QW`], with a float per row to undo that scale.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ByteRows {
+    width: usize,
+    weights: Vec<i8>,
+    scales: Vec<f32>,
+}
+
+impl ByteRows {
+    /// The rows of `width` floats each in `rows`, row-major.
+    pub fn new(width: usize, rows: &[f32]) -> ByteRows {
+        assert!(
+            width > 0 && rows.len().is_multiple_of(width),
+            "{width} wide"
+        );
+        let mut weights = vec![0i8; rows.len()];
+        let mut scales = vec![0.0f32; rows.len() / width];
+        for ((row, out), scale) in rows
+            .chunks_exact(width)
+            .zip(weights.chunks_exact_mut(width))
+            .zip(&mut scales)
+        {
+            let largest = row.iter().fold(0.0f32, |m, w| m.max(w.abs()));
+            if largest == 0.0 {
+                continue;
+            }
+            let step = largest / QW as f32;
+            *scale = step;
+            for (o, &w) in out.iter_mut().zip(row) {
+                *o = (w / step).round().clamp(-QW as f32, QW as f32) as i8;
+            }
+        }
+        ByteRows {
+            width,
+            weights,
+            scales,
+        }
+    }
+
+    /// A row's weight step: its float weights are about its `i8` ones times this.
+    pub fn scale(&self, row: usize) -> f32 {
+        self.scales[row]
+    }
+}
+
+/// `layer`'s integer sums on `h`, its inputs already bytes of at most [`QH`] (one for each of
+/// the layer's inputs), into `sums` (at least [`SecondLayer::padded`] long, overwritten), the
+/// groups of four inputs all 0 skipped, at `level` (one [`Level::available`] lists).
+pub fn byte_sums(level: Level, h: &[u8], layer: &SecondLayer, sums: &mut [i32]) {
+    assert!(h.len() == layer.hidden && sums.len() >= layer.padded);
+    let sums = &mut sums[..layer.padded];
+    sums.fill(0);
+    match level {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the level is one the CPU was found to run (Level::available).
+        Level::Avx512Vnni => unsafe { byte_sums_vnni(h, layer, sums) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Level::Avx512 => unsafe { byte_sums_avx512(h, layer, sums) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Level::Avx2 => unsafe { byte_sums_avx2(h, layer, sums) },
+        _ => byte_sums_with(h, layer, sums, groups_portable, sums_portable),
+    }
+}
+
+/// [`byte_sums`] with `find` for the groups and `kernel` for the sums.
+#[inline(always)]
+fn byte_sums_with(
+    h: &[u8],
+    layer: &SecondLayer,
+    sums: &mut [i32],
+    find: impl Fn(&[u8], &mut [u16]) -> usize,
+    kernel: impl Fn(&[u8], &[u16], &SecondLayer, &mut [i32]),
+) {
+    let mut groups = [0u16; MAX_HIDDEN / 4];
+    let count = find(h, &mut groups);
+    kernel(h, &groups[..count], layer, sums);
+}
+
+/// The dot product of `x` (bytes of at most [`QH`]) with each row of `rows` listed in
+/// `which`, in order, into `out` (as long as `which`), at `level` (one [`Level::available`]
+/// lists).
+pub fn byte_dots(level: Level, x: &[u8], rows: &ByteRows, which: &[usize], out: &mut [i32]) {
+    assert!(x.len() == rows.width && out.len() == which.len());
+    match level {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the level is one the CPU was found to run (Level::available).
+        Level::Avx512Vnni => unsafe { byte_dots_vnni(x, rows, which, out) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Level::Avx512 => unsafe { byte_dots_avx512(x, rows, which, out) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Level::Avx2 => unsafe { byte_dots_avx2(x, rows, which, out) },
+        _ => byte_dots_with(x, rows, which, out, dot_portable),
+    }
+}
+
+/// [`byte_dots`] with `dot` for one row.
+#[inline(always)]
+fn byte_dots_with(
+    x: &[u8],
+    rows: &ByteRows,
+    which: &[usize],
+    out: &mut [i32],
+    dot: impl Fn(&[u8], &[i8]) -> i32,
+) {
+    let w = rows.width;
+    for (o, &r) in out.iter_mut().zip(which) {
+        *o = dot(x, &rows.weights[r * w..][..w]);
+    }
+}
+
+/// `x · row`, plain loops.
+#[inline(always)]
+fn dot_portable(x: &[u8], row: &[i8]) -> i32 {
+    x.iter()
+        .zip(row)
+        .map(|(&a, &b)| i32::from(a) * i32::from(b))
+        .sum()
 }
 
 /// `acc += plus_a + plus_b − minus` (a move: the piece's new square and the hole in, its
@@ -301,13 +435,15 @@ mod x86 {
 
     use crate::eval::network::kernels::{SecondLayer, groups_from, word};
     use std::arch::x86_64::{
-        __m512i, _mm_add_epi16, _mm_loadu_si128, _mm_set1_epi16, _mm_storeu_si128,
-        _mm256_add_epi32, _mm256_castsi256_ps, _mm256_cmpeq_epi32, _mm256_loadu_si256,
+        __m512i, _mm_add_epi16, _mm_add_epi32, _mm_cvtsi128_si32, _mm_loadu_si128, _mm_set1_epi16,
+        _mm_shuffle_epi32, _mm_storeu_si128, _mm256_add_epi32, _mm256_castsi256_ps,
+        _mm256_castsi256_si128, _mm256_cmpeq_epi32, _mm256_extracti128_si256, _mm256_loadu_si256,
         _mm256_madd_epi16, _mm256_maddubs_epi16, _mm256_movemask_ps, _mm256_set1_epi16,
         _mm256_set1_epi32, _mm256_setzero_si256, _mm256_storeu_si256, _mm512_add_epi32,
         _mm512_cvtepi32_epi16, _mm512_dpbusd_epi32, _mm512_loadu_si512, _mm512_madd_epi16,
-        _mm512_maddubs_epi16, _mm512_maskz_compress_epi32, _mm512_set1_epi16, _mm512_set1_epi32,
-        _mm512_setr_epi32, _mm512_setzero_si512, _mm512_storeu_si512, _mm512_test_epi32_mask,
+        _mm512_maddubs_epi16, _mm512_maskz_compress_epi32, _mm512_reduce_add_epi32,
+        _mm512_set1_epi16, _mm512_set1_epi32, _mm512_setr_epi32, _mm512_setzero_si512,
+        _mm512_storeu_si512, _mm512_test_epi32_mask,
     };
 
     /// For each set of eight groups (a byte, bit `k` for group `k`), the offsets of those
@@ -494,6 +630,68 @@ mod x86 {
             unsafe { _mm512_storeu_si512(sums[16 * r..].as_mut_ptr().cast(), acc) };
         }
     }
+
+    /// `bytes · row` by AVX2, 32 bytes a step, the rest by plain code.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) fn dot_avx2(bytes: &[u8], row: &[i8]) -> i32 {
+        let whole = bytes.len().min(row.len()) / 32 * 32;
+        let ones = _mm256_set1_epi16(1);
+        let mut acc = _mm256_setzero_si256();
+        let mut at = 0;
+        while at < whole {
+            let left = unsafe { _mm256_loadu_si256(bytes[at..at + 32].as_ptr().cast()) };
+            let right = unsafe { _mm256_loadu_si256(row[at..at + 32].as_ptr().cast()) };
+            acc = _mm256_add_epi32(
+                acc,
+                _mm256_madd_epi16(_mm256_maddubs_epi16(left, right), ones),
+            );
+            at += 32;
+        }
+        let half = _mm_add_epi32(
+            _mm256_castsi256_si128(acc),
+            _mm256_extracti128_si256::<1>(acc),
+        );
+        let pairs = _mm_add_epi32(half, _mm_shuffle_epi32::<0b01_00_11_10>(half));
+        let sum = _mm_add_epi32(pairs, _mm_shuffle_epi32::<0b10_11_00_01>(pairs));
+        _mm_cvtsi128_si32(sum) + super::dot_portable(&bytes[whole..], &row[whole..])
+    }
+
+    /// `bytes · row` by AVX-512 (BW), 64 bytes a step, the rest by plain code.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    pub(super) fn dot_avx512(bytes: &[u8], row: &[i8]) -> i32 {
+        let whole = bytes.len().min(row.len()) / 64 * 64;
+        let ones = _mm512_set1_epi16(1);
+        let mut acc = _mm512_setzero_si512();
+        let mut at = 0;
+        while at < whole {
+            let left = unsafe { _mm512_loadu_si512(bytes[at..at + 64].as_ptr().cast()) };
+            let right = unsafe { _mm512_loadu_si512(row[at..at + 64].as_ptr().cast()) };
+            acc = _mm512_add_epi32(
+                acc,
+                _mm512_madd_epi16(_mm512_maddubs_epi16(left, right), ones),
+            );
+            at += 64;
+        }
+        _mm512_reduce_add_epi32(acc) + super::dot_portable(&bytes[whole..], &row[whole..])
+    }
+
+    /// `bytes · row` by AVX-512 VNNI, 64 bytes a step, the rest by plain code.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+    #[inline]
+    pub(super) fn dot_vnni(bytes: &[u8], row: &[i8]) -> i32 {
+        let whole = bytes.len().min(row.len()) / 64 * 64;
+        let mut acc = _mm512_setzero_si512();
+        let mut at = 0;
+        while at < whole {
+            let left = unsafe { _mm512_loadu_si512(bytes[at..at + 64].as_ptr().cast()) };
+            let right = unsafe { _mm512_loadu_si512(row[at..at + 64].as_ptr().cast()) };
+            acc = _mm512_dpbusd_epi32(acc, left, right);
+            at += 64;
+        }
+        _mm512_reduce_add_epi32(acc) + super::dot_portable(&bytes[whole..], &row[whole..])
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -548,6 +746,66 @@ fn second_vnni(acc: &[i16], side: Option<&[i16]>, layer: &SecondLayer, z: &mut [
         |h, g| x86::groups_avx512(h, g),
         |h, g, l, s| x86::sums_vnni(h, g, l, s),
     );
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn byte_sums_avx2(h: &[u8], layer: &SecondLayer, sums: &mut [i32]) {
+    // The closures have this function's target features.
+    byte_sums_with(
+        h,
+        layer,
+        sums,
+        |h, g| x86::groups_avx2(h, g),
+        |h, g, l, s| x86::sums_avx2(h, g, l, s),
+    );
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn byte_sums_avx512(h: &[u8], layer: &SecondLayer, sums: &mut [i32]) {
+    // The closures have this function's target features.
+    byte_sums_with(
+        h,
+        layer,
+        sums,
+        |h, g| x86::groups_avx512(h, g),
+        |h, g, l, s| x86::sums_avx512(h, g, l, s),
+    );
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+fn byte_sums_vnni(h: &[u8], layer: &SecondLayer, sums: &mut [i32]) {
+    // The closures have this function's target features.
+    byte_sums_with(
+        h,
+        layer,
+        sums,
+        |h, g| x86::groups_avx512(h, g),
+        |h, g, l, s| x86::sums_vnni(h, g, l, s),
+    );
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn byte_dots_avx2(x: &[u8], rows: &ByteRows, which: &[usize], out: &mut [i32]) {
+    // The closure has this function's target features.
+    byte_dots_with(x, rows, which, out, |x, r| x86::dot_avx2(x, r));
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn byte_dots_avx512(x: &[u8], rows: &ByteRows, which: &[usize], out: &mut [i32]) {
+    // The closure has this function's target features.
+    byte_dots_with(x, rows, which, out, |x, r| x86::dot_avx512(x, r));
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+fn byte_dots_vnni(x: &[u8], rows: &ByteRows, which: &[usize], out: &mut [i32]) {
+    // The closure has this function's target features.
+    byte_dots_with(x, rows, which, out, |x, r| x86::dot_vnni(x, r));
 }
 
 /// `acc += plus_a + plus_b − minus` (`UNDO`: `−=`) at `level` (which must be one
@@ -709,6 +967,69 @@ mod tests {
                         &groups[..found],
                         &expected[..count],
                         "{level:?}, {n} inputs, {zeros} of them 0"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Every level's byte products are the portable code's and the exact integer sums, for
+    /// widths with and without a remainder past the vectors, on bytes mostly 0 and at the
+    /// extremes (every byte [`QH`], every weight ±127), where a saturating pair would show.
+    #[test]
+    fn every_level_multiplies_bytes_exactly() {
+        let mut rng = SmallRng::seed_from_u64(4);
+        for width in [8, 16, 40, 64, 72, 128, 136, 512, 1024] {
+            for round in 0..6 {
+                let x: Vec<u8> = (0..width)
+                    .map(|_| match round {
+                        0 => QH as u8,
+                        1 | 2 if rng.random::<f64>() < 0.8 => 0,
+                        _ => rng.random_range(0..=QH as u8),
+                    })
+                    .collect();
+                let rows = 20;
+                let floats: Vec<f32> = (0..rows * width)
+                    .map(|i| match round {
+                        0 => [1.0, -1.0][i % 2],
+                        _ => rng.random_range(-1.0..1.0),
+                    })
+                    .collect();
+                let matrix = ByteRows::new(width, &floats);
+                let which: Vec<usize> = (0..30).map(|_| rng.random_range(0..rows)).collect();
+                let exact: Vec<i32> = which
+                    .iter()
+                    .map(|&r| {
+                        let row = &matrix.weights[r * width..][..width];
+                        let sum: i64 = x
+                            .iter()
+                            .zip(row)
+                            .map(|(&a, &b)| i64::from(a) * i64::from(b))
+                            .sum();
+                        i32::try_from(sum).expect("fits")
+                    })
+                    .collect();
+                let layer = SecondLayer::new(width, rows, &floats);
+                let mut expected_sums = vec![0i32; layer.padded()];
+                byte_sums(Level::Portable, &x, &layer, &mut expected_sums);
+                for (u, &sum) in expected_sums[..rows].iter().enumerate() {
+                    let exact: i64 = (0..width)
+                        .map(|i| {
+                            i64::from(x[i])
+                                * i64::from(layer.weights[(i / 4 * layer.padded + u) * 4 + i % 4])
+                        })
+                        .sum();
+                    assert_eq!(i64::from(sum), exact, "{width} wide, unit {u}");
+                }
+                for level in Level::available() {
+                    let mut out = vec![0i32; which.len()];
+                    byte_dots(level, &x, &matrix, &which, &mut out);
+                    assert_eq!(out, exact, "{level:?}, {width} wide, round {round}");
+                    let mut sums = vec![7i32; layer.padded()];
+                    byte_sums(level, &x, &layer, &mut sums);
+                    assert_eq!(
+                        sums, expected_sums,
+                        "{level:?}, {width} wide, round {round}"
                     );
                 }
             }

@@ -34,7 +34,7 @@ pub use inputs::{
     BOARD_INPUTS, DENSE, FEATURE_SCALE, INPUTS, PLANES, active_inputs, dense_inputs, free_squares,
     input,
 };
-pub use kernels::{QA, QH, QW, SecondLayer};
+pub use kernels::{ByteRows, QA, QH, QW, SecondLayer};
 pub use parameters::{
     MAGIC, MAX_INPUT_WEIGHT, MAX_WEIGHT, NetworkError, Parameters, Stack, epochs_of,
     max_second_weight,

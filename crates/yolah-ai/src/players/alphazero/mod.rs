@@ -4,6 +4,7 @@
 
 pub mod network;
 pub mod player;
+pub mod quantized;
 pub mod search;
 
 pub(crate) use player::PLAYER;

@@ -368,7 +368,7 @@ unsafe fn dot_avx2(left: &[f32], right: &[f32]) -> f32 {
 }
 
 #[inline(always)]
-fn dot(a: &[f32], b: &[f32]) -> f32 {
+pub(super) fn dot(a: &[f32], b: &[f32]) -> f32 {
     // Eight partial sums, so the compiler keeps them in vector lanes.
     let mut sums = [0.0f32; 8];
     let (ac, bc) = (a.chunks_exact(8), b.chunks_exact(8));
@@ -451,6 +451,66 @@ impl Parameters {
         self.forward_body(position, moves, act, dot)
     }
 
+    /// The first layer before its relu, `W1·x + F·d + b1`, into `a1`, with the inputs that are
+    /// on and the features (none without them) it read; inlined into its callers, so that
+    /// its loops are compiled for their instructions.
+    #[inline(always)]
+    pub(super) fn first_layer(
+        &self,
+        position: &Position,
+        inputs: &mut Vec<u16>,
+        dense: &mut Vec<f32>,
+        a1: &mut Vec<f32>,
+    ) {
+        let h = self.hidden;
+        active_inputs(position, inputs);
+        dense.clear();
+        if self.features {
+            dense.extend_from_slice(&mover_features(position));
+        }
+        a1.clear();
+        a1.resize(h, 0.0);
+        // Block by block of units, each block's sums kept in registers over every column
+        // (the same additions in the same order as column by column over all units).
+        let mut from = 0;
+        while from + 64 <= h {
+            self.first_block::<64>(from, inputs, dense, a1);
+            from += 64;
+        }
+        while from < h {
+            self.first_block::<8>(from, inputs, dense, a1);
+            from += 8;
+        }
+    }
+
+    /// [`Parameters::first_layer`]'s units `from..from + W`.
+    #[inline(always)]
+    fn first_block<const W: usize>(
+        &self,
+        from: usize,
+        inputs: &[u16],
+        dense: &[f32],
+        a1: &mut [f32],
+    ) {
+        let h = self.hidden;
+        let mut sums: [f32; W] = self.b1[from..from + W].try_into().expect("W units");
+        for &i in inputs {
+            let column: &[f32; W] = self.w1[usize::from(i) * h + from..][..W]
+                .try_into()
+                .expect("W units");
+            for k in 0..W {
+                sums[k] += column[k];
+            }
+        }
+        for (k, &d) in dense.iter().enumerate() {
+            let column: &[f32; W] = self.wf[k * h + from..][..W].try_into().expect("W units");
+            for j in 0..W {
+                sums[j] += d * column[j];
+            }
+        }
+        a1[from..from + W].copy_from_slice(&sums);
+    }
+
     /// The pass itself, inlined into each kernel's function so that its loops are compiled
     /// for that function's instructions, with its dot product.
     #[inline(always)]
@@ -462,24 +522,7 @@ impl Parameters {
         dot: impl Fn(&[f32], &[f32]) -> f32,
     ) -> Evaluation {
         let h = self.hidden;
-        active_inputs(position, &mut act.inputs);
-        act.a1.clear();
-        act.a1.extend_from_slice(&self.b1);
-        for &i in &act.inputs {
-            let column = &self.w1[usize::from(i) * h..][..h];
-            for (a, w) in act.a1.iter_mut().zip(column) {
-                *a += w;
-            }
-        }
-        act.dense.clear();
-        if self.features {
-            act.dense.extend_from_slice(&mover_features(position));
-            for (&d, column) in act.dense.iter().zip(self.wf.chunks_exact(h)) {
-                for (a, w) in act.a1.iter_mut().zip(column) {
-                    *a += d * w;
-                }
-            }
-        }
+        self.first_layer(position, &mut act.inputs, &mut act.dense, &mut act.a1);
         act.h1.clear();
         act.h1.extend(act.a1.iter().map(|&a| a.max(0.0)));
         act.a2.clear();

@@ -18,6 +18,7 @@
 //! visits (see [`Gumbel`]). Below the root the walks choose by PUCT as without it.
 
 use super::network::{Activations, Evaluation, Parameters};
+use super::quantized::{Quantized, Scratch};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use std::sync::Arc;
@@ -40,6 +41,9 @@ pub trait Evaluator {
 pub struct NetworkEvaluator {
     parameters: Arc<Parameters>,
     activations: Activations,
+    /// The same network in bytes, if it is to run so.
+    quantized: Option<Quantized>,
+    scratch: Scratch,
     /// The playouts' weight in a leaf's value, 0 to 1 (0: the network alone).
     rollout: f32,
     rng: SmallRng,
@@ -51,9 +55,16 @@ impl NetworkEvaluator {
         NetworkEvaluator {
             parameters,
             activations: Activations::default(),
+            quantized: None,
+            scratch: Scratch::default(),
             rollout: 0.0,
             rng: SmallRng::seed_from_u64(0),
         }
+    }
+
+    /// From now on, the network in bytes ([`Quantized`]) if `on`, else in floats.
+    pub fn set_quantized(&mut self, on: bool) {
+        self.quantized = on.then(|| Quantized::new(Arc::clone(&self.parameters)));
     }
 
     /// From now on, each value `(1 − weight)·network + weight·(a random playout's result)`,
@@ -68,9 +79,12 @@ impl Evaluator for NetworkEvaluator {
     fn evaluate(&mut self, positions: &[Position], moves: &[MoveList], out: &mut Vec<Evaluation>) {
         out.clear();
         for (position, moves) in positions.iter().zip(moves) {
-            let mut evaluation =
-                self.parameters
-                    .forward(position, moves.as_slice(), &mut self.activations);
+            let mut evaluation = match &self.quantized {
+                Some(quantized) => quantized.forward(position, moves.as_slice(), &mut self.scratch),
+                None => self
+                    .parameters
+                    .forward(position, moves.as_slice(), &mut self.activations),
+            };
             if self.rollout > 0.0 {
                 let outcome = Playout::new(position).run(&mut self.rng);
                 let result = result_for(outcome, position.side_to_move());
