@@ -449,6 +449,31 @@ mod tests {
         assert!(Position::start().moves().contains(&bytes.mv));
     }
 
+    /// A search by time that keeps its tree from the move before still searches: the next
+    /// move's report counts new visits besides those kept. (With no visit limit the sum of
+    /// the kept visits and the limit once wrapped, and every search on a kept tree ended
+    /// before its first visit.)
+    #[test]
+    fn a_kept_tree_is_searched_on() {
+        let spec: crate::Spec = "alphazero:time=40ms,seed=3".parse().expect("a valid spec");
+        let mut agent = spec.agent(1);
+        let mut position = Position::start();
+        let first = agent.try_choose(&position).expect("it moves");
+        position.play(first.mv);
+        // The reply the search valued most, so that its subtree is in the tree.
+        let reply = first.pv.get(1).copied().expect("a principal variation");
+        position.play(reply);
+        let second = agent.try_choose(&position).expect("it moves");
+        let reused: u64 = second
+            .detail
+            .split(", ")
+            .find_map(|part| part.strip_suffix(" visits reused"))
+            .and_then(|n| n.parse().ok())
+            .expect("the report says the visits reused");
+        assert!(reused > 0, "the tree was kept: {}", second.detail);
+        assert!(second.iterations > 0, "new visits: {}", second.detail);
+    }
+
     /// With two threads a visit limit is split between the trees and their visits summed: the
     /// report counts the limit, and the move is legal.
     #[test]

@@ -379,8 +379,12 @@ impl Search {
         if self.settings.noise > 0.0 && gumbel.is_none() {
             self.add_noise(rng);
         }
-        // The limit counts this search's visits, not those kept.
-        let visits = (u64::from(self.reused) + visits).min(u64::from(u32::MAX / 4)) as u32;
+        // The limit counts this search's visits, not those kept; with no limit (a search by
+        // time gives u64::MAX) the sum saturates, where a wrapping one would end the search
+        // before its first visit.
+        let visits = u64::from(self.reused)
+            .saturating_add(visits)
+            .min(u64::from(u32::MAX / 4)) as u32;
         let improved = if let Some(gumbel) = gumbel {
             Some(self.gumbel_root(position, evaluator, rng, visits, stop, gumbel))
         } else {
