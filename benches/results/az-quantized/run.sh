@@ -5,7 +5,8 @@
 # a move (what their speed buys); then each against mcts at 100 ms a move. The visits a
 # second of each, from the start, are `yolah think alphazero:time=1s[,quantized=on]`.
 # YOLAH: a release build of the commit that adds `quantized` and mends the kept tree's
-# search by time (every search on a kept tree had ended before its first visit). Resumable: a finished match
+# search by time (every search on a kept tree had ended before its first visit); visits-800
+# was played by 691e450's build, before that mend, which searches by visits never needed. Resumable: a finished match
 # is skipped, a cut one resumed.
 set -euo pipefail
 cd "$(dirname "$0")"

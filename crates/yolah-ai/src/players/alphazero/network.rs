@@ -103,6 +103,15 @@ pub fn active_inputs(position: &Position, out: &mut Vec<u16>) {
     }
 }
 
+/// Panics unless `hidden` is a size the network runs: 8 to [`MAX_HIDDEN`], a multiple of 8
+/// (the forward pass sums the first layer 8 or 64 units at a time).
+fn assert_hidden(hidden: usize) {
+    assert!(
+        (8..=MAX_HIDDEN).contains(&hidden) && hidden.is_multiple_of(8),
+        "{hidden} hidden units: 8 to {MAX_HIDDEN}, a multiple of 8"
+    );
+}
+
 /// Every parameter, float32, row-major.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Parameters {
@@ -135,6 +144,7 @@ impl Parameters {
     /// `seed` (He initialisation; the heads start near zero, so every move is about as likely
     /// and every position a draw).
     pub fn random(hidden: usize, features: bool, seed: u64) -> Parameters {
+        assert_hidden(hidden);
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut draw = |n: usize, scale: f32| -> Vec<f32> {
             (0..n)
@@ -170,6 +180,7 @@ impl Parameters {
     /// A network of `hidden` units, with or without `features`, whose every parameter is 0
     /// (the shape of a gradient).
     pub fn zeros(hidden: usize, features: bool) -> Parameters {
+        assert_hidden(hidden);
         Parameters {
             hidden,
             features,

@@ -6,6 +6,7 @@
 //! probes its endgame tables: a proved move is played without a search.
 
 use super::network::Parameters;
+use super::quantized::Quantized;
 use super::search::{DEFAULT_TREE_MB, NODE_BYTES, NetworkEvaluator, RootResult, Search, Settings};
 use crate::eval::network::free_squares;
 use crate::limits::{Budget, Limits};
@@ -134,12 +135,15 @@ impl AlphaZero {
         self
     }
 
-    /// The same, its network run in bytes ([`super::quantized`]) if `on`.
+    /// The same, its network run in bytes ([`super::quantized`]) if `on`, one copy of the
+    /// bytes shared by every thread.
     #[must_use]
-    pub fn quantized(self, on: bool) -> Self {
+    pub fn quantized(self, network: &Arc<Parameters>, on: bool) -> Self {
         if on {
-            self.workers
-                .for_each(|worker| worker.evaluator.set_quantized(true));
+            let quantized = Arc::new(Quantized::new(Arc::clone(network)));
+            self.workers.for_each(|worker| {
+                worker.evaluator.set_quantized(Some(Arc::clone(&quantized)));
+            });
         }
         self
     }
@@ -355,7 +359,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             name: "quantized",
             kind: ValueKind::Switch,
             default: "off",
-            help: "run the network's block and policy in bytes (i8 weights, VNNI or AVX2 where the CPU has them): faster, within about 0.04 of the float value",
+            help: "run the network's block and policy in bytes (i8 weights, VNNI or AVX2 where the CPU has them): faster; the shipped network's value within 0.1 of the float one on positions of random games",
         },
         OptionInfo {
             name: "solve",
@@ -393,7 +397,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
         Box::new(
             AlphaZero::with_threads(&network, settings, choice, seed, options.threads())
                 .rolling_out(options.real("rollout").map_or(0.0, |r| r as f32))
-                .quantized(options.switch("quantized").unwrap_or(false))
+                .quantized(&network, options.switch("quantized").unwrap_or(false))
                 .solving(free),
         )
     },
@@ -452,10 +456,12 @@ mod tests {
     /// A search by time that keeps its tree from the move before still searches: the next
     /// move's report counts new visits besides those kept. (With no visit limit the sum of
     /// the kept visits and the limit once wrapped, and every search on a kept tree ended
-    /// before its first visit.)
+    /// before its first visit.) Timed, so ignored: `.ci/run` runs it on its own; the search's
+    /// own test (`the_tree_is_kept_from_move_to_move`) checks the same without a clock.
     #[test]
+    #[ignore = "timed: run on its own by .ci/run"]
     fn a_kept_tree_is_searched_on() {
-        let spec: crate::Spec = "alphazero:time=40ms,seed=3".parse().expect("a valid spec");
+        let spec: crate::Spec = "alphazero:time=200ms,seed=3".parse().expect("a valid spec");
         let mut agent = spec.agent(1);
         let mut position = Position::start();
         let first = agent.try_choose(&position).expect("it moves");

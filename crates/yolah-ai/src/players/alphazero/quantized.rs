@@ -68,8 +68,14 @@ impl Quantized {
         Quantized::with_level(parameters, Level::detected())
     }
 
-    /// The same with the kernels of `level`, which must be one [`Level::available`] lists.
+    /// The same with the kernels of `level`, which must be one [`Level::available`] lists
+    /// (checked: a level the CPU lacks is refused with a panic).
     pub fn with_level(parameters: Arc<Parameters>, level: Level) -> Quantized {
+        assert!(
+            Level::available().contains(&level),
+            "{} is not a level this CPU runs",
+            level.name()
+        );
         let h = parameters.hidden;
         let block = SecondLayer::new(h, h, &parameters.w2);
         let policy = ByteRows::new(h, &parameters.policy);
@@ -269,6 +275,13 @@ mod tests {
             *w = -w.abs() - 1.0;
         }
         parameters.wf.fill(0.0);
+        // h2 = relu(b2) stays 0 with b2 below 0; the heads' biases alone make the output.
+        parameters.b2.fill(-0.5);
+        let mut rng = SmallRng::seed_from_u64(10);
+        for b in &mut parameters.policy_bias {
+            *b = rng.random_range(-2.0..2.0);
+        }
+        parameters.value_bias = 0.7;
         let parameters = Arc::new(parameters);
         let quantized = Quantized::new(Arc::clone(&parameters));
         let position = Position::start();
@@ -276,5 +289,7 @@ mod tests {
         let got = quantized.forward(&position, moves.as_slice(), &mut Scratch::default());
         let float = parameters.forward(&position, moves.as_slice(), &mut Activations::default());
         assert_eq!(got, float);
+        assert!((got.value - 0.7f32.tanh()).abs() < 1e-6, "{}", got.value);
+        assert!(got.priors.iter().any(|&p| (p - got.priors[0]).abs() > 1e-3));
     }
 }

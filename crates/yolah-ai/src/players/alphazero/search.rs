@@ -41,8 +41,8 @@ pub trait Evaluator {
 pub struct NetworkEvaluator {
     parameters: Arc<Parameters>,
     activations: Activations,
-    /// The same network in bytes, if it is to run so.
-    quantized: Option<Quantized>,
+    /// The same network in bytes, if it is to run so (shared by the player's threads).
+    quantized: Option<Arc<Quantized>>,
     scratch: Scratch,
     /// The playouts' weight in a leaf's value, 0 to 1 (0: the network alone).
     rollout: f32,
@@ -62,9 +62,16 @@ impl NetworkEvaluator {
         }
     }
 
-    /// From now on, the network in bytes ([`Quantized`]) if `on`, else in floats.
-    pub fn set_quantized(&mut self, on: bool) {
-        self.quantized = on.then(|| Quantized::new(Arc::clone(&self.parameters)));
+    /// From now on, the network in bytes (`quantized`, which must be this evaluator's
+    /// network), or in floats with `None`.
+    pub fn set_quantized(&mut self, quantized: Option<Arc<Quantized>>) {
+        assert!(
+            quantized
+                .as_ref()
+                .is_none_or(|q| Arc::ptr_eq(q.parameters(), &self.parameters)),
+            "the network in bytes is this evaluator's"
+        );
+        self.quantized = quantized;
     }
 
     /// From now on, each value `(1 − weight)·network + weight·(a random playout's result)`,
@@ -925,6 +932,21 @@ mod tests {
             let visits: u32 = node.children().map(|c| search.nodes[c].visits).sum();
             assert_eq!(node.visits, visits + u32::from(i != 0), "node {i}");
         }
+        // With no visit limit (a search by time) the kept tree is searched on until told to
+        // stop: here after 50 batches.
+        position.play(second.best().0);
+        position.play(search.principal_variation(second.best().0, 2)[1]);
+        let mut batches = 0;
+        let third = search.run(&position, &mut evaluator, &mut rng, u64::MAX, &mut || {
+            batches += 1;
+            batches > 50
+        });
+        assert!(third.reused > 0, "{} visits kept", third.reused);
+        assert_eq!(
+            third.visits,
+            third.reused + 50 * 8,
+            "50 batches of 8 on the kept tree"
+        );
         // A position the tree does not hold starts afresh.
         let elsewhere: Position = "x1xx2xx/8/1b2wx1b/3xxx2/1w1xxw1x/2b5/2xw4/xx2b2x b 8 8 16"
             .parse()
