@@ -364,6 +364,41 @@ fn a_gumbel_run_learns_its_improved_policy() {
     );
 }
 
+/// With `--fast-visits` most moves are searched fast and not recorded: a generation of the
+/// same games records about a quarter of the samples (`--full-share` 0.25 by default), and
+/// the run resumes with its setting from its config.
+#[test]
+fn a_playout_cap_records_a_share_of_the_moves() {
+    let root = tempfile::tempdir().unwrap();
+    let mut counts = Vec::new();
+    for cap in [false, true] {
+        let dir = root.path().join(format!("cap-{cap}"));
+        let mut args = run_args(&dir, 1);
+        if cap {
+            args.extend(["--fast-visits".to_string(), "2".to_string()]);
+        }
+        let out = run(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let config = std::fs::read_to_string(dir.join("zero.json")).unwrap();
+        let expected = if cap {
+            "\"fast_visits\": 2,\n  \"full_share\": 0.25"
+        } else {
+            "\"fast_visits\": 0,\n  \"full_share\": 0.0"
+        };
+        assert!(config.contains(expected), "{config}");
+        let bytes = std::fs::read(dir.join("gen-001/games-0000.bin")).unwrap();
+        counts.push(yolah_train::zero::samples_from_bytes(&bytes).unwrap().len());
+        if cap {
+            let resumed = run(&resume_args(&dir, 2));
+            assert!(resumed.status.success(), "{}", stderr(&resumed));
+            let config = std::fs::read_to_string(dir.join("zero.json")).unwrap();
+            assert!(config.contains(expected), "{config}");
+        }
+    }
+    let share = counts[1] as f64 / counts[0] as f64;
+    assert!((0.1..0.45).contains(&share), "{counts:?}");
+}
+
 #[test]
 fn bad_options_are_refused_before_anything_is_written() {
     let root = tempfile::tempdir().unwrap();
@@ -387,6 +422,22 @@ fn bad_options_are_refused_before_anything_is_written() {
         (&["--gate", "20000"], "gate games is 20000: 2 to 10000"),
         (&["--gumbel", "0"], "gumbel is 0: 2 to 64"),
         (&["--gumbel", "65"], "gumbel is 65: 2 to 64"),
+        (
+            &["--fast-visits", "0"],
+            "fast visits is 0: 1 to --visits − 1",
+        ),
+        (
+            &["--visits", "8", "--fast-visits", "8"],
+            "fast visits is 8: 1 to 7",
+        ),
+        (
+            &["--fast-visits", "2", "--full-share", "0"],
+            "full share is 0: above 0 and at most 1",
+        ),
+        (
+            &["--fast-visits", "2", "--full-share", "1.5"],
+            "full share is 1.5: above 0 and at most 1",
+        ),
     ] {
         let mut args = vec!["zero", "--out", out];
         args.extend_from_slice(extra);

@@ -54,6 +54,21 @@ pub struct SelfPlay {
     /// target is its improved policy and the move played the one it chose, at every ply
     /// (its Gumbel draws explore; `noise` and `explore` are not used).
     pub gumbel: Option<usize>,
+    /// `KataGo`'s playout cap randomisation (none: every move searched fully and recorded).
+    pub cap: Option<PlayoutCap>,
+}
+
+/// `KataGo`'s playout cap randomisation (Wu, 2019): each move is searched fully (at
+/// [`SelfPlay::visits`], with the root's noise) and recorded as a sample with probability
+/// `full`, else searched fast (at `fast` visits, no noise, the most visited move played)
+/// and not recorded, so that more games, and more moves of their ends, are played for the
+/// same visits while every policy target comes from a full search.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayoutCap {
+    /// Visits of a fast search.
+    pub fast: u64,
+    /// The share of moves searched fully and recorded, more than 0 and at most 1.
+    pub full: f64,
 }
 
 /// One self-play game from the start with `network`, drawing from `seed`: its samples.
@@ -68,6 +83,20 @@ pub fn play_game(network: &Arc<Parameters>, play: SelfPlay, seed: u64) -> Vec<Sa
         temperature: 1.0,
     };
     let mut player = AlphaZero::new(network, settings, choice, seed);
+    // The fast searches: their own player without noise, its tree kept where it holds the
+    // position; which moves are fast is drawn from numbers of their own.
+    let mut fast = play.cap.map(|cap| {
+        let settings = Settings {
+            reuse: true,
+            ..Settings::default()
+        };
+        let greedy = Choice {
+            explore: 0,
+            temperature: 1.0,
+        };
+        let player = AlphaZero::new(network, settings, greedy, seed ^ 0xFA57);
+        (cap, player, SmallRng::seed_from_u64(seed ^ 0xCA9))
+    });
     let mut position = Position::start();
     let mut samples: Vec<Sample> = Vec::new();
     let limits = Limits {
@@ -78,6 +107,17 @@ pub fn play_game(network: &Arc<Parameters>, play: SelfPlay, seed: u64) -> Vec<Sa
         let moves = position.moves();
         if moves.len() == 1 {
             position.play(moves[0]);
+            continue;
+        }
+        if let Some((cap, player, rng)) = &mut fast
+            && rng.random::<f64>() >= cap.full
+        {
+            let limits = Limits {
+                iterations: Some(cap.fast),
+                ..Limits::default()
+            };
+            let result = player.search(&position, &Budget::start(limits));
+            position.play(player.pick(&position, &result).0);
             continue;
         }
         let result = player.search(&position, &Budget::start(limits));
@@ -528,17 +568,73 @@ pub fn losses(network: &Parameters, samples: &[Sample]) -> Losses {
 mod tests {
     use super::*;
 
+    /// Self-play with PUCT's root at `visits`, root noise `noise`, moves drawn for `explore`
+    /// plies, every move searched fully.
+    fn puct(visits: u64, noise: f32, explore: u32) -> SelfPlay {
+        SelfPlay {
+            visits,
+            noise,
+            explore,
+            gumbel: None,
+            cap: None,
+        }
+    }
+
     fn some_samples(count: usize, seed: u64) -> Vec<Sample> {
         let network = Arc::new(Parameters::random(16, false, seed));
-        let play = SelfPlay {
-            visits: 16,
-            noise: 0.25,
-            explore: 10,
-            gumbel: None,
-        };
+        let play = puct(16, 0.25, 10);
         let mut samples = play_games(&network, play, seed, 0..4);
         samples.truncate(count);
         samples
+    }
+
+    /// With the playout cap every move searched fully (`full` 1) gives the very samples of
+    /// a run without it; with a quarter of them, about a quarter of the moves are recorded,
+    /// every sample's policy still a full search's (its shares add up to 1 over visits of a
+    /// full search: multiples of 1/16), and the same seed gives the same samples.
+    #[test]
+    fn the_playout_cap_records_the_full_searches_only() {
+        let network = Arc::new(Parameters::random(16, false, 3));
+        let play = puct(16, 0.25, 10);
+        let capped = |full: f64| SelfPlay {
+            cap: Some(PlayoutCap { fast: 4, full }),
+            ..play
+        };
+        let key = |samples: &[Sample]| -> Vec<(Position, Vec<u32>)> {
+            samples
+                .iter()
+                .map(|s| (s.position, s.policy.iter().map(|x| x.to_bits()).collect()))
+                .collect()
+        };
+        let plain = play_games(&network, play, 5, 0..6);
+        assert_eq!(
+            key(&play_games(&network, capped(1.0), 5, 0..6)),
+            key(&plain)
+        );
+        let quarter = play_games(&network, capped(0.25), 5, 0..6);
+        assert_eq!(
+            key(&play_games(&network, capped(0.25), 5, 0..6)),
+            key(&quarter)
+        );
+        // Each game has about 50 moves with a choice: about 12 recorded of each.
+        let share = quarter.len() as f64 / plain.len() as f64;
+        assert!(
+            (0.1..0.45).contains(&share),
+            "{} of {} recorded",
+            quarter.len(),
+            plain.len()
+        );
+        for sample in &quarter {
+            let total: f32 = sample.policy.iter().sum();
+            assert!((total - 1.0).abs() < 1e-4, "{total}");
+            for share in &sample.policy {
+                let visits = share * 16.0;
+                assert!(
+                    (visits - visits.round()).abs() < 1e-3,
+                    "{share} of 16 visits"
+                );
+            }
+        }
     }
 
     /// Every parameter's gradient agrees with a central difference of the loss, with and
@@ -690,12 +786,7 @@ mod tests {
     #[test]
     fn the_search_value_leans_towards_the_result_late_in_games() {
         let network = Arc::new(Parameters::random(16, false, 9));
-        let play = SelfPlay {
-            visits: 200,
-            noise: 0.0,
-            explore: 0,
-            gumbel: None,
-        };
+        let play = puct(200, 0.0, 0);
         let samples = play_games(&network, play, 9, 0..16);
         let late: Vec<&Sample> = samples
             .iter()

@@ -26,7 +26,9 @@ use std::sync::Arc;
 use std::time::Instant;
 use yolah_ai::arena::lock::DirLock;
 use yolah_ai::players::alphazero::network::{DEFAULT_HIDDEN, MAX_HIDDEN, Parameters};
-use yolah_train::zero::{SelfPlay, Trainer, play_games, samples_from_bytes, samples_to_bytes};
+use yolah_train::zero::{
+    PlayoutCap, SelfPlay, Trainer, play_games, samples_from_bytes, samples_to_bytes,
+};
 
 /// The options of `yolah zero`, as its command line gives them.
 #[derive(clap::Args)]
@@ -49,6 +51,16 @@ pub struct Options {
     /// noise, the policy target the visit shares]. The matches play PUCT either way.
     #[arg(long, value_name = "M")]
     pub gumbel: Option<u32>,
+    /// `KataGo`'s playout cap randomisation: most moves searched fast at N visits (1 to
+    /// --visits − 1, no noise, the most visited played) and not recorded, a share of them
+    /// (--full-share) searched at --visits and recorded [default: every move searched at
+    /// --visits and recorded].
+    #[arg(long, value_name = "N")]
+    pub fast_visits: Option<u64>,
+    /// With --fast-visits, the share of moves searched fully and recorded, above 0 and at
+    /// most 1 [default: 0.25].
+    #[arg(long, value_name = "SHARE", requires = "fast_visits")]
+    pub full_share: Option<f64>,
     /// The network's hidden units, 8 to 1024, a multiple of 8 [default: 128].
     #[arg(long, value_name = "H")]
     pub hidden: Option<usize>,
@@ -120,6 +132,13 @@ pub struct Config {
     /// have 0.
     #[serde(default)]
     gumbel: u32,
+    /// Visits of playout cap randomisation's fast searches (0: none, every move searched
+    /// fully). Runs made before it have 0.
+    #[serde(default)]
+    fast_visits: u64,
+    /// The share of moves searched fully with a playout cap. Runs made before it have 0.
+    #[serde(default)]
+    full_share: f64,
 }
 
 /// The score a gated network needs against the one self-play uses, as `AlphaGo` Zero's.
@@ -152,6 +171,15 @@ impl Config {
         }
         if self.gumbel != 0 {
             within("gumbel", u64::from(self.gumbel), 2, 64)?;
+        }
+        if self.fast_visits != 0 {
+            within("fast visits", self.fast_visits, 1, self.visits - 1)?;
+            if !(self.full_share > 0.0 && self.full_share <= 1.0) {
+                return Err(format!(
+                    "full share is {}: above 0 and at most 1",
+                    self.full_share
+                ));
+            }
         }
         if !self.test_games.is_multiple_of(2) {
             return Err(format!("test games is {}: an even number", self.test_games));
@@ -304,6 +332,9 @@ fn start(options: &Options) -> Result<(Config, State, DirLock)> {
     {
         return Err(UsageError(format!("gumbel is {m}: 2 to 64")).into());
     }
+    if options.fast_visits == Some(0) {
+        return Err(UsageError("fast visits is 0: 1 to --visits − 1".into()).into());
+    }
     let config = Config {
         generations: options.generations.unwrap_or(20),
         games: options.games.unwrap_or(400),
@@ -318,6 +349,12 @@ fn start(options: &Options) -> Result<(Config, State, DirLock)> {
         test_games: options.test_games.unwrap_or(40),
         gate: options.gate.unwrap_or(0),
         gumbel: options.gumbel.unwrap_or(0),
+        fast_visits: options.fast_visits.unwrap_or(0),
+        full_share: if options.fast_visits.is_some() {
+            options.full_share.unwrap_or(0.25)
+        } else {
+            0.0
+        },
         seed: options.seed.unwrap_or(1),
     };
     config.check().map_err(UsageError)?;
@@ -358,6 +395,8 @@ fn resume(options: &Options) -> Result<(Config, State, DirLock)> {
             && options.test_games.is_none()
             && options.gate.is_none()
             && options.gumbel.is_none()
+            && options.fast_visits.is_none()
+            && options.full_share.is_none()
             && options.seed.is_none(),
         "--resume takes its settings from {CONFIG}: only --generations and --threads may be given"
     );
@@ -438,6 +477,10 @@ fn self_play(dir: &Path, config: &Config, generation: u32, player: u32) -> Resul
         noise: 0.25,
         explore: 20,
         gumbel: (config.gumbel > 0).then_some(config.gumbel as usize),
+        cap: (config.fast_visits > 0).then_some(PlayoutCap {
+            fast: config.fast_visits,
+            full: config.full_share,
+        }),
     };
     let seed = config.seed ^ (u64::from(generation) << 32);
     let chunks = config.games.div_ceil(CHUNK);
