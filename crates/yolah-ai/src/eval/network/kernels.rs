@@ -433,7 +433,7 @@ mod x86 {
     // SAFETY (every `unsafe` below): the loads and stores read and write inside slices
     // whose lengths were checked just before (`weights[at..at + 32 × R]`, `sums[u..u + 32]`).
 
-    use crate::eval::network::kernels::{SecondLayer, groups_from, word};
+    use crate::eval::network::kernels::{SecondLayer, dot_portable, groups_from, word};
     use std::arch::x86_64::{
         __m512i, _mm_add_epi16, _mm_add_epi32, _mm_cvtsi128_si32, _mm_loadu_si128, _mm_set1_epi16,
         _mm_shuffle_epi32, _mm_storeu_si128, _mm256_add_epi32, _mm256_castsi256_ps,
@@ -654,7 +654,7 @@ mod x86 {
         );
         let pairs = _mm_add_epi32(half, _mm_shuffle_epi32::<0b01_00_11_10>(half));
         let sum = _mm_add_epi32(pairs, _mm_shuffle_epi32::<0b10_11_00_01>(pairs));
-        _mm_cvtsi128_si32(sum) + super::dot_portable(&bytes[whole..], &row[whole..])
+        _mm_cvtsi128_si32(sum) + dot_portable(&bytes[whole..], &row[whole..])
     }
 
     /// `bytes · row` by AVX-512 (BW), 64 bytes a step, the rest by plain code.
@@ -674,7 +674,7 @@ mod x86 {
             );
             at += 64;
         }
-        _mm512_reduce_add_epi32(acc) + super::dot_portable(&bytes[whole..], &row[whole..])
+        _mm512_reduce_add_epi32(acc) + dot_portable(&bytes[whole..], &row[whole..])
     }
 
     /// `bytes · row` by AVX-512 VNNI, 64 bytes a step, the rest by plain code.
@@ -690,7 +690,7 @@ mod x86 {
             acc = _mm512_dpbusd_epi32(acc, left, right);
             at += 64;
         }
-        _mm512_reduce_add_epi32(acc) + super::dot_portable(&bytes[whole..], &row[whole..])
+        _mm512_reduce_add_epi32(acc) + dot_portable(&bytes[whole..], &row[whole..])
     }
 }
 
