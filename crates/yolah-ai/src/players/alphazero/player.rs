@@ -142,7 +142,7 @@ impl AlphaZero {
         if on {
             let quantized = Arc::new(Quantized::new(Arc::clone(network)));
             self.workers.for_each(|worker| {
-                worker.evaluator.set_quantized(Some(Arc::clone(&quantized)));
+                worker.evaluator.set_quantized(Arc::clone(&quantized));
             });
         }
         self

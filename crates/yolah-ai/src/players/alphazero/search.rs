@@ -39,39 +39,39 @@ pub trait Evaluator {
 /// The network in this process, its values mixed, if told, with random playouts' results
 /// (as `AlphaGo` mixed its value network with fast rollouts).
 pub struct NetworkEvaluator {
-    parameters: Arc<Parameters>,
-    activations: Activations,
-    /// The same network in bytes, if it is to run so (shared by the player's threads).
-    quantized: Option<Arc<Quantized>>,
-    scratch: Scratch,
+    network: Network,
     /// The playouts' weight in a leaf's value, 0 to 1 (0: the network alone).
     rollout: f32,
     rng: SmallRng,
+}
+
+/// The network an evaluator runs, with its forward pass's scratch space.
+enum Network {
+    /// In floats.
+    Floats(Arc<Parameters>, Activations),
+    /// In bytes, shared by the player's threads.
+    Bytes(Arc<Quantized>, Scratch),
 }
 
 impl NetworkEvaluator {
     /// Evaluates with `parameters`.
     pub fn new(parameters: Arc<Parameters>) -> NetworkEvaluator {
         NetworkEvaluator {
-            parameters,
-            activations: Activations::default(),
-            quantized: None,
-            scratch: Scratch::default(),
+            network: Network::Floats(parameters, Activations::default()),
             rollout: 0.0,
             rng: SmallRng::seed_from_u64(0),
         }
     }
 
-    /// From now on, the network in bytes (`quantized`, which must be this evaluator's
-    /// network), or in floats with `None`.
-    pub fn set_quantized(&mut self, quantized: Option<Arc<Quantized>>) {
-        assert!(
-            quantized
-                .as_ref()
-                .is_none_or(|q| Arc::ptr_eq(q.parameters(), &self.parameters)),
-            "the network in bytes is this evaluator's"
-        );
-        self.quantized = quantized;
+    /// From now on, the same network in bytes (`quantized`, made from the one it runs).
+    pub fn set_quantized(&mut self, quantized: Arc<Quantized>) {
+        if let Network::Floats(parameters, _) = &self.network {
+            assert!(
+                Arc::ptr_eq(quantized.parameters(), parameters),
+                "the network in bytes is this evaluator's"
+            );
+        }
+        self.network = Network::Bytes(quantized, Scratch::default());
     }
 
     /// From now on, each value `(1 − weight)·network + weight·(a random playout's result)`,
@@ -86,11 +86,13 @@ impl Evaluator for NetworkEvaluator {
     fn evaluate(&mut self, positions: &[Position], moves: &[MoveList], out: &mut Vec<Evaluation>) {
         out.clear();
         for (position, moves) in positions.iter().zip(moves) {
-            let mut evaluation = match &self.quantized {
-                Some(quantized) => quantized.forward(position, moves.as_slice(), &mut self.scratch),
-                None => self
-                    .parameters
-                    .forward(position, moves.as_slice(), &mut self.activations),
+            let mut evaluation = match &mut self.network {
+                Network::Floats(parameters, act) => {
+                    parameters.forward(position, moves.as_slice(), act)
+                }
+                Network::Bytes(quantized, scratch) => {
+                    quantized.forward(position, moves.as_slice(), scratch)
+                }
             };
             if self.rollout > 0.0 {
                 let outcome = Playout::new(position).run(&mut self.rng);
