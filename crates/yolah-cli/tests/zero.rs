@@ -242,7 +242,7 @@ fn a_run_with_features_makes_networks_that_read_them() {
     assert!(config.contains("\"features\": true"), "{config}");
     for generation in ["gen-000", "gen-001"] {
         let bytes = std::fs::read(dir.join(generation).join("network.yolahpv")).unwrap();
-        assert_eq!(&bytes[..8], b"YOLAHPF1", "{generation}");
+        assert_eq!(&bytes[..8], b"YOLAHPF2", "{generation}");
     }
     let net = dir.join("gen-001/network.yolahpv");
     let spec = format!("alphazero:iterations=64,net={}", net.display());
@@ -257,7 +257,7 @@ fn a_run_with_features_makes_networks_that_read_them() {
     let resumed = run(&more);
     assert!(resumed.status.success(), "{}", stderr(&resumed));
     let bytes = std::fs::read(dir.join("gen-002/network.yolahpv")).unwrap();
-    assert_eq!(&bytes[..8], b"YOLAHPF1");
+    assert_eq!(&bytes[..8], b"YOLAHPF2");
     more.extend(["--features".to_string(), "off".to_string()]);
     assert_clean_error(&run(&more), "only --generations and --threads may be given");
     // A config edited by hand to disagree with the networks: refused when one is read.
@@ -294,7 +294,7 @@ fn the_value_mix_changes_what_is_learnt_from_the_same_games() {
         games.push(std::fs::read(dir.join("gen-001/games-0000.bin")).unwrap());
         networks.push(std::fs::read(dir.join("gen-001/network.yolahpv")).unwrap());
     }
-    assert_eq!(&games[0][..8], b"YOLAHZS2");
+    assert_eq!(&games[0][..8], b"YOLAHZS3");
     assert_eq!(games[0], games[1], "the same self-play");
     assert_ne!(networks[0], networks[1], "different value targets");
     // A run made before the mix (no `value_mix` in its zero.json) resumes, with none.
@@ -314,6 +314,37 @@ fn the_value_mix_changes_what_is_learnt_from_the_same_games() {
     assert!(log.contains(", value 0."), "{log}");
     let mixed = std::fs::read_to_string(root.path().join("mix-1/gen-001/train.log")).unwrap();
     assert!(mixed.contains("value (against the mix 1)"), "{mixed}");
+}
+
+/// `--margin-weight` is kept in `zero.json`, trains the margin head on the same games (its
+/// loss in the log), and so changes the network; a run without it says no margin loss.
+#[test]
+fn the_margin_weight_trains_the_margin_head_on_the_same_games() {
+    let root = tempfile::tempdir().unwrap();
+    let mut networks = Vec::new();
+    let mut games = Vec::new();
+    for weight in ["0", "1"] {
+        let dir = root.path().join(format!("margin-{weight}"));
+        let mut args = run_args(&dir, 1);
+        args.extend(["--margin-weight".to_string(), weight.to_string()]);
+        let out = run(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let config = std::fs::read_to_string(dir.join("zero.json")).unwrap();
+        assert!(
+            config.contains(&format!("\"margin_weight\": {weight}")),
+            "{config}"
+        );
+        let log = std::fs::read_to_string(dir.join("gen-001/train.log")).unwrap();
+        assert_eq!(log.contains(", margin 0."), weight == "1", "{log}");
+        games.push(std::fs::read(dir.join("gen-001/games-0000.bin")).unwrap());
+        networks.push(std::fs::read(dir.join("gen-001/network.yolahpv")).unwrap());
+    }
+    assert_eq!(games[0], games[1], "the same self-play");
+    assert_ne!(networks[0], networks[1], "a margin head trained or not");
+    let resumed = run(&resume_args(&root.path().join("margin-1"), 2));
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    let log = std::fs::read_to_string(root.path().join("margin-1/gen-002/train.log")).unwrap();
+    assert!(log.contains(", margin 0."), "{log}");
 }
 
 /// With `--gumbel` the policy targets are the Gumbel root's improved policy, which puts
@@ -416,6 +447,9 @@ fn bad_options_are_refused_before_anything_is_written() {
         (&["--learning-rate", "0"], "learning rate is 0"),
         (&["--value-mix", "1.5"], "value mix is 1.5: 0 to 1"),
         (&["--value-mix", "NaN"], "value mix is NaN: 0 to 1"),
+        (&["--margin-weight", "11"], "margin weight is 11: 0 to 10"),
+        (&["--margin-weight=-1"], "margin weight is -1: 0 to 10"),
+        (&["--margin-weight", "NaN"], "margin weight is NaN: 0 to 10"),
         (&["--opponent", "chess"], "opponent chess"),
         (&["--threads", "0"], "--threads is 0: 1 to 1024"),
         (&["--gate", "3"], "gate games is 3: an even number"),
@@ -468,6 +502,7 @@ fn bad_options_are_refused_before_anything_is_written() {
         ["--visits", "5"],
         ["--opponent", "mcts"],
         ["--value-mix", "0.5"],
+        ["--margin-weight", "1"],
         ["--gumbel", "4"],
     ] {
         let mut args = vec!["zero", "--out", out, "--resume"];

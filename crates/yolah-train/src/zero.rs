@@ -4,8 +4,9 @@
 //! targets), and the trainer that fits the
 //! policy-value network ([`yolah_ai::players::alphazero::network`]) to them: policy
 //! cross-entropy plus squared value error (against the result, or a mix of the result and the
-//! search's value: `value_mix`), Adam, each sample seen under a random one of the board's eight
-//! symmetries. The loop around them is `yolah zero` (the command line's `cmd::zero`).
+//! search's value: `value_mix`), and if asked the margin head's squared error against the
+//! game's final margin (`margin_weight`, `KataGo`'s score target), Adam, each sample seen under
+//! a random one of the board's eight symmetries. The loop around them is `yolah zero` (the command line's `cmd::zero`).
 
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -13,7 +14,9 @@ use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 use std::sync::Arc;
 use yolah_ai::limits::{Budget, Limits};
-use yolah_ai::players::alphazero::network::{Activations, MOVES, Parameters, softmax};
+use yolah_ai::players::alphazero::network::{
+    Activations, MARGIN_SCALE, MOVES, Parameters, softmax,
+};
 use yolah_ai::players::alphazero::player::{AlphaZero, Choice};
 use yolah_ai::players::alphazero::search::{Gumbel, Settings};
 use yolah_core::zobrist::fnv1a;
@@ -31,6 +34,9 @@ pub struct Sample {
     /// The search's value of the position for the side to move, −1 to +1: its children's
     /// values weighted by their visits (files made before it hold the result here).
     pub search: f32,
+    /// The game's final margin for the side to move, in points (its score minus the
+    /// other's at the end); none in files made before it was kept.
+    pub margin: Option<f32>,
 }
 
 impl Sample {
@@ -134,6 +140,7 @@ pub fn play_game(network: &Arc<Parameters>, play: SelfPlay, seed: u64) -> Vec<Sa
             policy,
             result: 0.0,
             search: result.value().clamp(-1.0, 1.0),
+            margin: None,
         });
         position.play(mv);
     }
@@ -141,6 +148,8 @@ pub fn play_game(network: &Arc<Parameters>, play: SelfPlay, seed: u64) -> Vec<Sa
     for sample in &mut samples {
         let mover = sample.position.side_to_move();
         sample.result = outcome.half_points(mover) as f32 - 1.0;
+        let lead = i32::from(position.score(mover)) - i32::from(position.score(mover.opponent()));
+        sample.margin = Some(lead as f32);
     }
     samples
 }
@@ -162,11 +171,16 @@ pub fn play_games(
 }
 
 /// The samples file's first bytes.
-pub const SAMPLES_MAGIC: &[u8; 8] = b"YOLAHZS2";
+pub const SAMPLES_MAGIC: &[u8; 8] = b"YOLAHZS3";
+/// The first bytes of the samples files made before the final margin was kept; they still
+/// read (their samples have no margin).
+pub const SAMPLES_MAGIC_WITHOUT_MARGIN: &[u8; 8] = b"YOLAHZS2";
 /// The first bytes of the samples files made before the search's value was kept; they
-/// still read (their samples' `search` is their result).
+/// still read (their samples' `search` is their result, and they have no margin).
 pub const SAMPLES_MAGIC_RESULT_ONLY: &[u8; 8] = b"YOLAHZS1";
 
+/// The margin byte of a sample that has none.
+const NO_MARGIN: i8 = i8::MIN;
 /// The search's value as an `i16` of 32,767.
 const SEARCH_SCALE: f32 = 32767.0;
 /// A visit share as a `u16` of 65,535.
@@ -174,9 +188,11 @@ const SHARE_SCALE: f32 = 65535.0;
 
 /// Samples as a file's bytes: the magic, the count (`u32`), each sample (black's, white's
 /// and the holes' bitboards as `u64`s, the two scores as bytes, the ply as `u16`, the result
-/// as `i8`, the search's value as an `i16` of 32,767, the number of moves as a byte and each
-/// move's visit share as a `u16` of 65,535), then an FNV-1a 64 hash of all before it;
-/// little-endian. (`YOLAHZS1` files are the same without the search's value.)
+/// as `i8`, the search's value as an `i16` of 32,767, the final margin in points as an `i8`,
+/// the number of moves as a byte and each move's visit share as a `u16` of 65,535), then an
+/// FNV-1a 64 hash of all before it; little-endian. (`YOLAHZS2` files are the same without the
+/// margin, `YOLAHZS1` files without the margin and the search's value.) A sample without a
+/// margin (read from such a file) has the byte −128.
 pub fn samples_to_bytes(samples: &[Sample]) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(16 + samples.len() * 80);
     bytes.extend_from_slice(SAMPLES_MAGIC);
@@ -192,6 +208,8 @@ pub fn samples_to_bytes(samples: &[Sample]) -> Vec<u8> {
         bytes.push(s.result as i8 as u8);
         let search = (s.search.clamp(-1.0, 1.0) * SEARCH_SCALE).round() as i16;
         bytes.extend_from_slice(&search.to_le_bytes());
+        let margin = s.margin.map_or(NO_MARGIN, |m| m.clamp(-64.0, 64.0) as i8);
+        bytes.push(margin as u8);
         bytes.push(s.policy.len() as u8);
         for &share in &s.policy {
             bytes.extend_from_slice(
@@ -204,17 +222,21 @@ pub fn samples_to_bytes(samples: &[Sample]) -> Vec<u8> {
     bytes
 }
 
+/// −1, 0 or +1.
+fn sign(x: f32) -> i32 {
+    i32::from(x > 0.0) - i32::from(x < 0.0)
+}
+
 /// Reads a samples file's bytes, checking every sample; the error says where and what.
 pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
     if bytes.len() < 20 {
         return Err("it is too short to be a samples file".into());
     }
-    let with_search = if &bytes[..8] == SAMPLES_MAGIC {
-        true
-    } else if &bytes[..8] == SAMPLES_MAGIC_RESULT_ONLY {
-        false
-    } else {
-        return Err("it does not start with YOLAHZS2 (nor YOLAHZS1)".into());
+    let (with_search, with_margin) = match &bytes[..8] {
+        magic if magic == SAMPLES_MAGIC => (true, true),
+        magic if magic == SAMPLES_MAGIC_WITHOUT_MARGIN => (true, false),
+        magic if magic == SAMPLES_MAGIC_RESULT_ONLY => (false, false),
+        _ => return Err("it does not start with YOLAHZS3 (nor YOLAHZS2, YOLAHZS1)".into()),
     };
     let (body, hash) = bytes.split_at(bytes.len() - 8);
     if fnv1a(body) != u64::from_le_bytes(hash.try_into().expect("8 bytes")) {
@@ -243,6 +265,12 @@ pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
         } else {
             result
         };
+        let margin = if with_margin {
+            Some(take(1)?[0] as i8).filter(|&m| m != NO_MARGIN)
+        } else {
+            None
+        }
+        .map(f32::from);
         let n = usize::from(take(1)?[0]);
         let position = Position::from_parts_checked(
             [Bitboard(black), Bitboard(white)],
@@ -262,6 +290,13 @@ pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
                 "sample {k}: the search's value {search} is outside −1 to 1"
             ));
         }
+        if let Some(m) = margin
+            && (sign(m) != sign(result) || m.abs() > 64.0)
+        {
+            return Err(format!(
+                "sample {k}: a final margin of {m} points with the result {result}"
+            ));
+        }
         let shares = take(2 * n)?;
         let policy = shares
             .chunks_exact(2)
@@ -272,6 +307,7 @@ pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
             policy,
             result,
             search,
+            margin,
         });
     }
     if at != body.len() {
@@ -320,18 +356,22 @@ pub fn transformed(sample: &Sample, symmetry: Symmetry) -> Sample {
         policy,
         result: sample.result,
         search: sample.search,
+        margin: sample.margin,
     }
 }
 
 /// The loss of one sample (policy cross-entropy + squared error against its value target
-/// with `value_mix`), its gradient added to `gradient`. Returns `(policy loss, value loss)`.
+/// with `value_mix` + `margin_weight` × the margin head's squared error against the final
+/// margin in units of [`MARGIN_SCALE`] points, where the sample has it), its gradient added
+/// to `gradient`. Returns its three parts (the margin's unweighted).
 pub fn backward(
     network: &Parameters,
     sample: &Sample,
     value_mix: f32,
+    margin_weight: f32,
     act: &mut Activations,
     gradient: &mut Gradient,
-) -> (f32, f32) {
+) -> Losses {
     let hidden = network.hidden;
     let moves = sample.position.moves();
     let evaluation = network.forward(&sample.position, moves.as_slice(), act);
@@ -346,6 +386,32 @@ pub fn backward(
         *gw += du * x;
     }
     grad.value_bias += du;
+    // Margin: L = w·(m − t)², m = margin·h2 + e, t the margin in units.
+    let mut margin_loss = 0.0;
+    if margin_weight > 0.0
+        && let Some(points) = sample.margin
+    {
+        let m = network
+            .margin
+            .iter()
+            .zip(&act.h2)
+            .map(|(w, x)| w * x)
+            .sum::<f32>()
+            + network.margin_bias;
+        let error = m - points / MARGIN_SCALE;
+        margin_loss = error * error;
+        let dm = 2.0 * margin_weight * error;
+        for ((gw, x), (dh, w)) in grad
+            .margin
+            .iter_mut()
+            .zip(&act.h2)
+            .zip(dh2.iter_mut().zip(&network.margin))
+        {
+            *gw += dm * x;
+            *dh += dm * w;
+        }
+        grad.margin_bias += dm;
+    }
     // Policy: L = −Σ π log p, dL/dlogit = p − π (π sums to one).
     let target_total: f32 = sample.policy.iter().sum();
     let priors = softmax(&act.logits);
@@ -398,7 +464,11 @@ pub fn backward(
         }
     }
     debug_assert_eq!(grad.policy_bias.len(), MOVES);
-    (policy_loss, value_loss)
+    Losses {
+        policy: policy_loss,
+        value: value_loss,
+        margin: margin_loss,
+    }
 }
 
 /// The parts a batch's gradient is computed in (in parallel), whatever the threads.
@@ -417,6 +487,8 @@ pub struct Trainer {
     pub weight_decay: f32,
     /// The search's share of the value target (0: the game's result alone).
     pub value_mix: f32,
+    /// The margin head's loss's weight (0: it is not trained).
+    pub margin_weight: f32,
 }
 
 /// What a pass over samples measured: the mean policy and value losses.
@@ -426,6 +498,25 @@ pub struct Losses {
     pub policy: f32,
     /// Squared value error.
     pub value: f32,
+    /// The margin head's squared error, in units of [`MARGIN_SCALE`] points (0 where it is
+    /// not trained).
+    pub margin: f32,
+}
+
+impl Losses {
+    fn add(&mut self, other: Losses) {
+        self.policy += other.policy;
+        self.value += other.value;
+        self.margin += other.margin;
+    }
+
+    fn scaled(self, factor: f32) -> Losses {
+        Losses {
+            policy: self.policy * factor,
+            value: self.value * factor,
+            margin: self.margin * factor,
+        }
+    }
 }
 
 impl Trainer {
@@ -439,6 +530,7 @@ impl Trainer {
             learning_rate,
             weight_decay: 1e-4,
             value_mix: 0.0,
+            margin_weight: 0.0,
         }
     }
 
@@ -447,30 +539,33 @@ impl Trainer {
         // A fixed number of parts, summed in order: the same sums, so the same network,
         // whatever the number of threads.
         let chunk = batch.len().div_ceil(GRADIENT_PARTS).max(1);
-        let parts: Vec<(Gradient, f32, f32)> = batch
+        let parts: Vec<(Gradient, Losses)> = batch
             .par_chunks(chunk)
             .map(|part| {
                 let mut g = Gradient::like(&self.network);
                 let mut act = Activations::default();
-                let (mut lp, mut lv) = (0.0, 0.0);
+                let mut sum = Losses::default();
                 for sample in part {
-                    let (p, v) = backward(&self.network, sample, self.value_mix, &mut act, &mut g);
-                    lp += p;
-                    lv += v;
+                    sum.add(backward(
+                        &self.network,
+                        sample,
+                        self.value_mix,
+                        self.margin_weight,
+                        &mut act,
+                        &mut g,
+                    ));
                 }
-                (g, lp, lv)
+                (g, sum)
             })
             .collect();
         let mut total = Gradient::like(&self.network);
         let mut losses = Losses::default();
-        for (g, lp, lv) in &parts {
+        for (g, part) in &parts {
             total.add(g);
-            losses.policy += lp;
-            losses.value += lv;
+            losses.add(*part);
         }
         let n = batch.len() as f32;
-        losses.policy /= n;
-        losses.value /= n;
+        let losses = losses.scaled(1.0 / n);
         for array in total.0.arrays_mut() {
             for x in array.iter_mut() {
                 *x /= n;
@@ -529,19 +624,10 @@ impl Trainer {
                     .iter()
                     .map(|&i| transformed(&samples[i], Symmetry::ALL[rng.random_range(0..views)]))
                     .collect();
-                let batch_losses = self.step(&shown);
-                sum.policy += batch_losses.policy;
-                sum.value += batch_losses.value;
+                sum.add(self.step(&shown));
                 steps += 1;
             }
-            let n = steps.max(1) as f32;
-            progress(
-                epoch + 1,
-                Losses {
-                    policy: sum.policy / n,
-                    value: sum.value / n,
-                },
-            );
+            progress(epoch + 1, sum.scaled(1.0 / steps.max(1) as f32));
         }
     }
 }
@@ -553,15 +639,9 @@ pub fn losses(network: &Parameters, samples: &[Sample]) -> Losses {
     let mut act = Activations::default();
     let mut sum = Losses::default();
     for sample in samples {
-        let (p, v) = backward(network, sample, 0.0, &mut act, &mut g);
-        sum.policy += p;
-        sum.value += v;
+        sum.add(backward(network, sample, 0.0, 1.0, &mut act, &mut g));
     }
-    let n = samples.len().max(1) as f32;
-    Losses {
-        policy: sum.policy / n,
-        value: sum.value / n,
-    }
+    sum.scaled(1.0 / samples.len().max(1) as f32)
 }
 
 #[cfg(test)]
@@ -638,7 +718,8 @@ mod tests {
     }
 
     /// Every parameter's gradient agrees with a central difference of the loss, with and
-    /// without features (the value target half result, half search).
+    /// without features (the value target half result, half search, the margin's loss
+    /// weighted 0.7).
     #[test]
     fn gradients_agree_with_finite_differences() {
         for features in [false, true] {
@@ -647,6 +728,7 @@ mod tests {
     }
 
     fn gradients_agree(mut network: Parameters) {
+        const MARGIN_WEIGHT: f32 = 0.7;
         // Biases and heads away from zero, so every path carries gradient.
         let mut rng = SmallRng::seed_from_u64(3);
         for array in network.arrays_mut() {
@@ -660,14 +742,30 @@ mod tests {
                 .iter()
                 .map(|s| {
                     let mut g = Gradient::like(net);
-                    let (p, v) = backward(net, s, 0.5, &mut Activations::default(), &mut g);
-                    f64::from(p) + f64::from(v)
+                    let part = backward(
+                        net,
+                        s,
+                        0.5,
+                        MARGIN_WEIGHT,
+                        &mut Activations::default(),
+                        &mut g,
+                    );
+                    f64::from(part.policy)
+                        + f64::from(part.value)
+                        + f64::from(MARGIN_WEIGHT * part.margin)
                 })
                 .sum()
         };
         let mut gradient = Gradient::like(&network);
         for s in &samples {
-            backward(&network, s, 0.5, &mut Activations::default(), &mut gradient);
+            backward(
+                &network,
+                s,
+                0.5,
+                MARGIN_WEIGHT,
+                &mut Activations::default(),
+                &mut gradient,
+            );
         }
         // The loss at parameter `k` of array `a` moved by `step`.
         let moved = |a: usize, k: usize, step: f32| {
@@ -702,6 +800,11 @@ mod tests {
             }
         }
         assert!(checked > 100, "{checked} nonzero gradients checked");
+        let margin = (gradient.0.margin.iter()).filter(|&&g| g != 0.0).count();
+        assert!(
+            margin > 8,
+            "{margin} of the margin head's gradients are not 0"
+        );
         if network.features {
             let features = (gradient.0.wf.iter()).filter(|&&g| g != 0.0).count();
             assert!(
@@ -726,6 +829,7 @@ mod tests {
             assert_eq!(a.position, b.position);
             assert_eq!(a.result.to_bits(), b.result.to_bits());
             assert!((a.search - b.search).abs() <= 0.5 / SEARCH_SCALE);
+            assert_eq!(a.margin, b.margin);
             for (x, y) in a.policy.iter().zip(&b.policy) {
                 assert!((x - y).abs() < 1e-4);
             }
@@ -737,7 +841,7 @@ mod tests {
         assert!(
             samples_from_bytes(b"not a samples file at all")
                 .unwrap_err()
-                .contains("YOLAHZS2")
+                .contains("YOLAHZS3")
         );
         let mut outside = samples[..1].to_vec();
         outside[0].search = 1.0;
@@ -753,13 +857,86 @@ mod tests {
                 .unwrap_err()
                 .contains("the search's value -1.00003")
         );
+        // A margin that says the other side won than the result (the byte after the
+        // search's value), its hash made right: refused.
+        let mut won = samples[..1].to_vec();
+        won[0].result = 1.0;
+        won[0].margin = Some(3.0);
+        let mut bytes = samples_to_bytes(&won);
+        bytes[12 + 31] = (-3i8) as u8;
+        let body = bytes.len() - 8;
+        let hash = fnv1a(&bytes[..body]);
+        bytes[body..].copy_from_slice(&hash.to_le_bytes());
+        assert!(
+            samples_from_bytes(&bytes)
+                .unwrap_err()
+                .contains("a final margin of -3 points with the result 1")
+        );
+    }
+
+    /// Each sample's margin is its game's final score difference for its side to move:
+    /// the sign of its result, the same for every position of one side in a game, opposite
+    /// for the other side's.
+    #[test]
+    fn each_sample_keeps_its_game_s_final_margin() {
+        let network = Arc::new(Parameters::random(16, false, 11));
+        let mut decided = 0;
+        for n in 0..6 {
+            let samples = play_game(&network, puct(16, 0.25, 10), n);
+            let first = samples[0].margin.expect("a margin");
+            let first_mover = samples[0].position.side_to_move();
+            for s in &samples {
+                let m = s.margin.expect("a margin");
+                assert_eq!(sign(m), sign(s.result), "{m} with {}", s.result);
+                let same = s.position.side_to_move() == first_mover;
+                let expected = if same { first } else { -first };
+                assert!((m - expected).abs() < 0.5, "{m} against {expected}");
+                // The lead can change by no more than the squares left to move to.
+                let p = &s.position;
+                let mover = p.side_to_move();
+                let now = f32::from(p.score(mover)) - f32::from(p.score(mover.opponent()));
+                assert!((m - now).abs() <= 64.0 - p.occupied().count() as f32);
+            }
+            decided += usize::from(first != 0.0);
+        }
+        assert!(decided >= 3, "{decided} of 6 games decided");
+    }
+
+    /// A file made before the final margin was kept: `tests/data/zs2-games.bin`, eight games
+    /// written by the build of 31d6428 (`yolah zero --out DIR --generations 1 --games 8
+    /// --visits 4 --hidden 8 --epochs 1 --test-games 2 --opponent random --threads 1 --seed
+    /// 5`, its `gen-001/games-0000.bin`). It still reads, with no margins; the trainer leaves
+    /// the margin head alone on them.
+    #[test]
+    fn files_without_the_margin_still_read() {
+        let old = include_bytes!("../tests/data/zs2-games.bin");
+        assert_eq!(&old[..8], SAMPLES_MAGIC_WITHOUT_MARGIN);
+        let samples = samples_from_bytes(old).expect("a YOLAHZS2 file");
+        assert!(samples.len() > 100, "{} samples", samples.len());
+        assert!(samples.iter().all(|s| s.margin.is_none()));
+        assert!(
+            samples
+                .iter()
+                .any(|s| s.search.to_bits() != s.result.to_bits())
+        );
+        let mut trainer = Trainer::new(Parameters::random(8, false, 2), 1e-3);
+        trainer.margin_weight = 1.0;
+        trainer.weight_decay = 0.0;
+        let head = (trainer.network.margin.clone(), trainer.network.margin_bias);
+        let value = trainer.network.value.clone();
+        trainer.train(&samples, 1, 64, false, 1, &mut |_, losses| {
+            assert_eq!(losses.margin.to_bits(), 0);
+        });
+        assert_eq!(trainer.network.margin, head.0);
+        assert_eq!(trainer.network.margin_bias.to_bits(), head.1.to_bits());
+        assert_ne!(trainer.network.value, value);
     }
 
     /// A file made before the search's value was kept: `tests/data/zs1-games.bin`, eight
     /// games written by the build of bed1542 (`yolah zero --out DIR --generations 1 --games 8
     /// --visits 4 --hidden 8 --epochs 1 --test-games 2 --opponent random --threads 1 --seed 5`,
     /// its `gen-001/games-0000.bin`). It still reads, each sample's search value its result,
-    /// and written again as `YOLAHZS2` it reads back the same.
+    /// and written again as `YOLAHZS3` it reads back the same, still without margins.
     #[test]
     fn files_without_the_search_value_still_read() {
         let old = include_bytes!("../tests/data/zs1-games.bin");
@@ -778,6 +955,7 @@ mod tests {
             assert_eq!(a.result.to_bits(), b.result.to_bits());
             assert_eq!(a.search.to_bits(), b.search.to_bits());
             assert_eq!(a.policy, b.policy);
+            assert_eq!(b.margin, None);
         }
     }
 
@@ -841,6 +1019,33 @@ mod tests {
             "entropy {entropy}: {before:?} → {after:?}"
         );
         assert!(after.value < 0.8 * before.value, "{before:?} → {after:?}");
+    }
+
+    /// With the margin's weight, training fits the margin head to the games' final margins
+    /// (its squared error falls by more than half); without it, the head is not trained.
+    #[test]
+    fn training_fits_the_margins_when_told() {
+        let samples = some_samples(400, 8);
+        let spread = samples
+            .iter()
+            .map(|s| (s.margin.expect("a margin") / MARGIN_SCALE).powi(2))
+            .sum::<f32>()
+            / samples.len() as f32;
+        assert!(spread > 0.005, "{spread}");
+        let trained = |weight: f32| {
+            let mut trainer = Trainer::new(Parameters::random(32, false, 8), 3e-3);
+            trainer.margin_weight = weight;
+            trainer.weight_decay = 0.0;
+            trainer.train(&samples, 30, 64, false, 1, &mut |_, _| {});
+            trainer.network
+        };
+        let start = Parameters::random(32, false, 8);
+        let before = losses(&start, &samples).margin;
+        let after = losses(&trained(1.0), &samples).margin;
+        assert!(after < 0.5 * before, "{before} → {after}");
+        let untrained = trained(0.0);
+        assert_eq!(untrained.margin, start.margin);
+        assert_eq!(untrained.margin_bias.to_bits(), start.margin_bias.to_bits());
     }
 
     /// With the search's value as the whole target, training fits the search's values, not

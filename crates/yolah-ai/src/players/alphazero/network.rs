@@ -9,15 +9,19 @@
 //!   move, through their own columns `F`.
 //! - `h1 = relu(W1·x + F·d + b1)` (H units), `h2 = h1 + relu(W2·h1 + b2)` (a residual block).
 //! - Value: `tanh(v·h2 + c)`, the expected result for the side to move, −1 (loss) to +1 (win).
+//! - Margin (an auxiliary head, as `KataGo`'s score): `m·h2 + e`, the final margin for the side
+//!   to move in units of [`MARGIN_SCALE`] points. Only training reads it (`yolah zero
+//!   --margin-weight`): its gradient shapes `h1` and `h2`; the player does not compute it.
 //! - Policy: one row of `P` per queen move (1,456 of them: every (from, to) on a line) and one
 //!   for the pass; a move's logit is `P[move]·h2 + p[move]`, computed for the legal moves only
 //!   and turned into priors by a softmax over them.
 //!
-//! The file (`.yolahpv`): the 8 bytes `YOLAHPV1` (`YOLAHPF1` with features), H as a
+//! The file (`.yolahpv`): the 8 bytes `YOLAHPV2` (`YOLAHPF2` with features), H as a
 //! little-endian `u32`, then every parameter as a little-endian `f32` in the order of
 //! [`Parameters`] (`F` empty without features), then an FNV-1a 64 hash of everything before
-//! it. A file of any other size, magic, hash, H, or with a value that is not finite is
-//! refused with the reason.
+//! it. Files made before the margin head (`YOLAHPV1`, `YOLAHPF1`) are the same without its
+//! `H + 1` floats, and read with a head of zeros. A file of any other size, magic, hash, H, or
+//! with a value that is not finite is refused with the reason.
 
 use crate::eval::network::inputs::{DENSE, dense_inputs};
 use rand::rngs::SmallRng;
@@ -36,11 +40,15 @@ pub const MAX_HIDDEN: usize = 1024;
 /// The hidden units of a new network unless told.
 pub const DEFAULT_HIDDEN: usize = 128;
 /// The file's first bytes.
-pub const MAGIC: &[u8; 8] = b"YOLAHPV1";
+pub const MAGIC: &[u8; 8] = b"YOLAHPV2";
 /// The file's first bytes for a network with features.
-pub const MAGIC_FEATURES: &[u8; 8] = b"YOLAHPF1";
+pub const MAGIC_FEATURES: &[u8; 8] = b"YOLAHPF2";
+/// The first bytes of the files made before the margin head, without and with features.
+pub const MAGICS_WITHOUT_MARGIN: [&[u8; 8]; 2] = [b"YOLAHPV1", b"YOLAHPF1"];
+/// Points of final margin in one unit of the margin head.
+pub const MARGIN_SCALE: f32 = 16.0;
 /// The dense inputs of a network with features: the minimax network's, so a change to
-/// [`dense_inputs`] changes what `YOLAHPF1` files mean (and needs a new magic).
+/// [`dense_inputs`] changes what `YOLAHPF2` files mean (and needs a new magic).
 pub const FEATURES: usize = DENSE;
 
 /// The dense inputs of `position` seen from its side to move (the minimax network's are
@@ -137,6 +145,10 @@ pub struct Parameters {
     pub value: Vec<f32>,
     /// The value's bias.
     pub value_bias: f32,
+    /// `[H]`: the margin head (training's alone).
+    pub margin: Vec<f32>,
+    /// The margin head's bias.
+    pub margin_bias: f32,
 }
 
 impl Parameters {
@@ -162,6 +174,8 @@ impl Parameters {
         } else {
             Vec::new()
         };
+        // And the margin head after them, so every other weight is the one it always was.
+        let margin = draw(hidden, 0.01);
         Parameters {
             hidden,
             features,
@@ -174,6 +188,8 @@ impl Parameters {
             policy_bias: vec![0.0; MOVES],
             value,
             value_bias: 0.0,
+            margin,
+            margin_bias: 0.0,
         }
     }
 
@@ -193,11 +209,13 @@ impl Parameters {
             policy_bias: vec![0.0; MOVES],
             value: vec![0.0; hidden],
             value_bias: 0.0,
+            margin: vec![0.0; hidden],
+            margin_bias: 0.0,
         }
     }
 
     /// The arrays in file order, mutable (for trainers that walk every parameter).
-    pub fn arrays_mut(&mut self) -> [&mut [f32]; 9] {
+    pub fn arrays_mut(&mut self) -> [&mut [f32]; 11] {
         [
             &mut self.w1,
             &mut self.wf,
@@ -208,11 +226,13 @@ impl Parameters {
             &mut self.policy_bias,
             &mut self.value,
             std::slice::from_mut(&mut self.value_bias),
+            &mut self.margin,
+            std::slice::from_mut(&mut self.margin_bias),
         ]
     }
 
     /// The arrays in file order.
-    pub fn arrays(&self) -> [&[f32]; 9] {
+    pub fn arrays(&self) -> [&[f32]; 11] {
         [
             &self.w1,
             &self.wf,
@@ -223,6 +243,8 @@ impl Parameters {
             &self.policy_bias,
             &self.value,
             std::slice::from_ref(&self.value_bias),
+            &self.margin,
+            std::slice::from_ref(&self.margin_bias),
         ]
     }
 
@@ -236,6 +258,8 @@ impl Parameters {
             + hidden
             + MOVES * hidden
             + MOVES
+            + hidden
+            + 1
             + hidden
             + 1
     }
@@ -257,10 +281,16 @@ impl Parameters {
 
     /// Reads a file's bytes; the error says what is wrong.
     pub fn from_bytes(bytes: &[u8]) -> Result<Parameters, String> {
-        let features = match bytes.get(..8) {
-            Some(magic) if magic == MAGIC => false,
-            Some(magic) if magic == MAGIC_FEATURES => true,
-            _ => return Err("it does not start with YOLAHPV1 or YOLAHPF1".into()),
+        let (features, with_margin) = match bytes.get(..8) {
+            Some(magic) if magic == MAGIC => (false, true),
+            Some(magic) if magic == MAGIC_FEATURES => (true, true),
+            Some(magic) if magic == MAGICS_WITHOUT_MARGIN[0] => (false, false),
+            Some(magic) if magic == MAGICS_WITHOUT_MARGIN[1] => (true, false),
+            _ => {
+                return Err(
+                    "it does not start with YOLAHPV2 or YOLAHPF2 (nor YOLAHPV1, YOLAHPF1)".into(),
+                );
+            }
         };
         if bytes.len() < 20 {
             return Err(format!("{} bytes: too short for a network", bytes.len()));
@@ -271,7 +301,8 @@ impl Parameters {
                 "{hidden} hidden units (8 to {MAX_HIDDEN}, a multiple of 8)"
             ));
         }
-        let expected = 12 + 4 * Parameters::count(hidden, features) + 8;
+        let head = if with_margin { 0 } else { hidden + 1 };
+        let expected = 12 + 4 * (Parameters::count(hidden, features) - head) + 8;
         if bytes.len() != expected {
             let with = if features { " with features" } else { "" };
             return Err(format!(
@@ -290,7 +321,9 @@ impl Parameters {
             return Err(format!("parameter {at} is not a finite value below 10⁶"));
         }
         let mut parameters = Parameters::zeros(hidden, features);
-        for array in parameters.arrays_mut() {
+        let arrays = parameters.arrays_mut();
+        let read = arrays.len() - if with_margin { 0 } else { 2 };
+        for array in arrays.into_iter().take(read) {
             for x in array.iter_mut() {
                 *x = floats.next().expect("the size was checked");
             }
@@ -751,6 +784,37 @@ mod tests {
         );
     }
 
+    /// A file made before the margin head (the same arrays without its `H + 1` floats, under
+    /// the old magic) reads with a head of zeros and every other weight as written; the
+    /// shipped network is one.
+    #[test]
+    fn a_file_made_before_the_margin_head_reads_with_a_head_of_zeros() {
+        for (features, magic) in [(false, b"YOLAHPV1"), (true, b"YOLAHPF1")] {
+            let net = Parameters::random(16, features, 4);
+            assert!(net.margin.iter().any(|&w| w != 0.0));
+            let mut bytes = magic.to_vec();
+            bytes.extend_from_slice(&16u32.to_le_bytes());
+            for array in &net.arrays()[..9] {
+                for x in *array {
+                    bytes.extend_from_slice(&x.to_le_bytes());
+                }
+            }
+            let hash = fnv1a(&bytes);
+            bytes.extend_from_slice(&hash.to_le_bytes());
+            let read = Parameters::from_bytes(&bytes).expect("a file without the margin head");
+            let mut expected = net.clone();
+            expected.margin.fill(0.0);
+            assert_eq!(read, expected);
+            // Its size is the old one: the new magic on it is refused.
+            bytes[..8].copy_from_slice(if features { MAGIC_FEATURES } else { MAGIC });
+            assert!(Parameters::from_bytes(&bytes).is_err());
+        }
+        let shipped = crate::players::alphazero::player::SHIPPED;
+        assert!(MAGICS_WITHOUT_MARGIN.iter().any(|m| shipped[..8] == m[..]));
+        let net = Parameters::from_bytes(shipped).expect("the shipped network");
+        assert!(net.margin.iter().all(|&w| w == 0.0) && net.margin_bias == 0.0);
+    }
+
     #[test]
     fn a_file_reads_back_and_damage_is_refused_with_the_reason() {
         let net = Parameters::random(16, false, 1);
@@ -760,7 +824,7 @@ mod tests {
             let error = Parameters::from_bytes(bytes).unwrap_err();
             assert!(error.contains(reason), "{error}");
         };
-        refused(b"YOLAHNET", "does not start with YOLAHPV1 or YOLAHPF1");
+        refused(b"YOLAHNET", "does not start with YOLAHPV2 or YOLAHPF2");
         refused(b"YOLAHPF1\x10\0\0\0", "12 bytes: too short");
         refused(
             &bytes[..bytes.len() - 1],
