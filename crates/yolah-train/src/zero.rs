@@ -4,9 +4,9 @@
 //! targets), and the trainer that fits the
 //! policy-value network ([`yolah_ai::players::alphazero::network`]) to them: policy
 //! cross-entropy plus squared value error (against the result, or a mix of the result and the
-//! search's value: `value_mix`), and if asked the margin head's squared error against the
-//! game's final margin (`margin_weight`, `KataGo`'s score target), Adam, each sample seen under
-//! a random one of the board's eight symmetries. The loop around them is `yolah zero` (the command line's `cmd::zero`).
+//! search's value: `value_mix`), and if asked the margin head's squared error against
+//! the game's final margin (`margin_weight`, `KataGo`'s score target), Adam, each sample
+//! seen under a random one of the board's eight symmetries. The loop around them is `yolah zero` (the command line's `cmd::zero`).
 
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -208,7 +208,10 @@ pub fn samples_to_bytes(samples: &[Sample]) -> Vec<u8> {
         bytes.push(s.result as i8 as u8);
         let search = (s.search.clamp(-1.0, 1.0) * SEARCH_SCALE).round() as i16;
         bytes.extend_from_slice(&search.to_le_bytes());
-        let margin = s.margin.map_or(NO_MARGIN, |m| m.clamp(-64.0, 64.0) as i8);
+        let margin = s.margin.map_or(NO_MARGIN, |m| {
+            debug_assert!(m.is_finite(), "a margin of {m} points");
+            m.round().clamp(-64.0, 64.0) as i8
+        });
         bytes.push(margin as u8);
         bytes.push(s.policy.len() as u8);
         for &share in &s.policy {
@@ -251,7 +254,8 @@ pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
         at += n;
         Ok(slice)
     };
-    let mut samples = Vec::with_capacity(count.min(1 << 24));
+    // A sample takes at least 30 bytes: no more room is made than the file can fill.
+    let mut samples = Vec::with_capacity(count.min(body.len() / 30));
     for k in 0..count {
         let fixed = take(29)?;
         let word = |i: usize| u64::from_le_bytes(fixed[8 * i..8 * i + 8].try_into().expect("8"));
@@ -290,12 +294,21 @@ pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
                 "sample {k}: the search's value {search} is outside −1 to 1"
             ));
         }
-        if let Some(m) = margin
-            && (sign(m) != sign(result) || m.abs() > 64.0)
-        {
-            return Err(format!(
-                "sample {k}: a final margin of {m} points with the result {result}"
-            ));
+        if let Some(m) = margin {
+            if sign(m) != sign(result) {
+                return Err(format!(
+                    "sample {k}: a final margin of {m} points with the result {result}"
+                ));
+            }
+            // The lead can change by no more than the squares left to move to.
+            let side = position.side_to_move();
+            let lead = i32::from(position.score(side)) - i32::from(position.score(side.opponent()));
+            let free = 64 - position.occupied().count() as i32;
+            if (m as i32 - lead).abs() > free {
+                return Err(format!(
+                    "sample {k}: a final margin of {m} points where the lead is {lead} with {free} squares free"
+                ));
+            }
         }
         let shares = take(2 * n)?;
         let policy = shares
@@ -487,19 +500,20 @@ pub struct Trainer {
     pub weight_decay: f32,
     /// The search's share of the value target (0: the game's result alone).
     pub value_mix: f32,
-    /// The margin head's loss's weight (0: it is not trained).
+    /// The margin head's loss's weight (0: the head is left as it is, without decay).
     pub margin_weight: f32,
 }
 
-/// What a pass over samples measured: the mean policy and value losses.
+/// What a pass over samples measured: the mean policy, value and margin losses (each the mean
+/// over every sample; a sample without a margin counts 0 in the margin's).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Losses {
     /// Policy cross-entropy.
     pub policy: f32,
     /// Squared value error.
     pub value: f32,
-    /// The margin head's squared error, in units of [`MARGIN_SCALE`] points (0 where it is
-    /// not trained).
+    /// The margin head's squared error, in units of [`MARGIN_SCALE`] points (0 in training
+    /// with no margin weight).
     pub margin: f32,
 }
 
@@ -583,10 +597,13 @@ impl Trainer {
         let correction2 = 1.0 - b2.powi(self.steps as i32);
         let (lr, decay) = (self.learning_rate, self.weight_decay);
         let arrays = self.network.arrays_mut();
+        // The margin head (the last two arrays) moves only when it is trained.
+        let trained = arrays.len() - if self.margin_weight > 0.0 { 0 } else { 2 };
         let firsts = self.first.0.arrays_mut();
         let seconds = self.second.0.arrays_mut();
         for (((w, g), m), v) in arrays
             .into_iter()
+            .take(trained)
             .zip(gradient.0.arrays())
             .zip(firsts)
             .zip(seconds)
@@ -857,8 +874,8 @@ mod tests {
                 .unwrap_err()
                 .contains("the search's value -1.00003")
         );
-        // A margin that says the other side won than the result (the byte after the
-        // search's value), its hash made right: refused.
+        // A margin whose sign disagrees with the result (the byte after the search's
+        // value), its hash made right, then one out of the squares' reach: refused.
         let mut won = samples[..1].to_vec();
         won[0].result = 1.0;
         won[0].margin = Some(3.0);
@@ -872,6 +889,19 @@ mod tests {
                 .unwrap_err()
                 .contains("a final margin of -3 points with the result 1")
         );
+        let free = 64 - won[0].position.occupied().count();
+        bytes[12 + 31] = (free + 1) as u8;
+        let hash = fnv1a(&bytes[..body]);
+        bytes[body..].copy_from_slice(&hash.to_le_bytes());
+        let error = samples_from_bytes(&bytes).unwrap_err();
+        assert!(
+            error.contains(&format!("where the lead is 0 with {free} squares free")),
+            "{error}"
+        );
+        bytes[12 + 31] = free as u8;
+        let hash = fnv1a(&bytes[..body]);
+        bytes[body..].copy_from_slice(&hash.to_le_bytes());
+        assert!(samples_from_bytes(&bytes).is_ok());
     }
 
     /// Each sample's margin is its game's final score difference for its side to move:
@@ -921,6 +951,7 @@ mod tests {
         );
         let mut trainer = Trainer::new(Parameters::random(8, false, 2), 1e-3);
         trainer.margin_weight = 1.0;
+        // Without decay: on these samples the margin's gradient alone could move the head.
         trainer.weight_decay = 0.0;
         let head = (trainer.network.margin.clone(), trainer.network.margin_bias);
         let value = trainer.network.value.clone();
@@ -1022,7 +1053,8 @@ mod tests {
     }
 
     /// With the margin's weight, training fits the margin head to the games' final margins
-    /// (its squared error falls by more than half); without it, the head is not trained.
+    /// (its squared error falls by more than half); without it, the head is left as it is
+    /// (weight decay too leaves it alone).
     #[test]
     fn training_fits_the_margins_when_told() {
         let samples = some_samples(400, 8);
@@ -1035,7 +1067,6 @@ mod tests {
         let trained = |weight: f32| {
             let mut trainer = Trainer::new(Parameters::random(32, false, 8), 3e-3);
             trainer.margin_weight = weight;
-            trainer.weight_decay = 0.0;
             trainer.train(&samples, 30, 64, false, 1, &mut |_, _| {});
             trainer.network
         };

@@ -749,8 +749,9 @@ mod tests {
 
     #[test]
     fn a_network_without_features_keeps_its_weights_and_bytes() {
-        // The features' weights are drawn last and written nowhere: a network of the same
-        // seed without them is the one before the features, and so is its file.
+        // The features' weights are drawn after the others (only the margin head comes
+        // later) and written nowhere: a network of the same seed without them has the
+        // weights of the one before the features.
         let (plain, with) = (
             Parameters::random(16, false, 3),
             Parameters::random(16, true, 3),
