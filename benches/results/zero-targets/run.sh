@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Issue 58, item 2: KataGo's targets against plain PUCT self-play, at equal self-play time.
-# Two runs from random weights with the same seed and settings as zero-gumbel/run.sh's PUCT
-# arm (128 units with the features, 400 games a generation at 200 visits, the in-run tests
-# against mcts at 1,000 iterations), each with one addition:
+# Runs from random weights with the same seed and settings as zero-gumbel/run.sh's PUCT arm
+# (128 units with the features, 400 games a generation at 200 visits, the in-run tests
+# against mcts at 1,000 iterations), each MINUTES minutes of wall time on one core (a run cut
+# mid-generation keeps the generations it finished):
 #   cap:    playout cap randomisation, --fast-visits 40 (a quarter of the moves searched at 200
 #           visits and recorded, the rest at 40 and not recorded);
-#   margin: the final margin as an auxiliary target, --margin-weight 1.
-# Played side by side on one core each for MINUTES minutes of wall time, as the PUCT and Gumbel
-# arms were (a run cut mid-generation keeps the generations it finished); then each last
-# network as `alphazero:time=100ms` against `mcts:time=100ms`, 100 games of the shipped suite,
-# the match zero-gumbel/ played with the PUCT arm's (+195.5 [+114.1, +257.7]).
+#   margin: the final margin as an auxiliary target, --margin-weight 1;
+#   puct:   neither, run after the two (beside a one-job `cargo` build on the other core):
+#           generations ran 2.2 times slower on this machine than in zero-gumbel/, whose
+#           PUCT arm is so not the same work in the same minutes.
+# Then each last network as `alphazero:time=100ms` against `mcts:time=100ms`, 100 games of
+# the shipped suite.
 # Usage: [YOLAH=binary] [RUN=dir] [MINUTES=20] run.sh     (resumable: run it again)
 set -euo pipefail
 here=$(dirname "$(readlink -f "$0")")
@@ -22,6 +24,7 @@ mkdir -p "$RUN"
 arm() {
     local name=$1
     shift
+    [ -f "$name.generations.csv" ] && return
     if [ -f "$RUN/$name/zero.json" ]; then
         set -- --resume
     else
@@ -30,17 +33,14 @@ arm() {
     fi
     timeout "${MINUTES}m" "$YOLAH" zero --out "$RUN/$name" --threads 1 "$@" \
         > "$RUN/$name.log" 2>&1 || true
+    cp "$RUN/$name/generations.csv" "$name.generations.csv"
+    cp "$RUN/$name/learning.png" "$name.learning.png"
 }
-if [ ! -f cap.generations.csv ]; then
-    arm cap --fast-visits 40 &
-    arm margin --margin-weight 1 &
-    wait
-    cp "$RUN/cap/generations.csv" cap.generations.csv
-    cp "$RUN/margin/generations.csv" margin.generations.csv
-    cp "$RUN/cap/learning.png" cap.learning.png
-    cp "$RUN/margin/learning.png" margin.learning.png
-fi
-for name in cap margin; do
+arm cap --fast-visits 40 &
+arm margin --margin-weight 1 &
+wait
+arm puct
+for name in cap margin puct; do
     [ -f "$name-vs-mcts.txt" ] && continue
     last=$(tail -1 "$name.generations.csv" | cut -d, -f1)
     net=$(printf '%s/%s/gen-%03d/network.yolahpv' "$RUN" "$name" "$last")

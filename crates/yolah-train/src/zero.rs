@@ -404,14 +404,7 @@ pub fn backward(
     if margin_weight > 0.0
         && let Some(points) = sample.margin
     {
-        let m = network
-            .margin
-            .iter()
-            .zip(&act.h2)
-            .map(|(w, x)| w * x)
-            .sum::<f32>()
-            + network.margin_bias;
-        let error = m - points / MARGIN_SCALE;
+        let error = network.margin_of(&act.h2) - points / MARGIN_SCALE;
         margin_loss = error * error;
         let dm = 2.0 * margin_weight * error;
         for ((gw, x), (dh, w)) in grad
@@ -860,15 +853,19 @@ mod tests {
                 .unwrap_err()
                 .contains("YOLAHZS3")
         );
+        // The file's hash made right after a change.
+        let rehash = |bytes: &mut Vec<u8>| {
+            let body = bytes.len() - 8;
+            let hash = fnv1a(&bytes[..body]);
+            bytes[body..].copy_from_slice(&hash.to_le_bytes());
+        };
         let mut outside = samples[..1].to_vec();
         outside[0].search = 1.0;
         let mut bytes = samples_to_bytes(&outside);
         // The search's value is the two bytes after the result: 32,767 becomes 32,767 + 1.
         bytes[12 + 29] = 0x00;
         bytes[12 + 30] = 0x80;
-        let body = bytes.len() - 8;
-        let hash = fnv1a(&bytes[..body]);
-        bytes[body..].copy_from_slice(&hash.to_le_bytes());
+        rehash(&mut bytes);
         assert!(
             samples_from_bytes(&bytes)
                 .unwrap_err()
@@ -881,9 +878,7 @@ mod tests {
         won[0].margin = Some(3.0);
         let mut bytes = samples_to_bytes(&won);
         bytes[12 + 31] = (-3i8) as u8;
-        let body = bytes.len() - 8;
-        let hash = fnv1a(&bytes[..body]);
-        bytes[body..].copy_from_slice(&hash.to_le_bytes());
+        rehash(&mut bytes);
         assert!(
             samples_from_bytes(&bytes)
                 .unwrap_err()
@@ -891,16 +886,14 @@ mod tests {
         );
         let free = 64 - won[0].position.occupied().count();
         bytes[12 + 31] = (free + 1) as u8;
-        let hash = fnv1a(&bytes[..body]);
-        bytes[body..].copy_from_slice(&hash.to_le_bytes());
+        rehash(&mut bytes);
         let error = samples_from_bytes(&bytes).unwrap_err();
         assert!(
             error.contains(&format!("where the lead is 0 with {free} squares free")),
             "{error}"
         );
         bytes[12 + 31] = free as u8;
-        let hash = fnv1a(&bytes[..body]);
-        bytes[body..].copy_from_slice(&hash.to_le_bytes());
+        rehash(&mut bytes);
         assert!(samples_from_bytes(&bytes).is_ok());
     }
 

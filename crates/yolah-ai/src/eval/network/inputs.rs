@@ -50,8 +50,8 @@ impl Iterator for BitIter {
 
 /// The dense inputs of `position`: its features over [`FEATURE_SCALE`], then the same times
 /// the phase (free squares / 56).
-/// `AlphaZero`'s networks with features read these too (`YOLAHPF1` and `YOLAHPF2` files): changing them
-/// changes what those files mean.
+/// `AlphaZero`'s networks with features read these too (`YOLAHPF1` and `YOLAHPF2` files):
+/// changing them changes what those files mean.
 #[inline(always)]
 pub fn dense_inputs(position: &Position) -> [f32; DENSE] {
     let features = Features::of(position);

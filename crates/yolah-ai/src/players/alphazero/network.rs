@@ -594,6 +594,12 @@ impl Parameters {
         }
     }
 
+    /// The margin head's output on the last hidden layer `h2` (training's alone), in units of
+    /// [`MARGIN_SCALE`] points.
+    pub fn margin_of(&self, h2: &[f32]) -> f32 {
+        dot(&self.margin, h2) + self.margin_bias
+    }
+
     /// The network's view of `position` (which is not over).
     pub fn evaluate(&self, position: &Position) -> Evaluation {
         let moves = position.moves();
