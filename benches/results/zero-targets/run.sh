@@ -9,7 +9,10 @@
 #   margin: the final margin as an auxiliary target, --margin-weight 1;
 #   puct:   neither, run after the two (beside a one-job `cargo` build on the other core):
 #           generations ran 2.2 times slower on this machine than in zero-gumbel/, whose
-#           PUCT arm is so not the same work in the same minutes.
+#           PUCT arm is so not the same work in the same minutes;
+#   exact:  the solver's exact result and margin as the targets of the positions it proves
+#           at 20 free squares or fewer (--exact-free 20 --exact-nodes 200000, learn59's),
+#           run alone after the three (YOLAH: a build with --exact-free).
 # Then each last network as `alphazero:time=100ms` against `mcts:time=100ms`, 100 games of
 # the shipped suite.
 # Usage: [YOLAH=binary] [RUN=dir] [MINUTES=20] run.sh     (resumable: run it again)
@@ -40,7 +43,8 @@ arm cap --fast-visits 40 &
 arm margin --margin-weight 1 &
 wait
 arm puct
-for name in cap margin puct; do
+arm exact --exact-free 20 --exact-nodes 200000
+for name in cap margin puct exact; do
     [ -f "$name-vs-mcts.txt" ] && continue
     last=$(tail -1 "$name.generations.csv" | cut -d, -f1)
     net=$(printf '%s/%s/gen-%03d/network.yolahpv' "$RUN" "$name" "$last")

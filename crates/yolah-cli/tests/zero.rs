@@ -359,6 +359,55 @@ fn the_margin_weight_trains_the_margin_head_on_the_same_games() {
     assert!(log.contains(", margin 0."), "{log}");
 }
 
+/// `--exact-free` is kept in `zero.json` and changes the targets, not the games: the same
+/// positions and policies, the same results and margins above its free squares, and at or
+/// below them each a result with best play (the sign of its margin); a random network's
+/// games are far from best play, so some differ from the game's. The run resumes with it.
+#[test]
+fn exact_targets_change_the_labels_not_the_games() {
+    let root = tempfile::tempdir().unwrap();
+    let mut runs = Vec::new();
+    for exact in [false, true] {
+        let dir = root.path().join(format!("exact-{exact}"));
+        let mut args = run_args(&dir, 1);
+        if exact {
+            args.extend(["--exact-free", "16", "--exact-nodes", "2000000"].map(String::from));
+        }
+        let out = run(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let config = std::fs::read_to_string(dir.join("zero.json")).unwrap();
+        let kept = "\"exact\": {\n    \"free\": 16,\n    \"nodes\": 2000000\n  }";
+        assert_eq!(config.contains(kept), exact, "{config}");
+        let bytes = std::fs::read(dir.join("gen-001/games-0000.bin")).unwrap();
+        runs.push(yolah_train::zero::samples_from_bytes(&bytes).unwrap());
+        if exact {
+            let resumed = run(&resume_args(&dir, 2));
+            assert!(resumed.status.success(), "{}", stderr(&resumed));
+            let config = std::fs::read_to_string(dir.join("zero.json")).unwrap();
+            assert!(config.contains(kept), "{config}");
+        }
+    }
+    let (plain, exact) = (&runs[0], &runs[1]);
+    assert_eq!(plain.len(), exact.len());
+    let (mut late, mut changed) = (0, 0);
+    for (p, e) in plain.iter().zip(exact) {
+        assert_eq!((p.position, &p.policy), (e.position, &e.policy));
+        if 64 - e.position.occupied().count() > 16 {
+            assert_eq!((p.result, p.margin), (e.result, e.margin), "{}", e.position);
+            continue;
+        }
+        let margin = e.margin.unwrap();
+        assert_eq!(e.result, margin.signum() * f32::from(margin != 0.0));
+        late += 1;
+        changed += usize::from(p.margin != e.margin);
+    }
+    assert!(late > 100, "{late} samples at 16 free squares or fewer");
+    assert!(
+        changed > 0,
+        "{changed} of {late} exact margins differ from the games'"
+    );
+}
+
 /// With `--gumbel` the policy targets are the Gumbel root's improved policy, which puts
 /// weight on every move, where 8 visits' shares can be on at most 8; the run resumes with
 /// its setting from its config.
@@ -462,6 +511,18 @@ fn bad_options_are_refused_before_anything_is_written() {
         (&["--margin-weight", "11"], "margin weight is 11: 0 to 10"),
         (&["--margin-weight=-1"], "margin weight is -1: 0 to 10"),
         (&["--margin-weight", "NaN"], "margin weight is NaN: 0 to 10"),
+        (
+            &["--exact-free", "0"],
+            "--exact-free must be from 1 to 32, not 0",
+        ),
+        (
+            &["--exact-free", "33"],
+            "--exact-free must be from 1 to 32, not 33",
+        ),
+        (
+            &["--exact-free", "10", "--exact-nodes", "0"],
+            "--exact-nodes must be from 1 to 100000000, not 0",
+        ),
         (&["--opponent", "chess"], "opponent chess"),
         (&["--threads", "0"], "--threads is 0: 1 to 1024"),
         (&["--gate", "3"], "gate games is 3: an even number"),
@@ -515,6 +576,7 @@ fn bad_options_are_refused_before_anything_is_written() {
         ["--opponent", "mcts"],
         ["--value-mix", "0.5"],
         ["--margin-weight", "1"],
+        ["--exact-free", "10"],
         ["--gumbel", "4"],
     ] {
         let mut args = vec!["zero", "--out", out, "--resume"];

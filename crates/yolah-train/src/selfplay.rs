@@ -187,18 +187,36 @@ thread_local! {
 /// proves them) their exact values. The same game gives the same labels: the solver
 /// starts each game with an empty table and searches by nodes.
 pub fn label_exactly(samples: &mut [Sample], exact: Exact) {
+    prove_from_the_end(
+        samples,
+        |s| &s.position,
+        exact,
+        |s, margin| s.exact = Some(margin.clamp(-64, 64) as i8),
+    );
+}
+
+/// The solver's walk of [`label_exactly`] over any game's items in order of play: `label`
+/// gets each item whose position (`position_of`) it proves, with its exact margin for the
+/// side to move, from the last back while it proves them.
+pub fn prove_from_the_end<T>(
+    items: &mut [T],
+    position_of: impl Fn(&T) -> &Position,
+    exact: Exact,
+    mut label: impl FnMut(&mut T, i32),
+) {
     SOLVER.with_borrow_mut(|solver| {
         let solver = solver.get_or_insert_with(|| Minimax::solver(SOLVER_TABLE_MB, 1));
         solver.clear();
-        for sample in samples.iter_mut().rev() {
-            let free = 64 - sample.position.occupied().count();
+        for item in items.iter_mut().rev() {
+            let position = position_of(item);
+            let free = 64 - position.occupied().count();
             if free > exact.free {
                 continue;
             }
-            let Some(margin) = solver.prove(&sample.position, exact.nodes) else {
+            let Some(margin) = solver.prove(position, exact.nodes) else {
                 break;
             };
-            sample.exact = Some(margin.clamp(-64, 64) as i8);
+            label(item, margin);
         }
     });
 }

@@ -5,9 +5,11 @@
 //! policy-value network ([`yolah_ai::players::alphazero::network`]) to them: policy
 //! cross-entropy plus squared value error (against the result, or a mix of the result and the
 //! search's value: `value_mix`), and if asked the margin head's squared error against
-//! the game's final margin (`margin_weight`, `KataGo`'s score target), Adam, each sample
+//! the game's final margin (`margin_weight`, `KataGo`'s score target; with [`SelfPlay::exact`],
+//! the solver's result and margin where it proves them), Adam, each sample
 //! seen under a random one of the board's eight symmetries. The loop around them is `yolah zero` (the command line's `cmd::zero`).
 
+use crate::selfplay::{Exact, prove_from_the_end};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
@@ -29,13 +31,15 @@ pub struct Sample {
     pub position: Position,
     /// The share of the root's visits of each legal move, in `position.moves()` order.
     pub policy: Vec<f32>,
-    /// The game's result for the side to move: +1, 0 or −1.
+    /// The game's result for the side to move: +1, 0 or −1 (with exact targets, where the
+    /// solver proves it, its result with best play).
     pub result: f32,
     /// The search's value of the position for the side to move, −1 to +1: its children's
     /// values weighted by their visits (files made before it hold the result here).
     pub search: f32,
     /// The game's final margin for the side to move, in points (its score minus the
-    /// other's at the end); none in files made before it was kept.
+    /// other's at the end; with exact targets, where the solver proves it, the margin with
+    /// best play); none in files made before it was kept.
     pub margin: Option<f32>,
 }
 
@@ -62,6 +66,10 @@ pub struct SelfPlay {
     pub gumbel: Option<usize>,
     /// `KataGo`'s playout cap randomisation (none: every move searched fully and recorded).
     pub cap: Option<PlayoutCap>,
+    /// The solver's exact values as targets (none: the game's): a sample the solver proves
+    /// (from the game's end back, as [`crate::selfplay::label_exactly`]) learns its result
+    /// with best play and its exact final margin instead of the game's.
+    pub exact: Option<Exact>,
 }
 
 /// `KataGo`'s playout cap randomisation (Wu, 2019): each move is searched fully (at
@@ -150,6 +158,17 @@ pub fn play_game(network: &Arc<Parameters>, play: SelfPlay, seed: u64) -> Vec<Sa
         sample.result = outcome.half_points(mover) as f32 - 1.0;
         let lead = i32::from(position.score(mover)) - i32::from(position.score(mover.opponent()));
         sample.margin = Some(lead as f32);
+    }
+    if let Some(exact) = play.exact {
+        prove_from_the_end(
+            &mut samples,
+            |s| &s.position,
+            exact,
+            |s, margin| {
+                s.result = margin.signum() as f32;
+                s.margin = Some(margin as f32);
+            },
+        );
     }
     samples
 }
@@ -667,6 +686,7 @@ mod tests {
             explore,
             gumbel: None,
             cap: None,
+            exact: None,
         }
     }
 
@@ -923,6 +943,61 @@ mod tests {
             decided += usize::from(first != 0.0);
         }
         assert!(decided >= 3, "{decided} of 6 games decided");
+    }
+
+    /// With exact targets the same games are played, and each sample the solver proves
+    /// (those with at most 14 free squares, from the end back) learns its value with best
+    /// play: its margin a solver of its own proves for it, its result that margin's sign.
+    /// The others keep their game's; the samples still pass the reader's checks. A random
+    /// network's games are far from best play, so some exact targets differ from the game's.
+    #[test]
+    fn exact_targets_are_the_solver_s_values() {
+        const FREE: u32 = 14;
+        let network = Arc::new(Parameters::random(16, false, 13));
+        let exact = Exact {
+            free: FREE,
+            nodes: 1_000_000,
+        };
+        let mut solver = yolah_ai::players::minimax::Minimax::solver(16, 1);
+        let (mut proved, mut changed) = (0, 0);
+        for n in 0..4 {
+            let game = play_game(&network, puct(16, 0.25, 10), n);
+            let labelled = play_game(
+                &network,
+                SelfPlay {
+                    exact: Some(exact),
+                    ..puct(16, 0.25, 10)
+                },
+                n,
+            );
+            assert_eq!(game.len(), labelled.len());
+            for (g, l) in game.iter().zip(&labelled) {
+                assert_eq!(g.position, l.position);
+                assert_eq!(g.policy, l.policy);
+                let free = 64 - l.position.occupied().count();
+                if free > FREE {
+                    assert_eq!(g, l, "{}", l.position);
+                    continue;
+                }
+                let margin = solver.prove(&l.position, 10_000_000).expect("proved");
+                assert_eq!(l.margin, Some(margin as f32), "{}", l.position);
+                assert_eq!(sign(l.result), margin.signum(), "{}", l.position);
+                proved += 1;
+                changed += usize::from(g.margin != l.margin);
+            }
+            let read = samples_from_bytes(&samples_to_bytes(&labelled)).expect("reads");
+            let targets = |s: &[Sample]| -> Vec<(u32, Option<u32>)> {
+                s.iter()
+                    .map(|s| (s.result.to_bits(), s.margin.map(f32::to_bits)))
+                    .collect()
+            };
+            assert_eq!(targets(&read), targets(&labelled));
+        }
+        assert!(proved >= 20, "{proved} samples proved");
+        assert!(
+            changed >= 1,
+            "{changed} of {proved} exact margins differ from the games'"
+        );
     }
 
     /// A file made before the final margin was kept: `tests/data/zs2-games.bin`, eight games

@@ -26,6 +26,7 @@ use std::sync::Arc;
 use std::time::Instant;
 use yolah_ai::arena::lock::DirLock;
 use yolah_ai::players::alphazero::network::{DEFAULT_HIDDEN, MAX_HIDDEN, Parameters};
+use yolah_train::selfplay::Exact;
 use yolah_train::zero::{
     PlayoutCap, SelfPlay, Trainer, play_games, samples_from_bytes, samples_to_bytes,
 };
@@ -88,6 +89,15 @@ pub struct Options {
     /// reads the head [default: 0, no margin target].
     #[arg(long, value_name = "W")]
     pub margin_weight: Option<f64>,
+    /// The solver's exact values as targets: each game's positions with at most N free
+    /// squares, 1 to 32, that the solver proves (from the last back) learn their result and
+    /// final margin with best play instead of the game's [default: off, the game's].
+    #[arg(long, value_name = "N")]
+    pub exact_free: Option<u32>,
+    /// The solver's budget per position for --exact-free, 1 to 100000000 nodes [default:
+    /// 1000000].
+    #[arg(long, value_name = "NODES", requires = "exact_free")]
+    pub exact_nodes: Option<u64>,
     /// An opponent every generation's network plays (at --visits, no noise); repeat it for
     /// more [default: random, mcts:iterations=1000].
     #[arg(long, value_name = "SPEC")]
@@ -148,6 +158,9 @@ pub struct Config {
     /// The share of moves searched fully with a playout cap. Runs made before it have 0.
     #[serde(default)]
     full_share: f64,
+    /// The solver's exact values as targets, if asked. Runs made before it have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    exact: Option<Exact>,
 }
 
 /// The score a gated network needs against the one self-play uses, as `AlphaGo` Zero's.
@@ -204,6 +217,9 @@ impl Config {
         }
         if !(0.0..=10.0).contains(&self.margin_weight) {
             return Err(format!("margin weight is {}: 0 to 10", self.margin_weight));
+        }
+        if let Some(exact) = self.exact {
+            exact.check()?;
         }
         if self.opponents.len() > 16 {
             return Err("at most 16 opponents".into());
@@ -368,6 +384,12 @@ fn start(options: &Options) -> Result<(Config, State, DirLock)> {
         } else {
             0.0
         },
+        exact: options.exact_free.map(|free| Exact {
+            free,
+            nodes: options
+                .exact_nodes
+                .unwrap_or(super::selfplay::DEFAULT_EXACT_NODES),
+        }),
         seed: options.seed.unwrap_or(1),
     };
     config.check().map_err(UsageError)?;
@@ -411,6 +433,8 @@ fn resume(options: &Options) -> Result<(Config, State, DirLock)> {
             && options.gumbel.is_none()
             && options.fast_visits.is_none()
             && options.full_share.is_none()
+            && options.exact_free.is_none()
+            && options.exact_nodes.is_none()
             && options.seed.is_none(),
         "--resume takes its settings from {CONFIG}: only --generations and --threads may be given"
     );
@@ -495,6 +519,7 @@ fn self_play(dir: &Path, config: &Config, generation: u32, player: u32) -> Resul
             fast: config.fast_visits,
             full: config.full_share,
         }),
+        exact: config.exact,
     };
     let seed = config.seed ^ (u64::from(generation) << 32);
     let chunks = config.games.div_ceil(CHUNK);
