@@ -7,7 +7,7 @@
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use yolah_ai::eval::network::{
-    self, MAX_INPUT_WEIGHT, Network, Parameters, Shape, max_second_weight,
+    self, Accumulators, MAX_INPUT_WEIGHT, Network, Parameters, Shape, max_second_weight,
 };
 use yolah_core::{Color, Position};
 use yolah_train::train::{Settings, Trainer, initial_parameters};
@@ -205,32 +205,58 @@ fn version_1_files_still_load() {
 }
 
 #[test]
-fn the_accumulator_follows_play_and_undo() {
+fn the_accumulators_follow_play_and_undo() {
     for shape in [Shape::V1, shapes()[3]] {
-        accumulator_follows(&Network::new(wide_parameters(shape, 3)));
+        accumulators_follow(&Network::new(wide_parameters(shape, 3)));
     }
 }
 
-fn accumulator_follows(net: &Network) {
+/// Along random games, with moves undone and played again at random (as a search does), and
+/// positions evaluated only now and then (the updates wait for them), the accumulator of the
+/// line's end is always the one computed from scratch.
+fn accumulators_follow(net: &Network) {
     let mut rng = SmallRng::seed_from_u64(4);
     for _ in 0..50 {
         let mut position = Position::start();
-        let mut acc = net.accumulator(&position);
-        let mut line = Vec::new();
+        let mut line = Accumulators::new(net, &position);
+        let mut played = Vec::new();
+        let mut checks = 0;
         while !position.game_over() {
-            let legal = position.moves();
-            let m = legal[rng.random_range(0..legal.len())];
-            let mover = position.side_to_move();
-            net.play(&mut acc, mover, m);
-            position.play(m);
-            line.push((mover, m));
-            assert_eq!(acc, net.accumulator(&position), "after {m} in {position}");
+            if !played.is_empty() && rng.random_range(0..4) == 0 {
+                let m = played.pop().unwrap();
+                position.undo(m);
+                line.pop();
+            } else {
+                let legal = position.moves();
+                let m = legal[rng.random_range(0..legal.len())];
+                line.push(position.side_to_move(), m);
+                position.play(m);
+                played.push(m);
+            }
+            if rng.random_range(0..3) == 0 {
+                assert_eq!(*line.current(net), net.accumulator(&position), "{position}");
+                checks += 1;
+            }
         }
-        while let Some((mover, m)) = line.pop() {
+        while let Some(m) = played.pop() {
             position.undo(m);
-            net.undo(&mut acc, mover, m);
-            assert_eq!(acc, net.accumulator(&position), "after undoing {m}");
+            line.pop();
+            assert_eq!(
+                *line.current(net),
+                net.accumulator(&position),
+                "undone to {position}"
+            );
         }
+        assert!(checks > 5, "{checks} checks");
+        // A new root, and another network's size, start over.
+        let other = Network::new(wide_parameters(shapes()[0], 9));
+        let mut start = Position::start();
+        line.reset(&other, &start);
+        assert_eq!(*line.current(&other), other.accumulator(&start));
+        let m = start.moves()[0];
+        line.push(start.side_to_move(), m);
+        start.play(m);
+        assert_eq!(*line.current(&other), other.accumulator(&start));
     }
 }
 

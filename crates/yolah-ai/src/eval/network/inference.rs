@@ -1,5 +1,5 @@
 //! The integer network the search runs, of any [`Shape`]: the first layer as `i16` sums at
-//! scale [`QA`] kept up to date by each move and its undo (the clipped `ReLU` is a clamp to
+//! scale [`QA`] updated from the position before by each move (the clipped `ReLU` is a clamp to
 //! `0..=QA`); the second layer reads it halved as `u8` and weighs it with `i8` weights, each
 //! unit's scaled to ±[`QW`] with a float scale of its own, summed exactly in `i32`
 //! ([`SecondLayer`]); the dense inputs and the small layers behind are float. Quantized
@@ -53,10 +53,17 @@ pub struct Network {
 }
 
 /// The first layer's sums for one position (without the side to move, which
-/// [`Network::evaluate`] adds): what `play` and `undo` keep up to date.
+/// [`Network::evaluate`] adds): what [`Network::played`] follows move by move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Accumulator {
     values: Vec<i16>,
+}
+
+impl Accumulator {
+    /// Its first-layer units.
+    pub fn units(&self) -> usize {
+        self.values.len()
+    }
 }
 
 impl Network {
@@ -142,32 +149,24 @@ impl Network {
         acc
     }
 
-    /// Updates `acc` for `mover` playing `m`: its piece leaves `from` for `to`, and `from`
-    /// becomes a hole (three inputs; a pass changes none).
+    /// Sets `to` to the accumulator after `mover` plays `m` where `from` is the one before:
+    /// its piece leaves `from` for `to`, and `from` becomes a hole (three inputs; a pass
+    /// changes none).
     #[inline]
-    pub fn play(&self, acc: &mut Accumulator, mover: Color, m: Move) {
-        self.moved::<false>(acc, mover, m);
-    }
-
-    /// Undoes [`Network::play`] (exactly: integer sums).
-    #[inline]
-    pub fn undo(&self, acc: &mut Accumulator, mover: Color, m: Move) {
-        self.moved::<true>(acc, mover, m);
-    }
-
-    #[inline(always)]
-    fn moved<const UNDO: bool>(&self, acc: &mut Accumulator, mover: Color, m: Move) {
+    pub fn played(&self, from: &Accumulator, to: &mut Accumulator, mover: Color, m: Move) {
         if m.is_pass() {
+            to.values.copy_from_slice(&from.values);
             return;
         }
         let plane = mover.index();
-        let (from, to) = (m.from().index(), m.to().index());
-        kernels::update::<UNDO>(
+        let (square, target) = (m.from().index(), m.to().index());
+        kernels::update(
             self.level,
-            &mut acc.values,
-            self.row(input(plane, to)),
-            self.row(input(2, from)),
-            self.row(input(plane, from)),
+            &from.values,
+            &mut to.values,
+            self.row(input(plane, target)),
+            self.row(input(2, square)),
+            self.row(input(plane, square)),
         );
     }
 

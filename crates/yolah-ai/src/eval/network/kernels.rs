@@ -294,29 +294,27 @@ fn dot_portable(x: &[u8], row: &[i8]) -> i32 {
         .sum()
 }
 
-/// `acc += plus_a + plus_b − minus` (a move: the piece's new square and the hole in, its
-/// old square out), or with `UNDO` the opposite, wrapping as `i16` does (so the sums are
-/// exact whatever the order). The sizes that ship are sliced to their constant length, so
-/// that once inlined the loop's length is known.
+/// `to = from + plus_a + plus_b − minus` (a move: the piece's new square and the hole in,
+/// its old square out), wrapping as `i16` does (so the sums are exact whatever the order).
+/// The sizes that ship are sliced to their constant length, so that once inlined the loop's
+/// length is known.
 #[inline(always)]
-fn update_body<const UNDO: bool>(acc: &mut [i16], plus_a: &[i16], plus_b: &[i16], minus: &[i16]) {
-    match acc.len() {
-        n @ (128 | 256 | 512 | 1024) => update_n::<UNDO>(&mut acc[..n], plus_a, plus_b, minus),
-        _ => update_n::<UNDO>(acc, plus_a, plus_b, minus),
+fn update_body(from: &[i16], to: &mut [i16], plus_a: &[i16], plus_b: &[i16], minus: &[i16]) {
+    match to.len() {
+        n @ (128 | 256 | 512 | 1024) => update_n(from, &mut to[..n], plus_a, plus_b, minus),
+        _ => update_n(from, to, plus_a, plus_b, minus),
     }
 }
 
 #[inline(always)]
-fn update_n<const UNDO: bool>(acc: &mut [i16], plus_a: &[i16], plus_b: &[i16], minus: &[i16]) {
-    let n = acc.len();
-    let (plus_a, plus_b, minus) = (&plus_a[..n], &plus_b[..n], &minus[..n]);
+fn update_n(from: &[i16], to: &mut [i16], plus_a: &[i16], plus_b: &[i16], minus: &[i16]) {
+    let n = to.len();
+    let (from, plus_a, plus_b, minus) = (&from[..n], &plus_a[..n], &plus_b[..n], &minus[..n]);
     for i in 0..n {
-        let change = plus_a[i].wrapping_add(plus_b[i]).wrapping_sub(minus[i]);
-        acc[i] = if UNDO {
-            acc[i].wrapping_sub(change)
-        } else {
-            acc[i].wrapping_add(change)
-        };
+        to[i] = from[i]
+            .wrapping_add(plus_a[i])
+            .wrapping_add(plus_b[i])
+            .wrapping_sub(minus[i]);
     }
 }
 
@@ -696,14 +694,14 @@ mod x86 {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn update_avx2<const UNDO: bool>(acc: &mut [i16], plus_a: &[i16], plus_b: &[i16], minus: &[i16]) {
-    update_body::<UNDO>(acc, plus_a, plus_b, minus);
+fn update_avx2(from: &[i16], to: &mut [i16], plus_a: &[i16], plus_b: &[i16], minus: &[i16]) {
+    update_body(from, to, plus_a, plus_b, minus);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw")]
-fn update_avx512<const UNDO: bool>(acc: &mut [i16], plus_a: &[i16], plus_b: &[i16], minus: &[i16]) {
-    update_body::<UNDO>(acc, plus_a, plus_b, minus);
+fn update_avx512(from: &[i16], to: &mut [i16], plus_a: &[i16], plus_b: &[i16], minus: &[i16]) {
+    update_body(from, to, plus_a, plus_b, minus);
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -808,12 +806,13 @@ fn byte_dots_vnni(x: &[u8], rows: &ByteRows, which: &[usize], out: &mut [i32]) {
     byte_dots_with(x, rows, which, out, |x, r| x86::dot_vnni(x, r));
 }
 
-/// `acc += plus_a + plus_b − minus` (`UNDO`: `−=`) at `level` (which must be one
-/// [`Level::available`] lists).
+/// `to = from + plus_a + plus_b − minus` at `level` (which must be one [`Level::available`]
+/// lists).
 #[inline]
-pub fn update<const UNDO: bool>(
+pub fn update(
     level: Level,
-    acc: &mut [i16],
+    from: &[i16],
+    to: &mut [i16],
     plus_a: &[i16],
     plus_b: &[i16],
     minus: &[i16],
@@ -822,12 +821,12 @@ pub fn update<const UNDO: bool>(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the level is one the CPU was found to run (Level::available).
         Level::Avx512 | Level::Avx512Vnni => unsafe {
-            update_avx512::<UNDO>(acc, plus_a, plus_b, minus);
+            update_avx512(from, to, plus_a, plus_b, minus);
         },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
-        Level::Avx2 => unsafe { update_avx2::<UNDO>(acc, plus_a, plus_b, minus) },
-        _ => update_body::<UNDO>(acc, plus_a, plus_b, minus),
+        Level::Avx2 => unsafe { update_avx2(from, to, plus_a, plus_b, minus) },
+        _ => update_body(from, to, plus_a, plus_b, minus),
     }
 }
 
@@ -908,24 +907,27 @@ mod tests {
                 let rows: Vec<Vec<i16>> = (0..3).map(|_| random(hidden, 300, &mut rng)).collect();
                 let expected = second_at(Level::Portable, &acc, Some(&side), &layer);
                 let expected_no_side = second_at(Level::Portable, &acc, None, &layer);
-                let mut expected_acc = acc.clone();
-                update::<false>(
+                let mut expected_acc = vec![0; hidden];
+                update(
                     Level::Portable,
+                    &acc,
                     &mut expected_acc,
                     &rows[0],
                     &rows[1],
                     &rows[2],
                 );
+                let by_hand: Vec<i16> = (0..hidden)
+                    .map(|i| acc[i] + rows[0][i] + rows[1][i] - rows[2][i])
+                    .collect();
+                assert_eq!(expected_acc, by_hand, "{hidden} units");
                 for level in Level::available() {
                     let z = second_at(level, &acc, Some(&side), &layer);
                     assert_eq!(z, expected, "{level:?}, {hidden} units");
                     let no_side = second_at(level, &acc, None, &layer);
                     assert_eq!(no_side, expected_no_side, "{level:?}, {hidden} units");
-                    let mut updated = acc.clone();
-                    update::<false>(level, &mut updated, &rows[0], &rows[1], &rows[2]);
+                    let mut updated = vec![0; hidden];
+                    update(level, &acc, &mut updated, &rows[0], &rows[1], &rows[2]);
                     assert_eq!(updated, expected_acc, "{level:?}, {hidden} units");
-                    update::<true>(level, &mut updated, &rows[0], &rows[1], &rows[2]);
-                    assert_eq!(updated, acc, "{level:?}, {hidden} units: undone");
                 }
             }
         }

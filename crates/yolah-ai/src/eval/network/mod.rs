@@ -19,16 +19,19 @@
 //! - [`shape`]: the sizes a file states;
 //! - [`parameters`]: the float parameters, their forward pass (the reference) and the file;
 //! - [`inference`]: the integer network the search runs;
+//! - [`accumulators`]: its accumulators along a search's line, updated when a position is evaluated;
 //! - [`kernels`]: its hot loops (the accumulator's update; the second layer, `u8` inputs times
 //!   `i8` weights), compiled for AVX-512 (with VNNI or without), AVX2 and any CPU, chosen at
 //!   run time.
 
+pub mod accumulators;
 pub mod inference;
 pub mod inputs;
 pub mod kernels;
 pub mod parameters;
 pub mod shape;
 
+pub use accumulators::Accumulators;
 pub use inference::{Accumulator, Network, SHIPPED};
 pub use inputs::{
     BOARD_INPUTS, DENSE, FEATURE_SCALE, INPUTS, PLANES, active_inputs, dense_inputs, free_squares,

@@ -8,7 +8,7 @@ use super::pruning::{Pruning, plies_left};
 use super::time::TimePlan;
 use super::values::{MAX_PLY, WIN, terminal_value};
 use crate::eval::Evaluation;
-use crate::eval::network::Accumulator;
+use crate::eval::network::Accumulators;
 use crate::limits::StopFlag;
 use crate::search::regions::{AreaLimits, Regions};
 use crate::search::tt::{Bound, PROVEN, Table};
@@ -79,9 +79,9 @@ pub(super) struct Searcher {
     stopped: bool,
     /// The value of the best root move so far in this iteration.
     root_value: i32,
-    /// The network's first layer for the position being searched, kept up to date by each
-    /// move and its undo (with the network evaluation only).
-    accumulator: Option<Accumulator>,
+    /// The network's first layer along the line being searched, brought up to date where a
+    /// position is evaluated (with the network evaluation only).
+    accumulators: Option<Accumulators>,
     /// Exact values of positions whose sides can no longer meet.
     regions: Regions,
     /// Root moves left out of the search: the first moves of the lines already found at this
@@ -118,7 +118,7 @@ impl Searcher {
             deadline: None,
             stopped: false,
             root_value: 0,
-            accumulator: None,
+            accumulators: None,
             regions: Regions::new(),
             excluded: Vec::new(),
             skipped: [None; MAX_PLY],
@@ -174,45 +174,46 @@ impl Searcher {
     /// The evaluation of a position where the search stops, for its side to move (always
     /// inlined into each compiled copy of the recursion, with the evaluation's code).
     #[inline(always)]
-    fn evaluate(&self, shared: &Shared, position: &Position) -> i32 {
-        match (&*shared.evaluation, &self.accumulator) {
+    fn evaluate(&mut self, shared: &Shared, position: &Position) -> i32 {
+        match (&*shared.evaluation, &mut self.accumulators) {
             (Evaluation::Heuristic(weights), _) => weights.evaluate(position),
-            (Evaluation::Network(network), Some(acc)) => network.evaluate(acc, position),
+            (Evaluation::Network(network), Some(accumulators)) => {
+                network.evaluate(accumulators.current(network), position)
+            }
             (Evaluation::Network(network), None) => {
                 network.evaluate(&network.accumulator(position), position)
             }
         }
     }
 
-    /// Sets the accumulator to `position`'s, before a search from it.
+    /// Sets the line's root to `position`, before a search from it.
     fn set_root(&mut self, shared: &Shared, position: &Position) {
         if let Evaluation::Network(network) = &*shared.evaluation {
-            self.accumulator = Some(network.accumulator(position));
+            match &mut self.accumulators {
+                Some(accumulators) => accumulators.reset(network, position),
+                None => self.accumulators = Some(Accumulators::new(network, position)),
+            }
         }
     }
 
-    /// Plays `m` on `position` and on the accumulator. The new position's table bucket is
-    /// fetched into the cache meanwhile, for the child's probe.
+    /// Plays `m` on `position` and on the line. The new position's table bucket is fetched
+    /// into the cache meanwhile, for the child's probe.
     #[inline]
     fn play(&mut self, shared: &Shared, position: &mut Position, m: Move) {
         let side = position.side_to_move();
         position.play(m);
         shared.table.prefetch(position.hash());
-        if let (Evaluation::Network(network), Some(acc)) =
-            (&*shared.evaluation, self.accumulator.as_mut())
-        {
-            network.play(acc, side, m);
+        if let Some(accumulators) = &mut self.accumulators {
+            accumulators.push(side, m);
         }
     }
 
-    /// Undoes `m` on `position` and on the accumulator.
+    /// Undoes `m` on `position` and on the line.
     #[inline]
-    fn undo(&mut self, shared: &Shared, position: &mut Position, m: Move) {
+    fn undo(&mut self, position: &mut Position, m: Move) {
         position.undo(m);
-        if let (Evaluation::Network(network), Some(acc)) =
-            (&*shared.evaluation, self.accumulator.as_mut())
-        {
-            network.undo(acc, position.side_to_move(), m);
+        if let Some(accumulators) = &mut self.accumulators {
+            accumulators.pop();
         }
     }
 
@@ -438,7 +439,7 @@ impl Searcher {
                     -beta + 1,
                     true,
                 );
-                self.undo(shared, position, Move::PASS);
+                self.undo(position, Move::PASS);
                 if self.stopped {
                     return 0;
                 }
@@ -623,7 +624,7 @@ impl Searcher {
                 }
                 value
             };
-            self.undo(shared, position, m);
+            self.undo(position, m);
             if self.stopped {
                 return 0;
             }
