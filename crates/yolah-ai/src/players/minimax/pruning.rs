@@ -108,7 +108,7 @@ impl Tuning {
         se_margin: 10,
         se_negative: 0,
         se_double: 0,
-        iir_depth: 0,
+        iir_depth: 4,
         regions_free: 36,
         aspiration: 50,
     };

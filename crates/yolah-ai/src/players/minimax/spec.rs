@@ -242,7 +242,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
         ),
         tunable(
             "iir_depth",
-            "0",
+            "4",
             (0, 20, 1),
             "from this depth (0: never; 2 at least) a node the table knows no move for is searched a ply shallower (internal iterative reduction)",
         ),
