@@ -747,7 +747,7 @@ fn extensions_and_reductions_keep_proofs_exact_and_change_the_search() {
         ("se_depth", &singular, &|t| t.se_depth = 0, 3, 6),
         ("se_negative", &negative, &singular, 2, 3),
         ("se_double", &double, &singular, 3, 6),
-        ("iir_depth", &iir, &|_| (), 3, 6),
+        ("iir_depth", &iir, &|t| t.iir_depth = 0, 3, 6),
         ("hp_margin", &history, &|_| (), 0, 6),
     ];
     for (name, on, off, least_proofs, least_searches) in cases {

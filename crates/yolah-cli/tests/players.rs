@@ -657,7 +657,7 @@ fn the_tunable_constants_are_listed_and_reach_the_search() {
         "lmp_worsening=50",
         "cont_history=200",
         "se_depth=4",
-        "iir_depth=4",
+        "iir_depth=0",
         "hp_margin=1",
     ] {
         assert_ne!(

@@ -228,6 +228,29 @@ fn generations_run_and_resume_after_kills_to_the_same_end() {
     assert_eq!(outcome(&killed), expected, "after {kills} kills");
 }
 
+/// A start killed after its config, before its state: `--resume` finishes it, to the end a
+/// run never killed reaches.
+#[test]
+fn a_start_cut_before_its_state_resumes() {
+    let root = tempfile::tempdir().unwrap();
+    let straight = root.path().join("straight");
+    let output = run(&run_args(&straight, 1));
+    assert!(output.status.success(), "{}", stderr(&output));
+    let cut = root.path().join("cut");
+    std::fs::create_dir(&cut).unwrap();
+    std::fs::copy(straight.join("zero.json"), cut.join("zero.json")).unwrap();
+    let output = run(&resume_args(&cut, 1));
+    assert!(output.status.success(), "{}", stderr(&output));
+    let replace = |lines: Vec<String>, from: &Path| -> Vec<String> {
+        let from = from.to_str().unwrap();
+        lines.into_iter().map(|l| l.replace(from, "DIR")).collect()
+    };
+    assert_eq!(
+        replace(outcome(&cut), &cut),
+        replace(outcome(&straight), &straight)
+    );
+}
+
 /// `--features on`: every network of the run reads the features (its file says so), the
 /// player plays with it, and a resume keeps the setting.
 #[test]
@@ -397,11 +420,34 @@ fn exact_targets_change_the_labels_not_the_games() {
             continue;
         }
         let margin = e.margin.unwrap();
-        assert_eq!(e.result, margin.signum() * f32::from(margin != 0.0));
+        let best_play = margin.signum() * f32::from(margin != 0.0);
+        assert_eq!(e.result.to_bits(), best_play.to_bits());
         late += 1;
         changed += usize::from(p.margin != e.margin);
     }
     assert!(late > 100, "{late} samples at 16 free squares or fewer");
+    // Out-of-range settings are refused before anything is written.
+    let dir = root.path().join("refused");
+    let out = dir.to_str().unwrap();
+    for (extra, expected) in [
+        (
+            &["--exact-free", "0"][..],
+            "--exact-free must be from 1 to 32, not 0",
+        ),
+        (
+            &["--exact-free", "33"],
+            "--exact-free must be from 1 to 32, not 33",
+        ),
+        (
+            &["--exact-free", "10", "--exact-nodes", "0"],
+            "--exact-nodes must be from 1 to 100000000, not 0",
+        ),
+    ] {
+        let mut args = vec!["zero", "--out", out];
+        args.extend_from_slice(extra);
+        assert_clean_error(&yolah(&args, ""), expected);
+        assert!(!dir.exists(), "{extra:?} wrote {}", dir.display());
+    }
     assert!(
         changed > 0,
         "{changed} of {late} exact margins differ from the games'"
@@ -511,18 +557,6 @@ fn bad_options_are_refused_before_anything_is_written() {
         (&["--margin-weight", "11"], "margin weight is 11: 0 to 10"),
         (&["--margin-weight=-1"], "margin weight is -1: 0 to 10"),
         (&["--margin-weight", "NaN"], "margin weight is NaN: 0 to 10"),
-        (
-            &["--exact-free", "0"],
-            "--exact-free must be from 1 to 32, not 0",
-        ),
-        (
-            &["--exact-free", "33"],
-            "--exact-free must be from 1 to 32, not 33",
-        ),
-        (
-            &["--exact-free", "10", "--exact-nodes", "0"],
-            "--exact-nodes must be from 1 to 100000000, not 0",
-        ),
         (&["--opponent", "chess"], "opponent chess"),
         (&["--threads", "0"], "--threads is 0: 1 to 1024"),
         (&["--gate", "3"], "gate games is 3: an even number"),

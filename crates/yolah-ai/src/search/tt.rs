@@ -104,6 +104,7 @@ unsafe impl Sync for Buckets {}
 impl Buckets {
     /// `len` (at least 1) zeroed buckets: empty slots.
     fn zeroed(len: usize) -> Buckets {
+        debug_assert!(len > 0);
         let layout = std::alloc::Layout::from_size_align(len * size_of::<Bucket>(), HUGE_PAGE)
             .expect("a table of at most MAX_MEGABYTES");
         // SAFETY: the layout's size is not 0 (a bucket at least).

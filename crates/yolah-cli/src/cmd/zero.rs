@@ -398,6 +398,14 @@ fn start(options: &Options) -> Result<(Config, State, DirLock)> {
     path_text(&folder(dir, 0).join(NETWORK)).map_err(|e| UsageError(format!("--out: {e}")))?;
     let lock = super::new_dir(dir, || yolah_ai::files::ensure_empty(dir))?;
     write_atomic(&dir.join(CONFIG), &serde_json::to_string_pretty(&config)?)?;
+    let state = first_generation(dir, &config)?;
+    Ok((config, state, lock))
+}
+
+/// Generation 0 of a run whose config is written: its network of random weights (drawn from
+/// the run's seed, so the same every time) and the state before its test. A start killed
+/// before its state was written is finished so by `--resume`.
+fn first_generation(dir: &Path, config: &Config) -> Result<State> {
     let first = folder(dir, 0);
     std::fs::create_dir_all(&first)?;
     let network = Parameters::random(config.hidden, config.features, config.seed);
@@ -413,7 +421,7 @@ fn start(options: &Options) -> Result<(Config, State, DirLock)> {
         best: 0,
     };
     write_atomic(&dir.join(STATE), &serde_json::to_string_pretty(&state)?)?;
-    Ok((config, state, lock))
+    Ok(state)
 }
 
 fn resume(options: &Options) -> Result<(Config, State, DirLock)> {
@@ -449,7 +457,12 @@ fn resume(options: &Options) -> Result<(Config, State, DirLock)> {
     config
         .check()
         .map_err(|e| anyhow::anyhow!("{}: {e}", dir.join(CONFIG).display()))?;
-    let state: State = read_json(&dir.join(STATE), "an AlphaZero run's state")?;
+    let state: State = if dir.join(STATE).exists() || folder(dir, 1).exists() {
+        read_json(&dir.join(STATE), "an AlphaZero run's state")?
+    } else {
+        // A start killed after its config: nothing of generation 0 is kept yet.
+        first_generation(dir, &config)?
+    };
     let phases = if state.generation == 0 {
         &["test"][..]
     } else {

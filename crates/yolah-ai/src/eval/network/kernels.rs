@@ -817,6 +817,7 @@ pub fn update(
     plus_b: &[i16],
     minus: &[i16],
 ) {
+    debug_assert_eq!(from.len(), to.len());
     match level {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the level is one the CPU was found to run (Level::available).
