@@ -58,6 +58,12 @@ fn resume_args(dir: &Path, generations: u32) -> Vec<String> {
     .to_vec()
 }
 
+/// `lines` with the run's directory `from` written `DIR`, to compare runs in two places.
+fn replace(lines: Vec<String>, from: &Path) -> Vec<String> {
+    let from = from.to_str().unwrap();
+    lines.into_iter().map(|l| l.replace(from, "DIR")).collect()
+}
+
 fn run(args: &[String]) -> std::process::Output {
     yolah(&args.iter().map(String::as_str).collect::<Vec<_>>(), "")
 }
@@ -180,10 +186,6 @@ fn generations_run_and_resume_after_kills_to_the_same_end() {
     args[threads] = "2".to_string();
     let output = run(&args);
     assert!(output.status.success(), "{}", stderr(&output));
-    let replace = |lines: Vec<String>, from: &Path| -> Vec<String> {
-        let from = from.to_str().unwrap();
-        lines.into_iter().map(|l| l.replace(from, "DIR")).collect()
-    };
     assert_eq!(
         replace(outcome(&two), &two),
         replace(expected.clone(), &straight)
@@ -241,10 +243,6 @@ fn a_start_cut_before_its_state_resumes() {
     std::fs::copy(straight.join("zero.json"), cut.join("zero.json")).unwrap();
     let output = run(&resume_args(&cut, 1));
     assert!(output.status.success(), "{}", stderr(&output));
-    let replace = |lines: Vec<String>, from: &Path| -> Vec<String> {
-        let from = from.to_str().unwrap();
-        lines.into_iter().map(|l| l.replace(from, "DIR")).collect()
-    };
     assert_eq!(
         replace(outcome(&cut), &cut),
         replace(outcome(&straight), &straight)
