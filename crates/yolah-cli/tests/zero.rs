@@ -535,6 +535,59 @@ fn a_playout_cap_records_a_share_of_the_moves() {
     assert!((0.1..0.45).contains(&share), "{counts:?}");
 }
 
+/// `--explore` sets the plies whose self-play move is drawn by its visits: 20 unless told, as
+/// runs made before it drew (their `zero.json` without the setting resumes so, to the same
+/// end); other values play other games; the run resumes with its setting.
+#[test]
+fn explore_sets_the_plies_drawn_and_older_runs_keep_twenty() {
+    let root = tempfile::tempdir().unwrap();
+    let self_play = |dir: &Path| std::fs::read(dir.join("gen-001/games-0000.bin")).unwrap();
+    let mut games = Vec::new();
+    for explore in [None, Some("20"), Some("0"), Some("200")] {
+        let dir = root
+            .path()
+            .join(format!("explore-{}", explore.unwrap_or("default")));
+        let mut args = run_args(&dir, 1);
+        if let Some(plies) = explore {
+            args.extend(["--explore".to_string(), plies.to_string()]);
+        }
+        let out = run(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let config = std::fs::read_to_string(dir.join("zero.json")).unwrap();
+        let expected = format!("\"explore\": {}", explore.unwrap_or("20"));
+        assert!(config.contains(&expected), "{config}");
+        games.push(self_play(&dir));
+    }
+    assert!(games[0] == games[1], "--explore 20 is not the default");
+    assert!(games[0] != games[2], "no drawn plies played the same games");
+    assert!(
+        games[2] != games[3],
+        "all plies drawn played the same games"
+    );
+    // A run made before the setting: its config without it, resumed, draws 20 plies.
+    let old = root.path().join("explore-default");
+    let config = std::fs::read_to_string(old.join("zero.json")).unwrap();
+    let before = config.replace(",\n  \"explore\": 20", "");
+    assert_ne!(before, config);
+    std::fs::write(old.join("zero.json"), before).unwrap();
+    let resumed = run(&resume_args(&old, 2));
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    let fresh = root.path().join("fresh");
+    let out = run(&run_args(&fresh, 2));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read(old.join("gen-002/games-0000.bin")).unwrap(),
+        std::fs::read(fresh.join("gen-002/games-0000.bin")).unwrap(),
+        "an older run's second generation is not a default run's"
+    );
+    // And a run with its own setting resumes with it.
+    let zero = root.path().join("explore-0");
+    let resumed = run(&resume_args(&zero, 2));
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    let config = std::fs::read_to_string(zero.join("zero.json")).unwrap();
+    assert!(config.contains("\"explore\": 0"), "{config}");
+}
+
 #[test]
 fn bad_options_are_refused_before_anything_is_written() {
     let root = tempfile::tempdir().unwrap();
@@ -548,6 +601,8 @@ fn bad_options_are_refused_before_anything_is_written() {
         (&["--hidden", "2048"], "hidden is 2048: 8 to 1024"),
         (&["--epochs", "101"], "epochs is 101"),
         (&["--window", "0"], "window is 0"),
+        (&["--explore", "201"], "explore is 201: 0 to 200"),
+        (&["--explore=-1"], "-1"),
         (&["--test-games", "3"], "test games is 3: an even number"),
         (&["--learning-rate", "0"], "learning rate is 0"),
         (&["--value-mix", "1.5"], "value mix is 1.5: 0 to 1"),
@@ -610,6 +665,7 @@ fn bad_options_are_refused_before_anything_is_written() {
         ["--margin-weight", "1"],
         ["--exact-free", "10"],
         ["--gumbel", "4"],
+        ["--explore", "8"],
     ] {
         let mut args = vec!["zero", "--out", out, "--resume"];
         args.extend_from_slice(&extra);

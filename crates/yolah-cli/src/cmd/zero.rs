@@ -62,6 +62,11 @@ pub struct Options {
     /// most 1 [default: 0.25].
     #[arg(long, value_name = "SHARE", requires = "fast_visits")]
     pub full_share: Option<f64>,
+    /// Plies at the start of each self-play game whose move is drawn in proportion to its
+    /// visits (PUCT's root), 0 to 200; the most visited move is played after them [default:
+    /// 20].
+    #[arg(long, value_name = "PLIES")]
+    pub explore: Option<u32>,
     /// The network's hidden units, 8 to 1024, a multiple of 8 [default: 128].
     #[arg(long, value_name = "H")]
     pub hidden: Option<usize>,
@@ -161,6 +166,16 @@ pub struct Config {
     /// The solver's exact values as targets, if asked. Runs made before it have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     exact: Option<Exact>,
+    /// Plies whose self-play move is drawn by its visits. Runs made before it drew 20.
+    #[serde(default = "default_explore")]
+    explore: u32,
+}
+
+/// Plies whose self-play move is drawn by its visits, unless told.
+const DEFAULT_EXPLORE: u32 = 20;
+
+fn default_explore() -> u32 {
+    DEFAULT_EXPLORE
 }
 
 /// The score a gated network needs against the one self-play uses, as `AlphaGo` Zero's.
@@ -184,6 +199,7 @@ impl Config {
         }
         within("epochs", u64::from(self.epochs), 1, 100)?;
         within("window", u64::from(self.window), 1, 50)?;
+        within("explore", u64::from(self.explore), 0, 200)?;
         within("test games", u64::from(self.test_games), 2, 10_000)?;
         if self.gate != 0 {
             within("gate games", u64::from(self.gate), 2, 10_000)?;
@@ -390,6 +406,7 @@ fn start(options: &Options) -> Result<(Config, State, DirLock)> {
                 .exact_nodes
                 .unwrap_or(super::selfplay::DEFAULT_EXACT_NODES),
         }),
+        explore: options.explore.unwrap_or(DEFAULT_EXPLORE),
         seed: options.seed.unwrap_or(1),
     };
     config.check().map_err(UsageError)?;
@@ -441,6 +458,7 @@ fn resume(options: &Options) -> Result<(Config, State, DirLock)> {
             && options.gumbel.is_none()
             && options.fast_visits.is_none()
             && options.full_share.is_none()
+            && options.explore.is_none()
             && options.exact_free.is_none()
             && options.exact_nodes.is_none()
             && options.seed.is_none(),
@@ -526,7 +544,7 @@ fn self_play(dir: &Path, config: &Config, generation: u32, player: u32) -> Resul
     let play = SelfPlay {
         visits: config.visits,
         noise: 0.25,
-        explore: 20,
+        explore: config.explore,
         gumbel: (config.gumbel > 0).then_some(config.gumbel as usize),
         cap: (config.fast_visits > 0).then_some(PlayoutCap {
             fast: config.fast_visits,

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Issue 58's plateau, measured head to head: generations of one `yolah zero` run against a
+# fixed network (BASE: one of its own generations, or another run's), both at 800 visits a move, 200 games of the shipped suite in colour
+# pairs, one game at a time. Cheaper and finer than a match against a fixed opponent at a
+# time per move (about 20 s a match on this machine), and blind to that opponent's own weaknesses.
+# Usage: [YOLAH=binary] chain.sh NAME RUN BASE BASENAME GEN...    (resumable: run it again)
+#   BASE is a network file, named BASENAME in the outputs; writes NAME-GEN-vs-BASENAME.csv
+#   and .txt here for each GEN.
+set -euo pipefail
+here=$(dirname "$(readlink -f "$0")")
+cd "$here"
+YOLAH=${YOLAH:-/work/runs/yolah-ship}
+SUITE=../../../crates/yolah-ai/data/openings-8ply.txt
+name=$1 run=$2 base=$3 basename=$4
+shift 4
+net() { printf '%s/gen-%03d/network.yolahpv' "$run" "$1"; }
+for g in "$@"; do
+    out=$(printf '%s-%03d-vs-%s' "$name" "$g" "$basename")
+    [ -f "$out.txt" ] && continue
+    rm -f "$out.csv"
+    "$YOLAH" match "alphazero:iterations=800,net=$(net "$g")" \
+        "alphazero:iterations=800,net=$base" --games 200 --openings $SUITE \
+        --threads 1 --out "$out.csv" | tail -1 > "$out.txt.tmp"
+    mv "$out.txt.tmp" "$out.txt"
+    echo "$out: $(sed 's/.*: +/+/' "$out.txt")"
+done
