@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Issue 58's plateau, measured head to head: generations of one `yolah zero` run against a
-# fixed network (BASE: one of its own generations, or another run's), both at 800 visits a move, 200 games of the shipped suite in colour
-# pairs, one game at a time. Cheaper and finer than a match against a fixed opponent at a
-# time per move (about 20 s a match on this machine), and blind to that opponent's own weaknesses.
-# Usage: [YOLAH=binary] chain.sh NAME RUN BASE BASENAME GEN...    (resumable: run it again)
+# fixed network (BASE: one of its own generations, or another run's), both at 800 visits a
+# move, GAMES (200) games of the shipped suite in colour pairs, one game at a time. Cheaper
+# and finer than a match against a fixed opponent at a time per move (about 20 s a match of
+# 200 games on this machine), and blind to that opponent's own weaknesses.
+# Usage: [YOLAH=binary] [GAMES=200] chain.sh NAME RUN BASE BASENAME GEN...   (resumable)
 #   BASE is a network file, named BASENAME in the outputs; writes NAME-GEN-vs-BASENAME.csv
 #   and .txt here for each GEN.
 set -euo pipefail
 here=$(dirname "$(readlink -f "$0")")
 cd "$here"
 YOLAH=${YOLAH:-/work/runs/yolah-ship}
+GAMES=${GAMES:-200}
 SUITE=../../../crates/yolah-ai/data/openings-8ply.txt
 name=$1 run=$2 base=$3 basename=$4
 shift 4
@@ -19,7 +21,7 @@ for g in "$@"; do
     [ -f "$out.txt" ] && continue
     rm -f "$out.csv"
     "$YOLAH" match "alphazero:iterations=800,net=$(net "$g")" \
-        "alphazero:iterations=800,net=$base" --games 200 --openings $SUITE \
+        "alphazero:iterations=800,net=$base" --games "$GAMES" --openings $SUITE \
         --threads 1 --out "$out.csv" | tail -1 > "$out.txt.tmp"
     mv "$out.txt.tmp" "$out.txt"
     echo "$out: $(sed 's/.*: +/+/' "$out.txt")"
