@@ -8,14 +8,6 @@
 set -euo pipefail
 here=$(dirname "$(readlink -f "$0")")
 cd "$here"
-YOLAH=${YOLAH:-/work/runs/yolah-ship}
-GAMES=${GAMES:-100}
-SUITE=../../../crates/yolah-ai/data/openings-8ply.txt
+. ./play.sh
 name=$1 net=$2 oppname=${3:-mcts} opponent=${4:-mcts:time=100ms}
-out="$name-vs-$oppname"
-[ -f "$out.txt" ] && exit 0
-rm -f "$out.csv"
-"$YOLAH" match "alphazero:time=100ms,net=$net" "$opponent" --games "$GAMES" --openings $SUITE \
-    --threads 2 --out "$out.csv" 2>/dev/null | tail -1 > "$out.txt.tmp"
-mv "$out.txt.tmp" "$out.txt"
-echo "$out: $(sed 's/.*: +/+/' "$out.txt")"
+play "$name-vs-$oppname" 2 "${GAMES:-100}" "alphazero:time=100ms,net=$net" "$opponent"

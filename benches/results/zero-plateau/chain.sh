@@ -10,19 +10,11 @@
 set -euo pipefail
 here=$(dirname "$(readlink -f "$0")")
 cd "$here"
-YOLAH=${YOLAH:-/work/runs/yolah-ship}
-GAMES=${GAMES:-200}
-SUITE=../../../crates/yolah-ai/data/openings-8ply.txt
+. ./play.sh
 name=$1 run=$2 base=$3 basename=$4
 shift 4
-net() { printf '%s/gen-%03d/network.yolahpv' "$run" "$1"; }
 for g in "$@"; do
-    out=$(printf '%s-%03d-vs-%s' "$name" "$g" "$basename")
-    [ -f "$out.txt" ] && continue
-    rm -f "$out.csv"
-    "$YOLAH" match "alphazero:iterations=800,net=$(net "$g")" \
-        "alphazero:iterations=800,net=$base" --games "$GAMES" --openings $SUITE \
-        --threads 1 --out "$out.csv" | tail -1 > "$out.txt.tmp"
-    mv "$out.txt.tmp" "$out.txt"
-    echo "$out: $(sed 's/.*: +/+/' "$out.txt")"
+    net=$(printf '%s/gen-%03d/network.yolahpv' "$run" "$g")
+    play "$(printf '%s-%03d-vs-%s' "$name" "$g" "$basename")" 1 "${GAMES:-200}" \
+        "alphazero:iterations=800,net=$net" "alphazero:iterations=800,net=$base"
 done

@@ -8,18 +8,11 @@
 set -euo pipefail
 here=$(dirname "$(readlink -f "$0")")
 cd "$here"
-YOLAH=${YOLAH:-/work/runs/yolah-ship}
-GAMES=${GAMES:-400}
+. ./play.sh
 PYTHON=${PYTHON:-../../../target/py-venv/bin/python}
-SUITE=../../../crates/yolah-ai/data/openings-8ply.txt
 name=$1 run=$2 first=$3 last=$4 base=$5 basename=$6
 average=$run/swa-$first-$last.yolahpv
 [ -f "$average" ] || "$PYTHON" average.py "$average" \
     $(for g in $(seq "$first" "$last"); do printf '%s/gen-%03d/network.yolahpv ' "$run" "$g"; done)
-out=$name-swa-$first-$last-vs-$basename
-[ -f "$out.txt" ] && exit 0
-rm -f "$out.csv"
-"$YOLAH" match "alphazero:iterations=800,net=$average" "alphazero:iterations=800,net=$base" \
-    --games "$GAMES" --openings $SUITE --threads 1 --out "$out.csv" 2>/dev/null | tail -1 > "$out.txt.tmp"
-mv "$out.txt.tmp" "$out.txt"
-echo "$out: $(sed 's/.*: +/+/' "$out.txt")"
+play "$name-swa-$first-$last-vs-$basename" 1 "${GAMES:-400}" \
+    "alphazero:iterations=800,net=$average" "alphazero:iterations=800,net=$base"
