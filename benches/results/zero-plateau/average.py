@@ -2,6 +2,7 @@
 plays): average.py OUT NET... . Networks of one run (the same size and inputs), each a
 `.yolahpv` file: magic, hidden units, little-endian f32 weights, FNV-1a of all before it."""
 
+import os
 import sys
 
 import numpy as np
@@ -24,7 +25,12 @@ def main() -> None:
         weights.append(np.frombuffer(data[12:-8], dtype="<f4").astype(np.float64))
     assert len(heads) == 1, "networks of different sizes or inputs"
     body = heads.pop() + np.mean(weights, axis=0).astype("<f4").tobytes()
-    open(out, "wb").write(body + fnv1a(body).to_bytes(8, "little"))
+    # Whole or not at all: swa.sh skips an average that exists.
+    with open(out + ".tmp", "wb") as f:
+        f.write(body + fnv1a(body).to_bytes(8, "little"))
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(out + ".tmp", out)
 
 
 if __name__ == "__main__":
