@@ -27,6 +27,7 @@ use crate::limits::Limits;
 use crate::players::minimax::{Minimax, Outcome, margin, proven_margin};
 use serde::Serialize;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 use yolah_core::{Color, Move, Position};
 
 /// A loss of expected score from which a move is an inaccuracy.
@@ -47,8 +48,11 @@ pub const MAX_NODES: u64 = 100_000_000;
 pub const MAX_EXACT_FREE: u32 = 56;
 /// The engine's and the solver's tables, MiB.
 const TABLE_MB: usize = 64;
-/// The memory a [`Reviewer`] holds, MiB: its two tables (the network is shared).
-pub const MEMORY_MB: u64 = 2 * TABLE_MB as u64;
+/// The memory a [`Reviewer`] holds, MiB: its two tables and the solver's one-player cache
+/// (the network is shared).
+pub const MEMORY_MB: u64 = 2 * TABLE_MB as u64 + crate::search::regions::MEMORY_MB;
+/// The shortest and the longest [`Settings::time`].
+pub const TIME_RANGE: (Duration, Duration) = (Duration::from_secs(1), Duration::from_hours(1));
 
 /// How hard the review looks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,6 +64,10 @@ pub struct Settings {
     pub exact_free: u32,
     /// The solver's nodes a position: its budget.
     pub exact_nodes: u64,
+    /// The most the whole review takes: the engine's searches share half of it (each ends at
+    /// its nodes or its share, whichever comes first), the solver has what is left. A
+    /// position the solver has no time for is judged by the engine, not proved.
+    pub time: Duration,
 }
 
 impl Default for Settings {
@@ -68,6 +76,7 @@ impl Default for Settings {
             nodes: 100_000,
             exact_free: MAX_EXACT_FREE,
             exact_nodes: 1_000_000,
+            time: Duration::from_secs(20),
         }
     }
 }
@@ -91,6 +100,13 @@ impl Settings {
             return Err(format!(
                 "--exact-nodes must be from 1 to {MAX_NODES}, not {}",
                 self.exact_nodes
+            ));
+        }
+        let (shortest, longest) = TIME_RANGE;
+        if !(shortest..=longest).contains(&self.time) {
+            return Err(format!(
+                "--time must be a duration from 1s to 1h, not {:?}",
+                self.time
             ));
         }
         Ok(())
@@ -302,6 +318,9 @@ pub struct Review {
     pub exact_free: u32,
     /// The solver's nodes a position.
     pub exact_nodes: u64,
+    /// Whether the review's time ([`Settings::time`]) ran out before the solver was done:
+    /// the positions it did not reach are judged by the engine, not proved.
+    pub out_of_time: bool,
 }
 
 impl Review {
@@ -324,6 +343,10 @@ pub struct Reviewer {
     engine: Minimax,
     solver: Minimax,
     settings: Settings,
+    /// When the review under way must end.
+    deadline: Instant,
+    /// Whether a proof was cut short by the deadline.
+    out_of_time: bool,
 }
 
 impl Reviewer {
@@ -333,6 +356,8 @@ impl Reviewer {
             engine: Minimax::new(network.unwrap_or_else(Network::shipped), TABLE_MB, 1),
             solver: Minimax::solver(TABLE_MB, 1),
             settings,
+            deadline: Instant::now(),
+            out_of_time: false,
         }
     }
 
@@ -351,6 +376,10 @@ impl Reviewer {
             positions.push(next);
         }
         let total = positions.len() * 2;
+        self.deadline = Instant::now() + self.settings.time;
+        self.out_of_time = false;
+        // Each engine search's share of half the review's time.
+        let share = (self.settings.time / 2 / positions.len() as u32).max(Duration::from_millis(1));
         self.engine.clear();
         self.solver.clear();
         // The engine's value and line of each position, the side to move's.
@@ -363,6 +392,7 @@ impl Reviewer {
                     position,
                     Limits {
                         nodes: Some(self.settings.nodes),
+                        time: Some(share),
                         ..Limits::default()
                     },
                 );
@@ -404,6 +434,7 @@ impl Reviewer {
             nodes: self.settings.nodes,
             exact_free: self.settings.exact_free,
             exact_nodes: self.settings.exact_nodes,
+            out_of_time: self.out_of_time,
         }
     }
 
@@ -501,15 +532,34 @@ impl Reviewer {
     /// table and move order cleared and twice the budget if the first try fails: what the
     /// solver learnt of other positions can mislead its order here (in the random games'
     /// test, a position in about 2,000 was proved by a fresh solver within the budget and not
-    /// by the reviewer's). A position not proved so costs three times the budget.
+    /// by the reviewer's). A position not proved so costs three times the budget. Neither try
+    /// goes past the review's deadline.
     fn proof_afresh(&mut self, position: &Position) -> Option<(i32, Vec<Move>)> {
-        self.solver
-            .proof(position, self.settings.exact_nodes)
+        self.proof_by_deadline(position, self.settings.exact_nodes)
             .or_else(|| {
                 self.solver.clear();
-                self.solver
-                    .proof(position, self.settings.exact_nodes.saturating_mul(2))
+                self.proof_by_deadline(position, self.settings.exact_nodes.saturating_mul(2))
             })
+    }
+
+    /// The solver's proof of `position` within `nodes` and the review's deadline (none once
+    /// it has passed).
+    fn proof_by_deadline(&mut self, position: &Position, nodes: u64) -> Option<(i32, Vec<Move>)> {
+        let Some(left) = self.deadline.checked_duration_since(Instant::now()) else {
+            self.out_of_time = true;
+            return None;
+        };
+        let limits = Limits {
+            nodes: Some(nodes),
+            time: Some(left),
+            ..Limits::default()
+        };
+        let started = Instant::now();
+        let proof = self.solver.proof(position, limits);
+        if proof.is_none() && started.elapsed() >= left {
+            self.out_of_time = true;
+        }
+        proof
     }
 
     /// The move `m` from `position`, given the engine's values (`searched`) and the solver's
@@ -616,7 +666,8 @@ impl Reviewer {
         for &m in &position.moves() {
             let mut child = *position;
             child.play(m);
-            let value = -self.solver.prove(&child, self.settings.exact_nodes)?;
+            let (margin, _) = self.proof_by_deadline(&child, self.settings.exact_nodes)?;
+            let value = -margin;
             if value.signum() == result {
                 kept.push(m.to_string());
             }

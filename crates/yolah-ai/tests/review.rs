@@ -6,6 +6,7 @@ mod common;
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::time::Duration;
 use yolah_ai::Limits;
 use yolah_ai::eval::Weights;
 use yolah_ai::players::minimax::Minimax;
@@ -63,6 +64,7 @@ fn a_planted_blunder_is_found_with_the_moves_that_kept_the_win() {
         nodes: 5000,
         exact_free: 14,
         exact_nodes: 2_000_000,
+        time: Duration::from_hours(1),
     };
     let mut reviewer = Reviewer::new(settings, None);
     let mut checked = 0;
@@ -163,6 +165,7 @@ fn a_proved_result_kept_with_fewer_points_is_good_not_best() {
         nodes: 300,
         exact_free: 12,
         exact_nodes: 500_000,
+        time: Duration::from_hours(1),
     };
     let mut reviewer = Reviewer::new(settings, None);
     let mut seen = 0;
@@ -233,6 +236,7 @@ fn forced_moves_are_not_judged_and_the_classes_cut_where_stated() {
             nodes: 500,
             exact_free: 0,
             exact_nodes: 1,
+            time: Duration::from_hours(1),
         },
         None,
     );
@@ -263,7 +267,55 @@ fn forced_moves_are_not_judged_and_the_classes_cut_where_stated() {
         .check()
         .is_err()
     );
+    for time in [Duration::from_millis(999), Duration::from_secs(3601)] {
+        assert!(
+            Settings {
+                time,
+                ..Settings::default()
+            }
+            .check()
+            .is_err()
+        );
+    }
     assert!(Settings::default().check().is_ok());
+}
+
+/// The moves of `tests/data/long_review_game.txt`: a random game whose review once ran for
+/// minutes and grew past a gigabyte.
+pub fn long_review_game() -> Vec<Move> {
+    let text = include_str!("data/long_review_game.txt");
+    text.lines()
+        .filter(|line| !line.starts_with('#'))
+        .flat_map(str::split_whitespace)
+        .map(|m| m.parse().expect("a move"))
+        .collect()
+}
+
+/// A review whose time runs out says so, judges every move all the same (the positions the
+/// solver did not reach by the engine, not proved), and still ends on the game's own result.
+#[test]
+fn a_review_out_of_time_says_so_and_judges_every_move() {
+    let moves = long_review_game();
+    let settings = Settings {
+        nodes: 300,
+        time: Duration::from_secs(1),
+        ..Settings::default()
+    };
+    let review = Reviewer::new(settings, None).review(&Position::start(), &moves, |_, _| {});
+    assert!(review.out_of_time);
+    assert_eq!(review.moves.len(), moves.len());
+    // The game is over at its end: black lost by 5, proved whatever the time.
+    assert!(review.end.proved);
+    assert!((review.end.margin + 5.0).abs() < 1e-9, "{:?}", review.end);
+    // Given all the time it needs at a small budget, the same review is not out of time.
+    let settings = Settings {
+        nodes: 300,
+        exact_nodes: 1000,
+        time: Duration::from_hours(1),
+        ..Settings::default()
+    };
+    let review = Reviewer::new(settings, None).review(&Position::start(), &moves, |_, _| {});
+    assert!(!review.out_of_time);
 }
 
 /// A game of the tuned heuristic at 1,000 nodes a move, one move in three random (the mistakes
@@ -378,6 +430,7 @@ fn a_review_never_contradicts_the_solver() {
     let settings = Settings {
         nodes: 2000,
         exact_nodes: budget,
+        time: Duration::from_hours(1),
         ..Settings::default()
     };
     let mut reviewer = Reviewer::new(settings, None);
@@ -429,6 +482,7 @@ fn the_best_move_a_capped_review_called_an_inaccuracy_is_best() {
     let settings = Settings {
         nodes: 2000,
         exact_nodes: 200_000,
+        time: Duration::from_hours(1),
         ..Settings::default()
     };
     let review = Reviewer::new(settings, None).review(&Position::start(), &moves, |_, _| {});

@@ -167,3 +167,91 @@ fn bad_input_is_refused_in_one_line() {
         assert_clean_error(&yolah(&all, ""), why);
     }
 }
+
+/// The largest resident memory of `child` seen every 20 ms until it exits, MiB, and its output.
+fn peak_memory(child: std::process::Child) -> (u64, std::process::Output) {
+    let path = format!("/proc/{}/status", child.id());
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watcher = {
+        let done = std::sync::Arc::clone(&done);
+        std::thread::spawn(move || {
+            let mut peak = 0;
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                let rss = std::fs::read_to_string(&path).ok().and_then(|status| {
+                    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+                    line.split_whitespace().nth(1)?.parse::<u64>().ok()
+                });
+                peak = peak.max(rss.unwrap_or(0) / 1024);
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            peak
+        })
+    };
+    let output = child.wait_with_output().unwrap();
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    (watcher.join().unwrap(), output)
+}
+
+/// A review keeps its `--time` and its memory: the random game whose review once ran for
+/// minutes and grew past a gigabyte ends within its time and a second, under 320 MiB (the
+/// tables and the solver's cache, 192 MiB, the network and the program).
+#[test]
+#[ignore = "timed: run on its own by .ci/run"]
+fn a_review_keeps_its_time_and_memory() {
+    let game = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../yolah-ai/tests/data/long_review_game.txt"
+    );
+    for seconds in [2u64, 8] {
+        let start = std::time::Instant::now();
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_yolah"))
+            .args(["review", game, "--time", &format!("{seconds}s")])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (peak, output) = peak_memory(child);
+        let took = start.elapsed();
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert!(
+            took.as_secs_f64() < seconds as f64 + 1.0,
+            "--time {seconds}s took {took:?}"
+        );
+        assert!(peak < 320, "--time {seconds}s held {peak} MiB");
+    }
+}
+
+/// `solve --time` is kept: a position the search does not prove in a debug build within 1 s
+/// (31 free squares; once it ran 11 s under `--time 5s`) ends within the time and a second.
+#[test]
+#[ignore = "timed: run on its own by .ci/run"]
+fn solve_keeps_its_time() {
+    let start = std::time::Instant::now();
+    let output = yolah(
+        &[
+            "solve",
+            "-p",
+            "x1x3xx/6xx/3xxxx1/1xxxwx2/1bwxxb2/xbxx2bx/x2w3x/x1x3wx w 13 12 25",
+            "--time",
+            "1s",
+            "--tt",
+            "64",
+        ],
+        "",
+    );
+    let took = start.elapsed();
+    assert!(took.as_secs_f64() < 2.0, "--time 1s took {took:?}");
+    assert!(!stderr(&output).contains("panicked"), "{}", stderr(&output));
+}
+
+#[test]
+fn a_review_time_out_of_range_is_refused() {
+    let game = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../yolah-ai/tests/data/long_review_game.txt"
+    );
+    for time in ["0s", "2h", "500ms", "soon", "-1s"] {
+        let output = yolah(&["review", game, &format!("--time={time}")], "");
+        assert_clean_error(&output, "--time must be");
+    }
+}

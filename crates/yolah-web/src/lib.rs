@@ -18,6 +18,7 @@ pub mod assets;
 pub mod explorer;
 pub mod export;
 pub mod game;
+pub mod memory;
 pub mod message;
 pub mod puzzles;
 pub mod review;

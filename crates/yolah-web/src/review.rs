@@ -567,6 +567,7 @@ mod tests {
                 nodes: 50,
                 exact_free: 0,
                 exact_nodes: 1,
+                time: std::time::Duration::from_hours(1),
             },
         );
         let refused = reviews.ask("ab", None, || {

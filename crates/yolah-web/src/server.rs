@@ -749,7 +749,8 @@ async fn health(Extract(shared): Extract<Arc<Shared>>) -> impl IntoResponse {
         "games": total(&shared.games),
         "searching": shared.searching.load(Ordering::Relaxed),
         "waiting": shared.watch_searches.waiting() + shared.play_searches.waiting(),
-        "memory_mb": shared.memory_mb.load(Ordering::Relaxed),
+        "memory_mb": crate::memory::resident_mb(),
+        "reserved_mb": shared.memory_mb.load(Ordering::Relaxed),
         "max_memory_mb": shared.config.max_memory_mb,
     }))
 }

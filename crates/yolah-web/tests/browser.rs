@@ -1611,6 +1611,7 @@ async fn review_server() -> std::net::SocketAddr {
             nodes: 2_000,
             exact_free: 12,
             exact_nodes: 100_000,
+            time: std::time::Duration::from_hours(1),
         },
         ..yolah_web::Config::default()
     };

@@ -333,7 +333,7 @@ async fn live_players_share_a_memory_budget() {
     let mut first = connect(address).await;
     send(&mut first, &new_game).await;
     settled(&mut first).await;
-    assert_eq!(health(address).await["memory_mb"], 64);
+    assert_eq!(health(address).await["reserved_mb"], 64);
     let mut second = connect(address).await;
     send(&mut second, &new_game).await;
     let refused = next(&mut second, "error").await;
@@ -351,10 +351,10 @@ async fn live_players_share_a_memory_budget() {
     )
     .await;
     settled(&mut first).await;
-    assert_eq!(health(address).await["memory_mb"], 32);
+    assert_eq!(health(address).await["reserved_mb"], 32);
     drop(first);
     let start = Instant::now();
-    while health(address).await["memory_mb"] != 0 {
+    while health(address).await["reserved_mb"] != 0 {
         assert!(
             start.elapsed() < Duration::from_secs(5),
             "the memory comes back"

@@ -33,13 +33,20 @@ pub const PLAY_LIMITS: AreaLimits = AreaLimits {
     area: 16,
     budget: 256,
 };
-/// `solve`'s limits: proving takes long anyway.
+/// `solve`'s limits: proving takes long anyway, but one position's one-player runs must not
+/// take seconds and gigabytes (with no budget, one study of a 24-square area ran for minutes:
+/// a longest run is a longest path). What a study leaves unfinished a later visit goes on with.
 pub const SOLVE_LIMITS: AreaLimits = AreaLimits {
     area: 24,
-    budget: u64::MAX,
+    budget: SOLVE_BUDGET,
 };
-/// Cached one-player results kept before the cache starts again.
+/// [`SOLVE_LIMITS`]'s expansions a position.
+const SOLVE_BUDGET: u64 = 1 << 16;
+/// Cached one-player results kept before the cache starts again: with a study's budget, the
+/// cache holds at most this many and one study's more.
 const MAX_CACHE: usize = 1 << 20;
+/// The most memory a [`Regions`] holds, MiB: its cache full, with the table's growth.
+pub const MEMORY_MB: u64 = 64;
 
 /// A hasher for pairs of bitboards: a multiply and a rotate per word, far cheaper than the
 /// standard library's keyed hash (nothing here comes from an adversary).
@@ -93,6 +100,9 @@ impl Study {
 #[derive(Default)]
 pub struct Regions {
     cache: HashMap<(u64, u64), u8, BuildHasherDefault<BoardHasher>>,
+    /// One-player positions expanded since the cache was made: the work a search's clock
+    /// must also see.
+    spent: u64,
 }
 
 /// The free squares reachable from `seeds` through king steps over `free`.
@@ -241,10 +251,12 @@ impl Regions {
         if free.count_ones() > limits.area {
             return None;
         }
-        if self.cache.len() >= MAX_CACHE {
-            self.cache.clear();
-        }
         self.longest(free, pieces, budget)
+    }
+
+    /// One-player positions expanded so far (every study's, never reset).
+    pub fn spent(&self) -> u64 {
+        self.spent
     }
 
     /// A move of `pieces` over `free` after which they still make `run − 1` moves.
@@ -274,6 +286,7 @@ impl Regions {
             return Some(run);
         }
         *budget = budget.checked_sub(1)?;
+        self.spent += 1;
         let bound = free.count_ones() as u8;
         let occupied = Bitboard(!free);
         let mut best = 0;
@@ -293,6 +306,9 @@ impl Regions {
                     }
                 }
             }
+        }
+        if self.cache.len() >= MAX_CACHE {
+            self.cache.clear();
         }
         self.cache.insert((free, pieces), best);
         Some(best)
@@ -321,5 +337,34 @@ mod tests {
             Regions::new().separated_margin(&Position::start(), PLAY_LIMITS),
             None
         );
+    }
+
+    /// A study never expands more one-player positions than its budget, and the cache never
+    /// holds more than its bound and one study's: with no budget, one study of a 24-square
+    /// area ran for minutes and grew the cache past a gigabyte.
+    #[test]
+    fn a_study_keeps_its_budget_and_the_cache_its_bound() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(70);
+        let mut regions = Regions::new();
+        let mut costly = 0;
+        for i in 0..200 {
+            let free = 22 + i % 8;
+            let mut position = Position::start();
+            while !position.game_over() && 64 - position.occupied().count() > free {
+                position.play(position.random_move(&mut rng));
+            }
+            let before = regions.spent();
+            regions.study(&position, SOLVE_LIMITS);
+            let spent = regions.spent() - before;
+            assert!(
+                spent <= SOLVE_LIMITS.budget,
+                "{spent} expansions: {position}"
+            );
+            assert!(regions.cache.len() as u64 <= MAX_CACHE as u64 + SOLVE_LIMITS.budget);
+            costly += usize::from(spent == SOLVE_LIMITS.budget);
+        }
+        // Some studies ran into the budget: it is what bounds them.
+        assert!(costly > 0, "no study reached the budget");
     }
 }

@@ -42,6 +42,10 @@ pub struct Options {
     /// from the end back until two in a row are not [default: 1000000].
     #[arg(long, value_name = "N")]
     pub exact_nodes: Option<u64>,
+    /// The most the review takes, 1s to 1h, like 30s: the engine's searches share half of it,
+    /// the solver has the rest; what it has no time to prove the engine judges [default: 20s].
+    #[arg(long, value_name = "DURATION")]
+    pub time: Option<String>,
     /// The network the engine searches with [default: the shipped network].
     #[arg(long, value_name = "FILE")]
     pub net: Option<PathBuf>,
@@ -56,6 +60,15 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         nodes: options.nodes.unwrap_or(defaults.nodes),
         exact_free: options.exact_free.unwrap_or(defaults.exact_free),
         exact_nodes: options.exact_nodes.unwrap_or(defaults.exact_nodes),
+        time: match &options.time {
+            None => defaults.time,
+            Some(text) => yolah_ai::options::parse_duration(text).ok_or_else(|| {
+                UsageError(format!(
+                    "--time must be a duration from 1s to 1h, like 30s or 5min, not {}",
+                    quote(text)
+                ))
+            })?,
+        },
     };
     settings.check().map_err(UsageError)?;
     let network = options
@@ -230,6 +243,13 @@ fn print_review(out: &mut impl Write, game: &Picked, review: &Review) -> Result<
         format!("{} (the engine's estimate)", value_text(end))
     };
     writeln!(out, "end: black {end}")?;
+    if review.out_of_time {
+        writeln!(
+            out,
+            "the review's time ran out before the solver was done: the positions before those \
+             proved are the engine's judgement (a longer --time may prove more)"
+        )?;
+    }
     Ok(())
 }
 

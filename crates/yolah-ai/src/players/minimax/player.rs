@@ -103,18 +103,20 @@ impl Minimax {
     /// The final margin of `position` with best play, for its side to move, if this search
     /// (the [`Minimax::solver`], say) proves it within `nodes` (a finished game's is its own).
     pub fn prove(&mut self, position: &Position, nodes: u64) -> Option<i32> {
-        self.proof(position, nodes).map(|(margin, _)| margin)
-    }
-
-    /// [`Minimax::prove`], with the line that reaches the margin (empty for a finished game).
-    pub fn proof(&mut self, position: &Position, nodes: u64) -> Option<(i32, Vec<Move>)> {
-        if position.game_over() {
-            return Some((super::values::margin(position), Vec::new()));
-        }
         let limits = Limits {
             nodes: Some(nodes),
             ..Limits::default()
         };
+        self.proof(position, limits).map(|(margin, _)| margin)
+    }
+
+    /// The final margin of `position` and the line that reaches it (empty for a finished
+    /// game), if this search proves it within `limits` (nodes, time or both: a search with
+    /// none runs until it proves).
+    pub fn proof(&mut self, position: &Position, limits: Limits) -> Option<(i32, Vec<Move>)> {
+        if position.game_over() {
+            return Some((super::values::margin(position), Vec::new()));
+        }
         let outcome = self.search(position, limits);
         // A proved value is a game's end: a margin, or 0 for a draw.
         outcome.proven.then(|| {

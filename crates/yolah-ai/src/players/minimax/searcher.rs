@@ -24,6 +24,9 @@ const NO_VALUE: i32 = i32::MIN;
 /// The most double singular extensions on one line ([`super::Tuning::se_double`]): each adds
 /// a ply more than a single one, and many in a row would make a search that never ends.
 const MAX_DOUBLES: u8 = 6;
+/// One-player expansions of the regions between two readings of the clock (about a
+/// millisecond of them).
+const SPENT_CHECK: u64 = 16_384;
 
 /// What every thread of one search shares.
 #[derive(Clone)]
@@ -64,6 +67,10 @@ pub(super) struct Searcher {
     /// The node count at which [`Searcher::should_stop`] next reads the clock and the stop
     /// flag (leaves count nodes without asking, so a multiple of 256 can be skipped).
     next_check: u64,
+    /// The regions' one-player expansions ([`Regions::spent`]) at which the clock is read
+    /// even if the node count has not reached `next_check`: a study can cost thousands of
+    /// expansions in one node, and `solve --time` must end on time.
+    next_spent_check: u64,
     /// Heuristic leaves and table cuts on heuristic values: while it stays put, a subtree is
     /// proven.
     unproven: u64,
@@ -110,6 +117,7 @@ impl Searcher {
             pv_len: [0; MAX_PLY],
             nodes: 0,
             next_check: 0,
+            next_spent_check: 0,
             unproven: 0,
             tt_hits: 0,
             seldepth: 0,
@@ -137,6 +145,7 @@ impl Searcher {
         self.ordering.age();
         self.nodes = 0;
         self.next_check = 0;
+        self.next_spent_check = 0;
         self.unproven = 0;
         self.tt_hits = 0;
         self.seldepth = 0;
@@ -145,7 +154,8 @@ impl Searcher {
     }
 
     /// Whether to abandon the search: another thread said so, or (first thread) a limit is
-    /// reached. The clock and the stop flag are read every 256 nodes.
+    /// reached. The clock and the stop flag are read every 256 nodes, or every
+    /// [`SPENT_CHECK`] one-player expansions of the regions.
     #[inline]
     fn should_stop(&mut self, shared: &Shared) -> bool {
         if self.stopped {
@@ -156,10 +166,12 @@ impl Searcher {
             self.stopped = true;
             return true;
         }
-        if self.nodes < self.next_check {
+        let spent = self.regions.spent();
+        if self.nodes < self.next_check && spent < self.next_spent_check {
             return false;
         }
         self.next_check = self.nodes + 256;
+        self.next_spent_check = spent + SPENT_CHECK;
         if self.main
             && self.may_stop
             && (shared.external_stop.is_some_and(StopFlag::is_raised)
