@@ -1,10 +1,56 @@
 //! Reading the files a user names, which are untrusted: only regular files (a device such as
 //! `/dev/zero`, a pipe or a directory is refused before it is opened, so nothing blocks or
-//! reads forever), and never more bytes than the format allows.
+//! reads forever), and never more bytes than the format allows. And writing the files a user
+//! keeps, durably ([`write_durably`]).
 
 use std::fs::File;
-use std::io::{self, BufRead, Read};
-use std::path::Path;
+use std::io::{self, BufRead, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Writes `bytes` as the whole of `path`, durably, whole or not at all: into a temporary file
+/// of a name no other writer uses, in the same folder, made afresh (never through a link);
+/// synced; renamed over `path` (a link there is replaced, not followed); the folder synced, so
+/// that the rename survives a power cut. On any failure (a full disk, a size limit) the
+/// temporary file is removed and `path` is as it was. The one way this workspace writes a
+/// file a user keeps whole (networks, checkpoints, run states).
+pub fn write_durably(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let temporary = temporary_path(path);
+    let write = || -> io::Result<()> {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temporary)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&temporary, path)
+    };
+    if let Err(error) = write() {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(error);
+    }
+    sync_folder(path)
+}
+
+/// A name beside `path` that no other writer of this process or another uses:
+/// `.NAME.PID.N.tmp`.
+fn temporary_path(path: &Path) -> PathBuf {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let name = path
+        .file_name()
+        .map_or_else(|| "file".into(), |name| name.to_string_lossy().into_owned());
+    path.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()))
+}
+
+/// Makes a rename in `path`'s folder durable.
+pub fn sync_folder(path: &Path) -> io::Result<()> {
+    let folder = match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    };
+    File::open(folder)?.sync_all()
+}
 
 /// Opens `path` for reading if it is a regular file (after following links).
 pub fn open_regular(path: &Path) -> io::Result<File> {
@@ -111,26 +157,50 @@ pub fn ensure_empty(dir: &Path) -> Result<(), String> {
     ensure_empty_but(dir, None)
 }
 
-/// [`ensure_empty`], but `leftover` (a file name) is let be as well when the run's lock is
-/// there too: what a start killed while it wrote its first file leaves (its lock and the
-/// file's temporary), which the new start writes over.
-pub fn ensure_empty_but(dir: &Path, leftover: Option<&str>) -> Result<(), String> {
-    let leftover = leftover.filter(|_| dir.join(crate::arena::lock::LOCK_FILE).is_file());
+/// [`ensure_empty`], but the temporaries of [`write_durably`] writing `marker` (a file name)
+/// are let be as well when the run's lock is there too: what a start killed while it wrote its
+/// first file leaves (its lock and the file's temporary). They are removed once the folder is
+/// found so, and the new start writes the file again.
+pub fn ensure_empty_but(dir: &Path, marker: Option<&str>) -> Result<(), String> {
+    let marker = marker.filter(|_| dir.join(crate::arena::lock::LOCK_FILE).is_file());
     let entries =
         std::fs::read_dir(dir).map_err(|e| format!("cannot read '{}': {e}", dir.display()))?;
+    let mut leftovers = Vec::new();
     for entry in entries {
         let name = entry
             .map_err(|e| format!("cannot read '{}': {e}", dir.display()))?
             .file_name();
-        if name != crate::arena::lock::LOCK_FILE && leftover.is_none_or(|l| name != l) {
-            return Err(format!(
-                "'{}' is not empty (it holds '{}'): a new run needs a new or empty directory",
-                dir.display(),
-                name.to_string_lossy()
-            ));
+        if name == crate::arena::lock::LOCK_FILE {
+            continue;
         }
+        let text = name.to_string_lossy();
+        if marker.is_some_and(|m| is_temporary_of(&text, m)) {
+            leftovers.push(dir.join(&name));
+            continue;
+        }
+        return Err(format!(
+            "'{}' is not empty (it holds '{text}'): a new run needs a new or empty directory",
+            dir.display()
+        ));
+    }
+    for leftover in leftovers {
+        std::fs::remove_file(&leftover)
+            .map_err(|e| format!("cannot remove '{}': {e}", leftover.display()))?;
     }
     Ok(())
+}
+
+/// Whether `name` is a temporary of [`write_durably`] writing the file `target`.
+pub fn is_temporary_of(name: &str, target: &str) -> bool {
+    name.strip_prefix('.')
+        .and_then(|rest| rest.strip_prefix(target))
+        .and_then(|rest| rest.strip_prefix('.'))
+        .and_then(|rest| rest.strip_suffix(".tmp"))
+        .is_some_and(|middle| {
+            middle
+                .split_once('.')
+                .is_some_and(|(pid, n)| pid.parse::<u32>().is_ok() && n.parse::<u64>().is_ok())
+        })
 }
 
 /// The most bytes of a settings file (JSON) of a run.

@@ -261,25 +261,27 @@ fn a_second_writer_and_foreign_files_are_refused() {
 }
 
 /// A start killed while it wrote its first checkpoint (before the rename) leaves the run's
-/// lock and `spsa.tmp`: the same command starts the run there. A folder with a `spsa.tmp`
-/// but no lock is someone else's, refused and left as it is.
+/// lock and the checkpoint's temporary (`.spsa.json.PID.N.tmp`): the same command starts the
+/// run there and removes it. A folder with such a file but no lock is someone else's, refused
+/// and left as it is.
 #[test]
 fn a_start_killed_before_its_first_checkpoint_starts_again() {
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("run");
     std::fs::create_dir(&dir).unwrap();
     std::fs::write(dir.join(".lock"), b"").unwrap();
-    std::fs::write(dir.join("spsa.tmp"), b"{\"config\": {\"ba").unwrap();
+    let leftover = dir.join(".spsa.json.4242.0.tmp");
+    std::fs::write(&leftover, b"{\"config\": {\"ba").unwrap();
     let output = run(&args(&dir, 3));
     assert!(output.status.success(), "{}", stderr(&output));
-    assert!(!dir.join("spsa.tmp").exists());
+    assert!(!leftover.exists());
     let checkpoint: serde_json::Value = serde_json::from_str(&outcome(&dir)[0]).unwrap();
     assert_eq!(checkpoint["iteration"], 3);
 
     let foreign = root.path().join("foreign");
     std::fs::create_dir(&foreign).unwrap();
-    std::fs::write(foreign.join("spsa.tmp"), b"mine").unwrap();
-    let kept = Untouched::take(&foreign.join("spsa.tmp"));
+    std::fs::write(foreign.join(".spsa.json.4242.0.tmp"), b"mine").unwrap();
+    let kept = Untouched::take(&foreign.join(".spsa.json.4242.0.tmp"));
     let output = run(&args(&foreign, 3));
     assert_clean_error(&output, "is not empty");
     kept.assert();

@@ -253,13 +253,14 @@ impl Network {
         Ok(dict)
     }
 
-    /// Writes the network as a `.yolahnet` file (format version 2).
+    /// Writes the network as a `.yolahnet` file (format version 2), whole or not at all: a
+    /// failed save (a full disk) leaves the file that was there.
     #[allow(
         clippy::needless_pass_by_value,
         reason = "pyo3 extracts arguments by value"
     )]
     fn save(&self, path: PathBuf) -> PyResult<()> {
-        std::fs::write(&path, self.parameters.to_bytes(self.epochs))
+        yolah_ai::files::write_durably(&path, &self.parameters.to_bytes(self.epochs))
             .map_err(|e| PyValueError::new_err(format!("cannot write '{}': {e}", path.display())))
     }
 

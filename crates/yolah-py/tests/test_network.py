@@ -111,3 +111,29 @@ def test_bad_arrays_are_refused_with_the_reason():
     far["b"][1] = np.inf
     with pytest.raises(ValueError, match=r"array 'b' at \[1\] is inf"):
         yolah.Network.from_arrays(far)
+
+
+def test_a_failed_save_leaves_the_network_that_was_there(tmp_path):
+    # A save that fails (here a file size limit, as a full disk would) must not destroy the
+    # file it replaces: the old network still loads, byte for byte, and nothing is left beside.
+    import subprocess
+    import sys
+    path = tmp_path / "kept.yolahnet"
+    yolah.Network.load(SHIPPED).save(path)
+    before = path.read_bytes()
+    script = (
+        "import resource, sys, yolah\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (102400, 102400))\n"
+        f"network = yolah.Network.load({str(SHIPPED)!r})\n"
+        "try:\n"
+        f"    network.save({str(path)!r})\n"
+        "except ValueError as error:\n"
+        "    print(error)\n"
+        "    sys.exit(3)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 3, done.stderr
+    assert "cannot write" in done.stdout
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.yolahnet"]
+    assert yolah.Network.load(path).shape["hidden"] == 512

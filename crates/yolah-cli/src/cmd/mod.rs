@@ -362,32 +362,15 @@ pub fn shell_word(word: &str) -> String {
     }
 }
 
-/// Writes `text` to `path` through a temporary file and a rename: never half a file.
+/// Writes `text` as the whole of `path`, durably ([`yolah_ai::files::write_durably`]).
 pub fn write_atomic(path: &std::path::Path, text: &str) -> Result<()> {
-    replace_through(path, &path.with_extension("tmp"), text.as_bytes())
+    write_bytes(path, text.as_bytes())
 }
 
-/// Writes `bytes` to `path` whole or not at all: into `tmp`, a file made afresh (whatever was
-/// there, a link say, is removed first and never written through), then renamed over `path`.
-/// Nothing half-written is left (a full disk, say).
-pub fn replace_through(path: &std::path::Path, tmp: &std::path::Path, bytes: &[u8]) -> Result<()> {
-    use std::io::Write as _;
-    let write = || -> std::io::Result<()> {
-        match std::fs::remove_file(tmp) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
-            _ => {}
-        }
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(tmp)?;
-        file.write_all(bytes)
-    };
-    if let Err(error) = write() {
-        let _ = std::fs::remove_file(tmp);
-        return Err(error).with_context(|| format!("writing {}", path.display()));
-    }
-    std::fs::rename(tmp, path).with_context(|| format!("writing {}", path.display()))
+/// Writes `bytes` as the whole of `path`, durably ([`yolah_ai::files::write_durably`]).
+pub fn write_bytes(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
+    yolah_ai::files::write_durably(path, bytes)
+        .with_context(|| format!("writing {}", path.display()))
 }
 
 /// The directory of a new run whose marker file is `marker` (its config or checkpoint):
@@ -409,9 +392,8 @@ pub fn new_run_dir(
         }
         // A start killed while it wrote the marker (before `write_atomic` renamed it) left
         // its lock and the marker's temporary: nothing was acknowledged, and this start
-        // writes the temporary again.
-        let leftover = std::path::Path::new(marker).with_extension("tmp");
-        yolah_ai::files::ensure_empty_but(dir, leftover.to_str())
+        // writes the marker again.
+        yolah_ai::files::ensure_empty_but(dir, Some(marker))
     })
 }
 

@@ -5,7 +5,7 @@
 //! state holds, exactly as an uninterrupted run would, from `--out` alone: the settings file
 //! keeps where the data are (absolute paths) and their fingerprints, checked again.
 
-use super::{UsageError, plot, usage, write_atomic};
+use super::{UsageError, plot, usage, write_atomic, write_bytes};
 use anyhow::{Context, Result, bail, ensure};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
@@ -684,13 +684,6 @@ fn read_data(paths: &[PathBuf]) -> Result<Vec<data::DataFile>> {
         files.push(file);
     }
     Ok(files)
-}
-
-/// Writes `path` whole or not at all, through `FILE.tmp` ([`super::replace_through`]).
-fn write_bytes(path: &Path, bytes: &[u8]) -> Result<()> {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".tmp");
-    super::replace_through(path, &path.with_file_name(name), bytes)
 }
 
 /// What a finished run of `yolah train` into `out` came to, from its own files: the positions

@@ -426,11 +426,7 @@ fn first_generation(dir: &Path, config: &Config) -> Result<State> {
     let first = folder(dir, 0);
     std::fs::create_dir_all(&first)?;
     let network = Parameters::random(config.hidden, config.features, config.seed);
-    super::replace_through(
-        &first.join(NETWORK),
-        &first.join("network.tmp"),
-        &network.to_bytes(),
-    )?;
+    super::write_bytes(&first.join(NETWORK), &network.to_bytes())?;
     let state = State {
         generation: 0,
         phase: "test".into(),
@@ -562,11 +558,7 @@ fn self_play(dir: &Path, config: &Config, generation: u32, player: u32) -> Resul
         }
         let games = chunk * CHUNK..((chunk + 1) * CHUNK).min(config.games);
         let samples = play_games(&network, play, seed, games.clone());
-        super::replace_through(
-            &path,
-            &path.with_extension("tmp"),
-            &samples_to_bytes(&samples),
-        )?;
+        super::write_bytes(&path, &samples_to_bytes(&samples))?;
         eprintln!(
             "zero: generation {generation} self-play: {} of {} games, {} positions in this chunk, {:.0} s",
             games.end,
@@ -643,11 +635,7 @@ fn train(dir: &Path, config: &Config, generation: u32) -> Result<usize> {
     );
     let here = folder(dir, generation);
     write_atomic(&here.join("train.log"), &log)?;
-    super::replace_through(
-        &here.join(NETWORK),
-        &here.join("network.tmp"),
-        &trainer.network.to_bytes(),
-    )?;
+    super::write_bytes(&here.join(NETWORK), &trainer.network.to_bytes())?;
     Ok(samples.len())
 }
 
