@@ -13,13 +13,24 @@ use std::path::{Path, PathBuf};
 use yolah_core::{Color, Move, Outcome, Position};
 
 /// The file's first bytes.
-const MAGIC: &[u8; 8] = b"YOLAHEX1";
-/// Header: magic, key check (u64), games (u64), entries (u64), CRC-32 of the entries (u32).
+const MAGIC: &[u8; 8] = b"YOLAHEX2";
+/// The first bytes of the first format, whose checksum left the game count out.
+const MAGIC_1: &[u8; 8] = b"YOLAHEX1";
+/// Header: magic, key check (u64), games (u64), entries (u64), CRC-32 (u32) of the games and
+/// entries counts and of the entries: every byte after the key check is checked.
 const HEADER: usize = 8 + 8 + 8 + 8 + 4;
 /// An entry: position hash (u64), move (u16), black's wins, draws, white's wins (u32 each).
 const ENTRY: usize = 8 + 2 + 4 * 3;
 /// The largest database read: 2 GiB (about 97 M entries).
 pub const MAX_BYTES: u64 = 2 << 30;
+
+/// The CRC-32 of the header's two counts (`counts`, 16 bytes) and then the entries.
+fn checksum(counts: &[u8], body: &[u8]) -> u32 {
+    let mut hasher = crc32fast::Hasher::new();
+    hasher.update(counts);
+    hasher.update(body);
+    hasher.finalize()
+}
 
 /// The hash of a fixed position: a database whose header holds another was built with other
 /// Zobrist keys, and its positions would not be found.
@@ -141,7 +152,8 @@ impl Builder {
         bytes.extend_from_slice(&key_check().to_le_bytes());
         bytes.extend_from_slice(&self.games.to_le_bytes());
         bytes.extend_from_slice(&(self.moves.len() as u64).to_le_bytes());
-        bytes.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
+        let crc = checksum(&bytes[16..32], &body);
+        bytes.extend_from_slice(&crc.to_le_bytes());
         bytes.extend_from_slice(&body);
         bytes
     }
@@ -317,6 +329,13 @@ impl Explorer {
 
     /// A database from its bytes: refused, with the reason, unless whole and ours.
     pub fn from_bytes(mut bytes: Vec<u8>) -> Result<Explorer, String> {
+        if bytes.len() >= 8 && &bytes[..8] == MAGIC_1 {
+            return Err(
+                "was built by an older version of yolah, whose checksum left the game count \
+                 out: build it again"
+                    .into(),
+            );
+        }
         if bytes.len() < HEADER || &bytes[..8] != MAGIC {
             return Err("is not an explorer database (yolah explorer build writes them)".into());
         }
@@ -335,8 +354,8 @@ impl Explorer {
                 "is damaged: its header counts {entries} entries, its body holds {body_len} bytes"
             ));
         }
-        if crc32fast::hash(&bytes[HEADER..]) != crc {
-            return Err("is damaged: its entries fail their checksum".into());
+        if checksum(&bytes[16..32], &bytes[HEADER..]) != crc {
+            return Err("is damaged: its counts and entries fail their checksum".into());
         }
         bytes.drain(..HEADER);
         let explorer = Explorer { games, body: bytes };
@@ -576,5 +595,36 @@ mod tests {
         let mut other_keys = good.clone();
         other_keys[8] ^= 1;
         assert!(refused(other_keys).contains("other position keys"));
+        let mut first_format = good.clone();
+        first_format[..8].copy_from_slice(MAGIC_1);
+        assert!(refused(first_format).contains("older version"));
+    }
+
+    /// Every byte of a small database flipped, one at a time (each of its bits): each flip is
+    /// refused; none reads as another count of games or another tally.
+    #[test]
+    fn every_flipped_byte_is_refused() {
+        let mut builder = Builder::new();
+        for (line, outcome) in [
+            ("a1:c3 h1:f3", Outcome::Win(Color::Black)),
+            ("a1:c3 a8:b7", Outcome::Draw),
+            ("e4:e3", Outcome::Win(Color::White)),
+        ] {
+            builder
+                .add(&Position::start(), &moves(line), outcome)
+                .unwrap();
+        }
+        let good = builder.to_bytes();
+        assert!(Explorer::from_bytes(good.clone()).is_ok());
+        for at in 0..good.len() {
+            for bit in 0..8 {
+                let mut flipped = good.clone();
+                flipped[at] ^= 1 << bit;
+                assert!(
+                    Explorer::from_bytes(flipped).is_err(),
+                    "byte {at}, bit {bit}: read as a database"
+                );
+            }
+        }
     }
 }

@@ -58,22 +58,22 @@ fn a_database_counts_the_moves_the_games_played() {
     let db = dir.path().join("games.explorer");
     let said = ok(&["explorer", "build", s(&csv), s(&pgn), "--out", s(&db)]);
     assert!(
-        said.starts_with("80 games from 2 files: "),
-        "each game twice (record and PGN): {said}"
+        said.starts_with("40 games (40 copies of games seen already left out) from 2 files: "),
+        "each game once, though both files hold it: {said}"
     );
-    // Each first move as often as the record file's games began with it, twice.
+    // Each first move as often as the record file's games began with it.
     let records = RecordFile::read(&csv).unwrap().records;
     let mut first: BTreeMap<String, u64> = BTreeMap::new();
     let mut black_wins: BTreeMap<String, u64> = BTreeMap::new();
     for record in &records {
         let mv = record.moves.split(' ').next().unwrap().to_string();
-        *first.entry(mv.clone()).or_default() += 2;
+        *first.entry(mv.clone()).or_default() += 1;
         if record.result == "1-0" {
-            *black_wins.entry(mv).or_default() += 2;
+            *black_wins.entry(mv).or_default() += 1;
         }
     }
     let json: Value = serde_json::from_str(&ok(&["explorer", s(&db), "--json"])).unwrap();
-    assert_eq!(json["games"], 80);
+    assert_eq!(json["games"], 40);
     assert_eq!(json["side"], "black");
     let moves = json["moves"].as_array().unwrap();
     let counted: BTreeMap<String, u64> = moves
@@ -113,7 +113,7 @@ fn a_database_counts_the_moves_the_games_played() {
     );
     // A position no game reached: no move, and said so.
     let text = ok(&["explorer", s(&db), "-p", "startpos moves a1:a2 a8:a7 a2:a3"]);
-    assert!(text.starts_with("0 games of 80 from "), "{text}");
+    assert!(text.starts_with("0 games of 40 from "), "{text}");
     // --max-ply keeps the first plies only.
     let short = dir.path().join("short.explorer");
     ok(&[
@@ -373,4 +373,52 @@ fn kills_at_random_leave_no_database_or_a_whole_one() {
     assert!(child.wait().unwrap().success());
     assert_eq!(std::fs::read(&db).unwrap(), reference);
     eprintln!("explorer build: {kills} kills, none left half a database");
+}
+
+/// The same file twice counts each game once; a last game cut short is left out with a word
+/// (PGN and record files); a PGN file may start with a UTF-8 byte order mark.
+#[test]
+fn copies_and_cut_games_are_left_out_with_a_word_and_a_byte_order_mark_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, pgn) = games(dir.path(), 6);
+    let db = dir.path().join("twice.explorer");
+    let said = ok(&["explorer", "build", s(&pgn), s(&pgn), "--out", s(&db)]);
+    assert!(
+        said.starts_with("6 games (6 copies of games seen already left out) from 2 files"),
+        "{said}"
+    );
+    // Cut inside the last game: PGN and CSV.
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let last = text.rfind("[Event").unwrap();
+    let cut_pgn = dir.path().join("cut.pgn");
+    std::fs::write(&cut_pgn, &text[..last + 200]).unwrap();
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    let cut_csv = dir.path().join("cut.csv");
+    std::fs::write(&cut_csv, &rows[..rows.len() - 20]).unwrap();
+    for cut in [&cut_pgn, &cut_csv] {
+        let db = dir.path().join(format!("{}.explorer", cut.display()));
+        let said = ok(&["explorer", "build", s(cut), "--out", s(&db)]);
+        assert!(
+            said.starts_with("5 games (1 game cut short at a file's end left out) from 1 file"),
+            "{said}"
+        );
+    }
+    // Its only game cut short: nothing to build, and the message says why.
+    let first_cut = dir.path().join("first-cut.pgn");
+    std::fs::write(&first_cut, &text[..200]).unwrap();
+    let db = dir.path().join("none.explorer");
+    let output = yolah(&["explorer", "build", s(&first_cut), "--out", s(&db)], "");
+    assert_clean_error(&output, "(1 game cut short at a file's end left out)");
+    // A byte order mark before the first tag.
+    let marked = dir.path().join("marked.pgn");
+    std::fs::write(
+        &marked,
+        [b"\xEF\xBB\xBF".as_slice(), text.as_bytes()].concat(),
+    )
+    .unwrap();
+    let db = dir.path().join("marked.explorer");
+    let said = ok(&["explorer", "build", s(&marked), "--out", s(&db)]);
+    assert!(said.starts_with("6 games from 1 file"), "{said}");
+    let replayed = ok(&["replay", s(&marked), "--game", "2"]);
+    assert_eq!(replayed, ok(&["replay", s(&pgn), "--game", "2"]));
 }

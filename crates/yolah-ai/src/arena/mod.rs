@@ -7,6 +7,7 @@ pub mod pgn;
 pub mod ratings;
 pub mod record;
 pub mod shard;
+pub mod source;
 pub mod sprt;
 pub mod tally;
 pub mod tournament;

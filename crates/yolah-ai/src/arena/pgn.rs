@@ -390,6 +390,9 @@ impl Scan {
     }
 }
 
+/// The UTF-8 byte order mark, which a file may start with.
+pub const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
+
 impl<R: io::BufRead> PgnReader<R> {
     /// A reader of the PGN text of `input`.
     pub fn new(input: R) -> PgnReader<R> {
@@ -482,6 +485,11 @@ impl<R: io::BufRead> PgnReader<R> {
                 line: self.line,
                 reason: format!("a line longer than {MAX_LINE} bytes"),
             });
+        }
+        // A UTF-8 byte order mark at the start of the file (some editors write one) is not
+        // text: passed over.
+        if self.line == 1 && self.bytes.starts_with(BYTE_ORDER_MARK) {
+            self.used = BYTE_ORDER_MARK.len();
         }
         Ok(read > 0)
     }

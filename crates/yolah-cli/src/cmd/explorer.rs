@@ -2,16 +2,14 @@
 //! files; `yolah explorer DB [-p POSITION] [--json]`: the moves played from a position, each
 //! with its games and how they ended, the opening book's move marked.
 
-use super::replay::is_pgn;
 use super::{PositionArg, UsageError, quote};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
-use yolah_ai::arena::pgn::PgnReader;
-use yolah_ai::arena::record::RecordFile;
+use yolah_ai::arena::source::GameSource;
 use yolah_ai::explorer::{Builder, Explorer};
-use yolah_core::{Color, Move, Outcome, Position};
+use yolah_core::{Color, Outcome};
 
 /// The most plies of each game a database takes.
 const MAX_PLY: u32 = 200;
@@ -73,55 +71,43 @@ pub fn build(out: &mut impl Write, options: &BuildOptions) -> Result<()> {
     let started = Instant::now();
     let mut builder = Builder::new();
     let mut unfinished = 0u64;
+    let mut source = GameSource::new();
     let progress = super::progress_bar(options.files.len() as u64, "files");
     for path in &options.files {
         let shown = path.display();
-        let mut add =
-            |number: String, start: &Position, moves: &[Move], result: &str| -> Result<()> {
-                let Some(outcome) =
-                    outcome(result).with_context(|| format!("'{shown}', game {number}"))?
+        source
+            .read(path, |game| {
+                let Some(outcome) = outcome(&game.result)
+                    .map_err(|e| format!("'{shown}', game {}: {e}", game.number))?
                 else {
                     unfinished += 1;
-                    return Ok(());
+                    return Ok(true);
                 };
-                let moves = &moves[..moves.len().min(max_ply)];
+                let moves = &game.moves[..game.moves.len().min(max_ply)];
                 builder
-                    .add(start, moves, outcome)
-                    .map_err(anyhow::Error::msg)
-                    .with_context(|| format!("'{shown}', game {number}"))
-            };
-        if is_pgn(path)? {
-            let reader = PgnReader::open(path).map_err(anyhow::Error::msg)?;
-            for (k, game) in reader.enumerate() {
-                let game = game.with_context(|| format!("'{shown}'"))?;
-                add(k.to_string(), &game.start, &game.moves, &game.result)?;
-            }
-        } else {
-            let file = RecordFile::read(path).with_context(|| format!("cannot read '{shown}'"))?;
-            for record in &file.records {
-                let start = if record.start.is_empty() {
-                    Position::start()
-                } else {
-                    record
-                        .start
-                        .parse()
-                        .with_context(|| format!("'{shown}', game {}: bad start", record.game))?
-                };
-                let moves = record
-                    .moves
-                    .split_whitespace()
-                    .map(str::parse)
-                    .collect::<Result<Vec<Move>, _>>()
-                    .with_context(|| format!("'{shown}', game {}", record.game))?;
-                add(record.game.to_string(), &start, &moves, &record.result)?;
-            }
-        }
+                    .add(&game.start, moves, outcome)
+                    .map_err(|e| format!("'{shown}', game {}: {e}", game.number))?;
+                Ok(true)
+            })
+            .map_err(anyhow::Error::msg)?;
         progress.inc(1);
     }
     progress.finish_and_clear();
+    let mut left_out = Vec::new();
+    if unfinished > 0 {
+        left_out.push(format!("{unfinished} unfinished"));
+    }
+    if !source.left_out().is_empty() {
+        left_out.push(source.left_out());
+    }
+    let left_out = if left_out.is_empty() {
+        String::new()
+    } else {
+        format!(" ({} left out)", left_out.join(", "))
+    };
     anyhow::ensure!(
         builder.games() > 0,
-        "no finished game in {}: nothing to build ({unfinished} unfinished left out)",
+        "no finished game in {}: nothing to build{left_out}",
         if options.files.len() == 1 {
             "this file"
         } else {
@@ -135,11 +121,7 @@ pub fn build(out: &mut impl Write, options: &BuildOptions) -> Result<()> {
         "{} game{}{} from {} file{}: {} moves of positions into {} ({:.1} MB) in {:.1} s",
         builder.games(),
         if builder.games() == 1 { "" } else { "s" },
-        if unfinished > 0 {
-            format!(" ({unfinished} unfinished left out)")
-        } else {
-            String::new()
-        },
+        left_out,
         options.files.len(),
         if options.files.len() == 1 { "" } else { "s" },
         builder.entries(),

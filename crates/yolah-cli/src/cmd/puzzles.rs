@@ -7,15 +7,13 @@
 //! before it is counted, under a lock; `--resume` goes on after the last whole line (a line a
 //! kill cut short is cut off), with the same inputs and settings, and finds no puzzle twice.
 
-use super::replay::is_pgn;
 use super::{UsageError, quote, usage};
 use anyhow::{Context, Result, bail};
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
-use yolah_ai::arena::pgn::PgnReader;
-use yolah_ai::arena::record::{RecordFile, Tail};
+use yolah_ai::arena::source::GameSource;
 use yolah_ai::puzzle::{Finder, Header, Line, Scanned, Settings, VERSION};
 use yolah_core::{Move, Position};
 
@@ -98,15 +96,12 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         "the games' names are longer than a puzzles file's header holds ({MAX_LINE} bytes)"
     );
     // Every game read and checked before anything is written.
-    let mut total = 0u64;
-    for path in &options.games {
-        games(path, &mut |_, _, _| {
-            total += 1;
-            Ok(true)
-        })?;
-    }
+    let (total, counting) = count_games(&options.games)?;
     let (mut file, sofar) =
         open(&options.out, &header, options.resume).with_context(|| format!("--out {shown}"))?;
+    if !counting.left_out().is_empty() {
+        eprintln!("note: left out {}", counting.left_out());
+    }
     if sofar.scanned > total {
         bail!(
             "--out {shown} says {} games were read; the games given hold {total}",
@@ -139,6 +134,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         )?;
     }
     let mut finder = Finder::new(settings);
+    let mut source = GameSource::new();
     let mut index = 0u64;
     let mut since = 0u64;
     for path in &options.games {
@@ -174,7 +170,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
             }
             Ok(found < options.count)
         };
-        if !games(path, &mut each)? {
+        if !games(&mut source, path, &mut each)? {
             break;
         }
     }
@@ -193,53 +189,43 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     Ok(())
 }
 
-/// Calls `each(number, start, moves)` for every game of the record or PGN file at `path`, in
-/// order, while it returns true; returns false if it stopped.
+/// The games of `paths`, each once, and what was left out of them.
+fn count_games(paths: &[PathBuf]) -> Result<(u64, GameSource)> {
+    let mut total = 0u64;
+    let mut source = GameSource::new();
+    for path in paths {
+        games(&mut source, path, &mut |_, _, _| {
+            total += 1;
+            Ok(true)
+        })?;
+    }
+    Ok((total, source))
+}
+
+/// Calls `each(number, start, moves)` for every game of the record or PGN file at `path` that
+/// `source` has not seen, in order, while it returns true; returns false if it stopped.
 fn games(
+    source: &mut GameSource,
     path: &Path,
     each: &mut impl FnMut(String, Position, Vec<Move>) -> Result<bool>,
 ) -> Result<bool> {
-    let name = quote(&path.display().to_string());
-    if is_pgn(path)? {
-        let mut reader = PgnReader::open(path).map_err(anyhow::Error::msg)?;
-        for (k, game) in reader.by_ref().enumerate() {
-            let game = game.map_err(|e| anyhow::anyhow!("{name} {e}"))?;
-            let number = game
-                .tag("Game")
-                .map_or_else(|| k.to_string(), str::to_string);
-            if !each(number, game.start, game.moves)? {
-                return Ok(false);
+    let mut failed = None;
+    let went_through = source
+        .read(path, |game| {
+            match each(game.number, game.start, game.moves) {
+                Ok(more) => Ok(more),
+                Err(error) => {
+                    let reason = error.to_string();
+                    failed = Some(error);
+                    Err(reason)
+                }
             }
-        }
-        return Ok(true);
+        })
+        .map_err(anyhow::Error::msg);
+    match failed {
+        Some(error) => Err(error),
+        None => went_through,
     }
-    let read = RecordFile::read(path)?;
-    if let Tail::Damaged { line, reason, .. } = &read.tail {
-        eprintln!("note: skipped the damaged last row of {name} (line {line}: {reason})");
-    }
-    for record in read.records {
-        let start = record.start_position().map_err(anyhow::Error::msg)?;
-        let mut position = start;
-        let mut moves = Vec::new();
-        for token in record.moves.split_whitespace() {
-            let m: Move = token
-                .parse()
-                .with_context(|| format!("{name} game {}", record.game))?;
-            if let Err(reason) = position.check_move(m) {
-                bail!(
-                    "{name} game {}: {} is illegal: {reason}",
-                    record.game,
-                    quote(token)
-                );
-            }
-            position.play(m);
-            moves.push(m);
-        }
-        if !each(record.game.to_string(), start, moves)? {
-            return Ok(false);
-        }
-    }
-    Ok(true)
 }
 
 /// Opens the puzzles file under its lock: a new one (refused if it exists), or with

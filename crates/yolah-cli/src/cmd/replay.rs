@@ -211,17 +211,7 @@ pub(super) fn read_input(file: Option<&Path>) -> Result<String> {
 
 /// Whether the file at `path` is a PGN file: its first character that is not a space is `[`.
 pub(super) fn is_pgn(path: &Path) -> Result<bool> {
-    use std::io::Read;
-    let mut head = [0u8; 256];
-    let mut file = yolah_ai::files::open_regular(path)
-        .with_context(|| format!("cannot read '{}'", path.display()))?;
-    let n = file
-        .read(&mut head)
-        .with_context(|| format!("cannot read '{}'", path.display()))?;
-    Ok(head[..n]
-        .iter()
-        .find(|b| !b.is_ascii_whitespace())
-        .is_some_and(|&b| b == b'['))
+    yolah_ai::arena::source::is_pgn(path).map_err(anyhow::Error::msg)
 }
 
 /// `--run RUN[:K]`: a run, and which copy of its game when it was run more than once.

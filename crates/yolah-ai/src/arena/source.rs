@@ -1,0 +1,166 @@
+//! Reading games from the files a user names: PGN files (`match --pgn`, the board's export) and
+//! record files (`match --out`, a tournament's `games.csv`), told apart by their first
+//! character. A [`GameSource`] reads one file after another and recognises a game it has
+//! seen already — the same file given twice, or a match's PGN file beside its record file —
+//! by the run and number both formats carry (the PGN `Run` and `Game` tags, the record's
+//! `config` and `game`), and counts the copies it leaves out and the games cut short at a
+//! file's end (a kill or a full disk while the game was written), so that a caller can say so.
+
+use crate::arena::pgn::{BYTE_ORDER_MARK, PgnReader};
+use crate::arena::record::{RecordFile, Tail};
+use std::collections::HashSet;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use yolah_core::{Move, Position};
+
+/// A game read from a file.
+#[derive(Clone, Debug)]
+pub struct SourceGame {
+    /// Its number in its file: the PGN `Game` tag or the record's `game`, else its place in
+    /// the file from 0.
+    pub number: String,
+    /// The position it starts from.
+    pub start: Position,
+    /// Its moves, checked legal.
+    pub moves: Vec<Move>,
+    /// Its result as the file writes it (`1-0`, `0-1`, `1/2-1/2`, or `*` for a PGN game
+    /// without one).
+    pub result: String,
+}
+
+/// What makes two games one: the run and the number when the file says them, else the file
+/// itself and the game's place in it.
+#[derive(Clone, Debug, Hash, PartialEq, Eq)]
+enum Identity {
+    Run(String, String),
+    Place(PathBuf, usize),
+}
+
+/// Reads the games of files one after another, each game once.
+#[derive(Debug, Default)]
+pub struct GameSource {
+    seen: HashSet<Identity>,
+    /// Games left out because an earlier file (or the same one) had them already.
+    pub copies: u64,
+    /// Files whose last game was cut short and left out.
+    pub cut_short: u64,
+}
+
+/// Whether the file at `path` is a PGN file (its first character past a byte order mark and
+/// white space is `[`); otherwise it is taken for a record file.
+pub fn is_pgn(path: &Path) -> Result<bool, String> {
+    let mut head = [0u8; 256];
+    let mut file = crate::files::open_regular(path)
+        .map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+    let n = file
+        .read(&mut head)
+        .map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+    let head = head[..n]
+        .strip_prefix(BYTE_ORDER_MARK)
+        .unwrap_or(&head[..n]);
+    Ok(head
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|&b| b == b'['))
+}
+
+impl GameSource {
+    /// A source that has seen no game yet.
+    pub fn new() -> GameSource {
+        GameSource::default()
+    }
+
+    /// Calls `each` with every game of the file at `path` not seen before, in file order,
+    /// while it returns `Ok(true)`; returns whether it went through the whole file. An error
+    /// names the file (and the game's line or number).
+    pub fn read(
+        &mut self,
+        path: &Path,
+        mut each: impl FnMut(SourceGame) -> Result<bool, String>,
+    ) -> Result<bool, String> {
+        let shown = path.display();
+        let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        if is_pgn(path)? {
+            let mut reader = PgnReader::open(path)?;
+            for (index, game) in reader.by_ref().enumerate() {
+                let game = game.map_err(|e| format!("'{shown}' {e}"))?;
+                let number = game.tag("Game").map(str::to_string);
+                let identity = match (game.tag("Run"), &number) {
+                    (Some(run), Some(number)) if !run.is_empty() => {
+                        Identity::Run(run.to_string(), number.clone())
+                    }
+                    _ => Identity::Place(canonical.clone(), index),
+                };
+                if !self.seen.insert(identity) {
+                    self.copies += 1;
+                    continue;
+                }
+                let game = SourceGame {
+                    number: number.unwrap_or_else(|| index.to_string()),
+                    start: game.start,
+                    moves: game.moves,
+                    result: game.result,
+                };
+                if !each(game)? {
+                    return Ok(false);
+                }
+            }
+            if reader.cut().is_some() {
+                self.cut_short += 1;
+            }
+            return Ok(true);
+        }
+        let file = RecordFile::read(path).map_err(|e| e.to_string())?;
+        if matches!(file.tail, Tail::Damaged { .. }) {
+            self.cut_short += 1;
+        }
+        for (index, record) in file.records.into_iter().enumerate() {
+            let identity = if record.config.is_empty() {
+                Identity::Place(canonical.clone(), index)
+            } else {
+                Identity::Run(record.config.clone(), record.game.to_string())
+            };
+            if !self.seen.insert(identity) {
+                self.copies += 1;
+                continue;
+            }
+            let game = format!("'{shown}', game {}", record.game);
+            let start = record
+                .start_position()
+                .map_err(|e| format!("{game}: {e}"))?;
+            let moves = record
+                .moves
+                .split_whitespace()
+                .map(str::parse)
+                .collect::<Result<Vec<Move>, _>>()
+                .map_err(|e| format!("{game}: {e}"))?;
+            let game = SourceGame {
+                number: record.game.to_string(),
+                start,
+                moves,
+                result: record.result,
+            };
+            if !each(game)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// What was left out, for a note after the games (empty when nothing was): `2 copies of
+    /// games seen already, 1 game cut short at a file's end`.
+    pub fn left_out(&self) -> String {
+        let mut parts = Vec::new();
+        match self.copies {
+            0 => {}
+            1 => parts.push("1 copy of a game seen already".to_string()),
+            n => parts.push(format!("{n} copies of games seen already")),
+        }
+        match self.cut_short {
+            0 => {}
+            1 => parts.push("1 game cut short at a file's end".to_string()),
+            n => parts.push(format!("{n} games cut short at a file's end")),
+        }
+        parts.join(", ")
+    }
+}
