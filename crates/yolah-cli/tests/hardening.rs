@@ -751,3 +751,83 @@ fn a_run_refused_on_a_folder_in_use_leaves_nothing_in_it() {
         assert_eq!(names_in(&out), ["notes.txt"], "{args:?}");
     }
 }
+
+/// Errors that misled or came late, each now one line that names what is wrong, before any
+/// work: an SPSA run without its checkpoint, a Slurm match resumed without --slurm, an
+/// explorer database in a missing folder, a PGN file whose only game is cut short.
+#[test]
+fn errors_name_what_is_wrong_before_any_work() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = |name: &str| root.path().join(name);
+    let text = |path: &Path| path.to_str().unwrap().to_string();
+    // An SPSA run whose spsa.json is gone: the resume names it, not the GA's checkpoint.
+    let spsa = dir("spsa");
+    let output = yolah(
+        &[
+            "tune",
+            "--spsa",
+            "minimax:nodes=100",
+            "--params",
+            "lmr_base",
+            "--iterations",
+            "1",
+            "--out",
+            &text(&spsa),
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    std::fs::remove_file(spsa.join("spsa.json")).unwrap();
+    let output = yolah(&["tune", "--out", &text(&spsa), "--resume"], "");
+    assert_clean_error(&output, "spsa.json");
+    assert!(!stderr(&output).contains("checkpoint.json"));
+    // A match whose run is on Slurm (its tasks' folder beside the record file).
+    let record = dir("games.csv");
+    std::fs::create_dir(dir("games.csv.tasks")).unwrap();
+    let output = yolah(
+        &[
+            "match",
+            "random",
+            "random:seed=2",
+            "-g",
+            "2",
+            "-o",
+            &text(&record),
+            "--resume",
+        ],
+        "",
+    );
+    assert_clean_error(&output, "add --slurm");
+    // The explorer's database in a folder that does not exist: said before any game is read
+    // (the input here is not even there).
+    let output = yolah(
+        &[
+            "explorer",
+            "build",
+            &text(&dir("absent.pgn")),
+            "-o",
+            &text(&dir("missing/x.db")),
+        ],
+        "",
+    );
+    assert_clean_error(&output, "the folder");
+    // A PGN file whose only game was cut short as it was written.
+    let pgn = dir("one.pgn");
+    let output = yolah(
+        &[
+            "match",
+            "random",
+            "random:seed=2",
+            "-g",
+            "1",
+            "--pgn",
+            &text(&pgn),
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let whole = std::fs::read_to_string(&pgn).unwrap();
+    std::fs::write(&pgn, &whole[..whole.len() - 30]).unwrap();
+    let output = yolah(&["review", &text(&pgn)], "");
+    assert_clean_error(&output, "cut short");
+}

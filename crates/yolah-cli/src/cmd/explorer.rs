@@ -68,6 +68,18 @@ pub fn build(out: &mut impl Write, options: &BuildOptions) -> Result<()> {
         ))
         .into());
     }
+    let folder = match options.out.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => std::path::Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(UsageError(format!(
+            "--out '{}': the folder '{}' does not exist",
+            options.out.display(),
+            folder.display()
+        ))
+        .into());
+    }
     let started = Instant::now();
     let mut builder = Builder::new();
     let mut unfinished = 0u64;

@@ -132,6 +132,13 @@ fn only_game(path: &Path) -> Result<Picked> {
         .transpose()
         .map_err(|e| anyhow::anyhow!("'{}' {e}", path.display()))?;
     let Some(first) = first else {
+        if reader.cut().is_some() {
+            anyhow::bail!(
+                "'{}' holds one game, cut short (a kill or a full disk as it was written): \
+                 nothing whole to review",
+                path.display()
+            );
+        }
         return Err(UsageError(format!(
             "'{}' holds no PGN game: give a PGN file, or a record file with --game N",
             path.display()

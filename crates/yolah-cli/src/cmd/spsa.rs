@@ -18,15 +18,20 @@ use yolah_train::spsa::{Config, Run};
 
 /// The checkpoint's name in the run's folder.
 pub const CHECKPOINT: &str = "spsa.json";
+/// Each parameter's path, a row an iteration.
+const LOG: &str = "spsa.csv";
 /// The largest checkpoint read back (a million iterations of a dozen parameters is ~200 MiB;
 /// a run that long should start again from its result).
 const MAX_CHECKPOINT: u64 = 256 << 20;
 
 /// Whether `yolah tune` with `options` is SPSA's: `--spsa`, or `--resume` of an SPSA run.
 pub fn applies(options: &Options) -> bool {
+    // A run whose checkpoint is lost is still an SPSA run by its other files: its resume
+    // names the checkpoint it lacks, not the genetic algorithm's.
+    let spsa_files = [CHECKPOINT, LOG, "tuned.txt"];
     options.spsa.is_some()
         || options.spsa_part.is_some()
-        || (options.resume && options.out.join(CHECKPOINT).exists())
+        || (options.resume && spsa_files.iter().any(|f| options.out.join(f).exists()))
 }
 
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
@@ -91,7 +96,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         "tuned over {} iterations ({} games); paths in {}",
         run.iteration,
         run.log.iter().map(|r| u64::from(r.games)).sum::<u64>(),
-        dir.join("spsa.csv").display()
+        dir.join(LOG).display()
     )?;
     Ok(())
 }
@@ -195,7 +200,7 @@ fn resume(options: &Options) -> Result<(Run, DirLock)> {
 /// Writes the run's files: checkpoint, path, tuned spec, then (when `plot`) the plot.
 fn save(dir: &Path, run: &Run, plot: bool) -> Result<()> {
     write_atomic(&dir.join(CHECKPOINT), &serde_json::to_string(run)?)?;
-    write_atomic(&dir.join("spsa.csv"), &run.csv())?;
+    write_atomic(&dir.join(LOG), &run.csv())?;
     let tuned = run.tuned_spec().map_err(anyhow::Error::msg)?;
     write_atomic(&dir.join("tuned.txt"), &format!("{tuned}\n"))?;
     if plot && !run.log.is_empty() {

@@ -121,6 +121,16 @@ fn play_here(
         (None, _) => (None, Vec::new()),
         (Some(path), false) => (Some(create_record_file(path)?), Vec::new()),
         (Some(path), true) => {
+            // A match on Slurm keeps its run beside the record file: resumed here, its
+            // tasks would go on in the cluster unseen.
+            let tasks = crate::slurm::tasks_folder(path);
+            usage!(
+                !tasks.is_dir(),
+                "--resume '{}': this match ran on Slurm (its run is in '{}'): add --slurm to go \
+                 on with it there, where its tasks may still be running",
+                path.display(),
+                tasks.display()
+            );
             let (writer, done) = resume_record_file(path, config)?;
             (Some(writer), done)
         }
