@@ -722,12 +722,10 @@ impl Store {
         &self.dir
     }
 
-    /// Writes a file whole or not at all: to a temporary name, then renamed.
+    /// Writes a file whole or not at all, durably ([`crate::files::write_durably`]).
     fn write_atomically(&self, name: &str, text: &str) -> Result<(), StoreError> {
         let path = self.path(name);
-        let temporary = self.path(&format!(".{name}.tmp"));
-        std::fs::write(&temporary, format!("{text}\n"))
-            .and_then(|()| std::fs::rename(&temporary, &path))
+        crate::files::write_durably(&path, format!("{text}\n").as_bytes())
             .map_err(|e: io::Error| store_error(&path, format!("cannot write: {e}")))
     }
 }

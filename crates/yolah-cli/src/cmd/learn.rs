@@ -892,10 +892,7 @@ fn finish(
         let candidate = folder.join("network.yolahnet");
         let bytes = std::fs::read(&candidate)
             .with_context(|| format!("cannot read {}", candidate.display()))?;
-        let tmp = dir.join("best.tmp");
-        std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
-        std::fs::rename(&tmp, dir.join(BEST))
-            .with_context(|| format!("writing {}", dir.join(BEST).display()))?;
+        super::write_bytes(&dir.join(BEST), &bytes)?;
         state.best = Some(best_network(generation));
     }
     state.records.push(record);

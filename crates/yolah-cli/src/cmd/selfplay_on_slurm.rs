@@ -52,8 +52,7 @@ pub fn run(
             jobs: Vec::new(),
             sprt: None,
         };
-        std::fs::write(shards.join(TASK_SCRIPT), &script)
-            .with_context(|| format!("writing {}", shards.join(TASK_SCRIPT).display()))?;
+        write_atomic(&shards.join(TASK_SCRIPT), &script)?;
         write_atomic(&state_file, &serde_json::to_string_pretty(&state)?)?;
         state
     };
