@@ -157,6 +157,15 @@ impl Header {
                 "records of {size} bytes; version {VERSION} has {RECORD_SIZE}"
             )));
         }
+        for (from, to) in [(12, 16), (28, 32)] {
+            if let Some(at) = (from..to).find(|&at| bytes[at] != 0) {
+                return Err(DataError {
+                    offset: at as u64,
+                    reason: "a reserved byte of the header is not 0 (the file is damaged)"
+                        .to_string(),
+                });
+            }
+        }
         let index = u16::from_le_bytes([bytes[24], bytes[25]]);
         let count = u16::from_le_bytes([bytes[26], bytes[27]]);
         let shard = match (index, count) {
