@@ -44,6 +44,7 @@ pub mod puzzle;
 pub mod review;
 pub mod search;
 pub mod spec;
+pub mod suite;
 
 pub use agent::Agent;
 pub use arena::game::{Game, play_game};

@@ -46,6 +46,11 @@ pub enum Command {
     /// the principal variation.
     #[command(allow_negative_numbers = true)]
     Think(cmd::think::Options),
+    /// Play a player on a suite of positions whose every move's value is proved.
+    ///
+    /// Prints the share of positions where its move kept the proved value and the points it
+    /// gave away on average, each with its 95 % interval.
+    Suite(cmd::suite::Options),
     /// List the players, their options and defaults, with examples.
     #[command(allow_negative_numbers = true)]
     Players(cmd::players::Options),

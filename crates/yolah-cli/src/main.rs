@@ -75,6 +75,7 @@ fn run(out: &mut impl Write, command: Command) -> anyhow::Result<()> {
         Command::RandomGames(options) => cmd::random_games::run(out, &options),
         Command::Players(options) => cmd::players::run(out, &options),
         Command::Think(options) => cmd::think::run(out, &options),
+        Command::Suite(options) => cmd::suite::run(out, &options),
         Command::Engine(options) => cmd::engine::run(&options),
         Command::Selfplay(options) => cmd::selfplay::run(out, &options),
         Command::Train(options) => cmd::train::run(out, &options),

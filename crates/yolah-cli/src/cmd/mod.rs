@@ -26,6 +26,7 @@ pub mod solve;
 pub mod spsa;
 pub mod spsa_on_slurm;
 pub mod standings;
+pub mod suite;
 pub mod think;
 pub mod tournament;
 pub mod tournament_on_slurm;
