@@ -8,7 +8,8 @@ position: the first with F free squares, F drawn from FREE (27-34) by the seed. 
 first; a root not proved within the cap is recorded as such and its moves are not tried (they are
 as hard). Then every legal move's position is proved. Each proof's margin, nodes and time go to
 positions.jsonl, one line a position, as it is done: a kill loses at most the position under way,
-and the same command goes on. Usage: YOLAH=BINARY [CAP=600s] [SEED=71] [FREE=27-34] make.py
+and the same command goes on. Usage: YOLAH=BINARY [CAP=600s] [SEED=71] [FREE=27-34] make.py; then `make.py export` writes
+suite.jsonl, the positions whose every move was proved, as `yolah suite` reads them.
 """
 import csv
 import json
@@ -112,5 +113,24 @@ def replay_from(position, move):
     return done.stdout.strip().splitlines()[-1]
 
 
+def export():
+    """suite.jsonl from positions.jsonl: each position whose every move was proved, as `yolah
+    suite` reads it (each move's value for its mover: the negated margin of the position after
+    it), with where it comes from."""
+    kept = 0
+    with open(OUT, encoding="utf-8") as source, \
+            open(os.path.join(HERE, "suite.jsonl"), "w", encoding="utf-8") as suite:
+        for line in source:
+            record = json.loads(line)
+            moves = record.get("moves") or {}
+            if not moves or any("margin" not in proof for proof in moves.values()):
+                continue
+            values = {m: -proof["margin"] for m, proof in moves.items()}
+            suite.write(json.dumps({"position": record["position"], "values": values,
+                                    "source": record["source"], "free": record["free"]}) + "\n")
+            kept += 1
+    print(f"suite.jsonl: {kept} positions")
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(export() if sys.argv[1:] == ["export"] else main())
