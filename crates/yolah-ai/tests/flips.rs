@@ -16,6 +16,18 @@ fn flipped(good: &[u8], at: usize) -> Vec<u8> {
     bytes
 }
 
+/// Each byte of `good` flipped in turn is refused by `read`.
+fn every_flip_refused<T, E>(good: &[u8], read: impl Fn(&[u8]) -> Result<T, E>) {
+    assert!(read(good).is_ok());
+    for at in 0..good.len() {
+        assert!(
+            read(&flipped(good, at)).is_err(),
+            "byte {at} of {} flipped: read as a network",
+            good.len()
+        );
+    }
+}
+
 #[test]
 fn every_flipped_byte_of_a_network_is_refused() {
     let shape = Shape {
@@ -25,29 +37,19 @@ fn every_flipped_byte_of_a_network_is_refused() {
         buckets: 1,
         features: false,
     };
-    let good = Parameters::zeros(shape).to_bytes(3);
-    assert!(Parameters::from_bytes(&good).is_ok());
-    for at in 0..good.len() {
-        assert!(
-            Parameters::from_bytes(&flipped(&good, at)).is_err(),
-            "byte {at} of {} flipped: read as a network",
-            good.len()
-        );
-    }
+    every_flip_refused(
+        &Parameters::zeros(shape).to_bytes(3),
+        Parameters::from_bytes,
+    );
 }
 
 #[test]
 fn every_flipped_byte_of_an_alphazero_network_is_refused() {
     use yolah_ai::players::alphazero::network::Parameters;
-    let good = Parameters::random(8, false, 5).to_bytes();
-    assert!(Parameters::from_bytes(&good).is_ok());
-    for at in 0..good.len() {
-        assert!(
-            Parameters::from_bytes(&flipped(&good, at)).is_err(),
-            "byte {at} of {} flipped: read as a network",
-            good.len()
-        );
-    }
+    every_flip_refused(
+        &Parameters::random(8, false, 5).to_bytes(),
+        Parameters::from_bytes,
+    );
 }
 
 /// Training data: a flip is refused with its offset, or read as a last block cut short (said,
