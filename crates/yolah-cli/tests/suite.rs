@@ -35,7 +35,11 @@ fn write_suite(path: &Path, count: usize) -> Vec<serde_json::Value> {
         }
         lines.push(serde_json::json!({"position": position.to_string(), "values": values}));
     }
-    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let text: String = lines.iter().fold(String::new(), |mut text, line| {
+        text.push_str(&line.to_string());
+        text.push('\n');
+        text
+    });
     std::fs::write(path, text).unwrap();
     lines
 }

@@ -413,7 +413,9 @@ fn start(options: &Options) -> Result<(Config, State, DirLock)> {
     let dir = &options.out;
     // The networks' paths go into player specs: checked before anything is made.
     path_text(&folder(dir, 0).join(NETWORK)).map_err(|e| UsageError(format!("--out: {e}")))?;
-    let lock = super::new_dir(dir, || yolah_ai::files::ensure_empty(dir))?;
+    // A start killed while it wrote its config leaves the lock and the config's temporary:
+    // this start writes the config again.
+    let lock = super::new_dir(dir, || yolah_ai::files::ensure_empty_but(dir, Some(CONFIG)))?;
     write_atomic(&dir.join(CONFIG), &serde_json::to_string_pretty(&config)?)?;
     let state = first_generation(dir, &config)?;
     Ok((config, state, lock))
