@@ -19,8 +19,10 @@ const EXACT_OFFSET: i16 = 65;
 
 /// The first 8 bytes of a data file.
 pub const MAGIC: &[u8; 8] = b"YOLAHPOS";
-/// The format version this code writes; it reads [`OLDEST_VERSION`] to this.
-pub const VERSION: u16 = 2;
+/// The format version this code writes; it reads [`OLDEST_VERSION`] to this. Version 3's
+/// block checksum covers the block's count as well as its records (so that zero bytes added
+/// to a file do not read as an empty game); version 2 added exact values.
+pub const VERSION: u16 = 3;
 /// The oldest version this code reads: version 1 had no exact values (its byte 27, the high
 /// byte of a ply below 256, is always 0).
 pub const OLDEST_VERSION: u16 = 1;
@@ -201,6 +203,8 @@ impl std::error::Error for DataError {}
 pub struct DataFile {
     /// The header.
     pub header: Header,
+    /// The file's format version: blocks added to it are written in it ([`write_block`]).
+    pub version: u16,
     /// Every record of its whole blocks, in order.
     pub samples: Vec<Sample>,
     /// The record count of each whole block, in order (self-play writes one block per game).
@@ -252,6 +256,8 @@ fn read_from(mut input: impl Read) -> Result<DataFile, ReadError> {
     let mut head = [0; HEADER_SIZE];
     let got = fill(&mut input, &mut head)?;
     let header = Header::from_bytes(&head[..got])?;
+    // Checked by the header's reading.
+    let version = u16::from_le_bytes([head[8], head[9]]);
     let mut samples = Vec::new();
     let mut blocks = Vec::new();
     let mut offset = HEADER_SIZE as u64;
@@ -265,7 +271,7 @@ fn read_from(mut input: impl Read) -> Result<DataFile, ReadError> {
             BLOCK_HEADER_SIZE => {}
             _ => {
                 let damage = cut("a block header cut short".into());
-                return Ok(truncated(header, samples, blocks, at, damage));
+                return Ok(truncated(header, version, samples, blocks, at, damage));
             }
         }
         let count = u32::from_le_bytes(block_header[0..4].try_into().expect("4 bytes")) as usize;
@@ -283,9 +289,9 @@ fn read_from(mut input: impl Read) -> Result<DataFile, ReadError> {
             let damage = cut(format!(
                 "a block of {count} records cut short ({got} of {size} bytes)"
             ));
-            return Ok(truncated(header, samples, blocks, at, damage));
+            return Ok(truncated(header, version, samples, blocks, at, damage));
         }
-        if crc32fast::hash(&records) != checksum {
+        if block_checksum(version, &block_header[0..4], &records) != checksum {
             return Err(cut("block checksum mismatch".to_string()).into());
         }
         for (i, record) in records.chunks_exact(RECORD_SIZE).enumerate() {
@@ -301,6 +307,7 @@ fn read_from(mut input: impl Read) -> Result<DataFile, ReadError> {
     }
     Ok(DataFile {
         header,
+        version,
         samples,
         blocks,
         valid_len: offset,
@@ -310,6 +317,7 @@ fn read_from(mut input: impl Read) -> Result<DataFile, ReadError> {
 
 fn truncated(
     header: Header,
+    version: u16,
     samples: Vec<Sample>,
     blocks: Vec<usize>,
     at: u64,
@@ -317,6 +325,7 @@ fn truncated(
 ) -> DataFile {
     DataFile {
         header,
+        version,
         samples,
         blocks,
         valid_len: at,
@@ -335,6 +344,21 @@ pub fn read_file(path: &Path) -> Result<DataFile, String> {
     })
 }
 
+/// The format version of the data file at `path`, from its header (checked): blocks added
+/// to the file are written in it.
+pub fn file_version(path: &Path) -> Result<u16, String> {
+    let mut file = crate::files::open_regular(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut head = [0; HEADER_SIZE];
+    let got = match fill(&mut file, &mut head) {
+        Ok(got) => got,
+        Err(ReadError::Io(e)) => return Err(format!("cannot read {}: {e}", path.display())),
+        Err(ReadError::Data(e)) => return Err(format!("{}: {e}", path.display())),
+    };
+    Header::from_bytes(&head[..got]).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(u16::from_le_bytes([head[8], head[9]]))
+}
+
 /// Creates the data file `path` (it must not exist: data is never overwritten) with its
 /// header, ready for blocks.
 pub fn create_file(path: &Path, header: Header) -> io::Result<File> {
@@ -344,8 +368,8 @@ pub fn create_file(path: &Path, header: Header) -> io::Result<File> {
 }
 
 /// Writes a block of samples (at most [`BLOCK_RECORDS`]; none for a game without a searched
-/// position) with one write.
-pub fn write_block(out: &mut impl Write, samples: &[Sample]) -> io::Result<()> {
+/// position) with one write, in format `version` (the file's: [`VERSION`] for a new one).
+pub fn write_block(out: &mut impl Write, version: u16, samples: &[Sample]) -> io::Result<()> {
     assert!(
         samples.len() <= BLOCK_RECORDS,
         "a block holds at most {BLOCK_RECORDS} records"
@@ -356,9 +380,20 @@ pub fn write_block(out: &mut impl Write, samples: &[Sample]) -> io::Result<()> {
     for sample in samples {
         bytes.extend_from_slice(&sample.to_bytes());
     }
-    let checksum = crc32fast::hash(&bytes[BLOCK_HEADER_SIZE..]);
+    let checksum = block_checksum(version, &bytes[0..4], &bytes[BLOCK_HEADER_SIZE..]);
     bytes[4..8].copy_from_slice(&checksum.to_le_bytes());
     out.write_all(&bytes)
+}
+
+/// A block's checksum in format `version`: the CRC-32 of its count's four bytes and its
+/// records from version 3, of its records alone before.
+fn block_checksum(version: u16, count: &[u8], records: &[u8]) -> u32 {
+    let mut hasher = crc32fast::Hasher::new();
+    if version >= 3 {
+        hasher.update(count);
+    }
+    hasher.update(records);
+    hasher.finalize()
 }
 
 /// Splits a file's samples into its blocks (games, for self-play data).
@@ -400,14 +435,20 @@ mod tests {
     }
 
     fn file(samples: &[Sample]) -> Vec<u8> {
+        file_of(VERSION, samples)
+    }
+
+    /// A file of format `version` (its header and blocks).
+    fn file_of(version: u16, samples: &[Sample]) -> Vec<u8> {
         let mut bytes = Header {
             fingerprint: 42,
             shard: None,
         }
         .to_bytes()
         .to_vec();
+        bytes[8..10].copy_from_slice(&version.to_le_bytes());
         for block in samples.chunks(BLOCK_RECORDS) {
-            write_block(&mut bytes, block).unwrap();
+            write_block(&mut bytes, version, block).unwrap();
         }
         bytes
     }
@@ -422,6 +463,30 @@ mod tests {
         assert_eq!(read.valid_len, bytes.len() as u64);
         assert_eq!(read.blocks, [BLOCK_RECORDS, 5000 - BLOCK_RECORDS]);
         assert!(read.damaged.is_none());
+    }
+
+    /// Eight zero bytes added to a file are not a game: a version 3 block's checksum covers its
+    /// count (an empty block's is not 0); in version 2 they read as an empty game, as before.
+    #[test]
+    fn zero_bytes_added_are_not_a_game() {
+        let samples = samples(10);
+        for (version, games) in [(VERSION, None), (2, Some(2))] {
+            let mut bytes = file_of(version, &samples);
+            let end = bytes.len() as u64;
+            bytes.extend_from_slice(&[0; 8]);
+            match (read(&bytes), games) {
+                (Err(error), None) => {
+                    assert_eq!(error.offset, end, "{error}");
+                    assert!(error.reason.contains("checksum"), "{error}");
+                }
+                (Ok(read), Some(games)) => assert_eq!(read.blocks.len(), games),
+                (other, _) => panic!("version {version}: {other:?}"),
+            }
+        }
+        // An empty game written as one is read as one.
+        let mut bytes = file(&samples);
+        write_block(&mut bytes, VERSION, &[]).unwrap();
+        assert_eq!(read(&bytes).unwrap().blocks, [10, 0]);
     }
 
     /// Exact values round-trip, every one from −64 to 64; a version 1 file (none) is read;
@@ -440,9 +505,11 @@ mod tests {
             .iter()
             .map(|s| Sample { exact: None, ..*s })
             .collect();
-        let mut old = file(&plain);
-        old[8..10].copy_from_slice(&1u16.to_le_bytes());
+        let old = file_of(1, &plain);
         assert_eq!(read(&old).unwrap().samples, plain, "version 1");
+        assert_eq!(read(&old).unwrap().version, 1);
+        let two = file_of(2, &samples);
+        assert_eq!(read(&two).unwrap().samples, samples, "version 2");
         let mut past = samples[1].to_bytes();
         past[27] = 130;
         assert!(
@@ -484,11 +551,13 @@ mod tests {
         let mut bad = three[1].to_bytes();
         bad[24] = 9; // black's score without the holes
         let mut block = Vec::new();
-        write_block(&mut block, &three[..1]).unwrap();
+        write_block(&mut block, VERSION, &three[..1]).unwrap();
         let mut records = block[BLOCK_HEADER_SIZE..].to_vec();
         records.extend_from_slice(&bad);
         bytes.extend_from_slice(&2u32.to_le_bytes());
-        bytes.extend_from_slice(&crc32fast::hash(&records).to_le_bytes());
+        bytes.extend_from_slice(
+            &block_checksum(VERSION, &2u32.to_le_bytes(), &records).to_le_bytes(),
+        );
         bytes.extend_from_slice(&records);
         cases.push((bytes, "bad position", first_record + RECORD_SIZE as u64));
         for (bytes, expected, offset) in cases {

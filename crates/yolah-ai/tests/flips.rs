@@ -77,7 +77,7 @@ fn every_flipped_byte_of_training_data_is_refused_or_reads_the_same() {
                 exact: (game == 1).then_some(2),
             });
         }
-        data::write_block(&mut bytes, &samples).unwrap();
+        data::write_block(&mut bytes, data::VERSION, &samples).unwrap();
     }
     let good = data::read(&bytes).unwrap();
     assert_eq!(good.blocks, [3, 4]);

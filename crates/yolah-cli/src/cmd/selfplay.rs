@@ -68,6 +68,8 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     };
     let spec = config.check().map_err(UsageError)?;
     let path = options.out.join(DATA);
+    // A resumed run's games are added in its file's format.
+    let version = data::file_version(&path).map_err(anyhow::Error::msg)?;
     let mut file = OpenOptions::new()
         .append(true)
         .open(&path)
@@ -87,7 +89,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         // A game's block whole or not at all: a write that fails (a full disk) is cut back,
         // so the file holds whole games only.
         let mut block = Vec::new();
-        data::write_block(&mut block, &samples)?;
+        data::write_block(&mut block, version, &samples)?;
         yolah_ai::files::append_whole(&mut file, &mut len, &block)
             .with_context(|| format!("writing {}", path.display()))?;
         positions += samples.len() as u64;
@@ -334,7 +336,7 @@ pub fn merge(out: &mut impl Write, dir: &Path, parts: &[PathBuf]) -> Result<()> 
     let mut positions = 0;
     for number in 0..merged.games {
         let game = games[(number % count) as usize][(number / count) as usize];
-        data::write_block(&mut bytes, game)?;
+        data::write_block(&mut bytes, data::VERSION, game)?;
         positions += game.len();
     }
     write_atomic(&dir.join(CONFIG), &serde_json::to_string_pretty(&merged)?)?;
