@@ -15,12 +15,21 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// temporary file is removed and `path` is as it was. The one way this workspace writes a
 /// file a user keeps whole (networks, checkpoints, run states).
 pub fn write_durably(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let temporary = temporary_path(path);
-    let write = || -> io::Result<()> {
-        let mut file = std::fs::OpenOptions::new()
+    // A name of this process's that a leftover of a killed process (its PID reused) still
+    // holds is passed over for the next.
+    let (temporary, mut file) = loop {
+        let temporary = temporary_path(path);
+        match std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
-            .open(&temporary)?;
+            .open(&temporary)
+        {
+            Ok(file) => break (temporary, file),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+    };
+    let mut write = || -> io::Result<()> {
         file.write_all(bytes)?;
         file.sync_all()?;
         std::fs::rename(&temporary, path)

@@ -58,3 +58,17 @@ fn writers_at_once_each_write_whole_and_leave_no_temporary() {
     assert!(bytes.iter().all(|&b| b == bytes[0]));
     assert!(others(dir.path(), &["spsa.json"]).is_empty());
 }
+
+/// A leftover temporary of a killed process whose process id this one has now (containers
+/// reuse them) is passed over, not an error, and left for its run to clear.
+#[test]
+fn a_leftover_temporary_of_the_same_name_is_passed_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state.json");
+    for n in 0..4 {
+        let name = format!(".state.json.{}.{n}.tmp", std::process::id());
+        std::fs::write(dir.path().join(name), b"half").unwrap();
+    }
+    write_durably(&path, b"{}").unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), b"{}");
+}

@@ -3,7 +3,7 @@
 //! character. A [`GameSource`] reads one file after another and recognises a game it has
 //! seen already — the same file given twice, or a match's PGN file beside its record file —
 //! by the run and number both formats carry (the PGN `Run` and `Game` tags, the record's
-//! `config` and `game`), and counts the copies it leaves out and the games cut short at a
+//! `config` and `game`) and its moves, and counts the copies it leaves out and the games cut short at a
 //! file's end (a kill or a full disk while the game was written), so that a caller can say so.
 
 use crate::arena::pgn::{BYTE_ORDER_MARK, PgnReader};
@@ -28,12 +28,25 @@ pub struct SourceGame {
     pub result: String,
 }
 
-/// What makes two games one: the run and the number when the file says them, else the file
-/// itself and the game's place in it.
+/// What makes two games one: the run, the number and the moves when the file says the run
+/// and number (two runs of one command share their fingerprint, and players on a clock play
+/// other games in each: the moves tell them apart), else the file itself and the game's place
+/// in it.
 #[derive(Clone, Debug, Hash, PartialEq, Eq)]
 enum Identity {
-    Run(String, String),
+    Run(String, String, u64),
     Place(PathBuf, usize),
+}
+
+/// A hash of a game's start and moves.
+fn moves_hash(start: &Position, moves: &[Move]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    start.to_string().hash(&mut hasher);
+    for m in moves {
+        m.to_string().hash(&mut hasher);
+    }
+    hasher.finish()
 }
 
 /// Reads the games of files one after another, each game once.
@@ -86,9 +99,11 @@ impl GameSource {
                 let game = game.map_err(|e| format!("'{shown}' {e}"))?;
                 let number = game.tag("Game").map(str::to_string);
                 let identity = match (game.tag("Run"), &number) {
-                    (Some(run), Some(number)) if !run.is_empty() => {
-                        Identity::Run(run.to_string(), number.clone())
-                    }
+                    (Some(run), Some(number)) if !run.is_empty() => Identity::Run(
+                        run.to_string(),
+                        number.clone(),
+                        moves_hash(&game.start, &game.moves),
+                    ),
                     _ => Identity::Place(canonical.clone(), index),
                 };
                 if !self.seen.insert(identity) {
@@ -115,15 +130,6 @@ impl GameSource {
             self.cut_short += 1;
         }
         for (index, record) in file.records.into_iter().enumerate() {
-            let identity = if record.config.is_empty() {
-                Identity::Place(canonical.clone(), index)
-            } else {
-                Identity::Run(record.config.clone(), record.game.to_string())
-            };
-            if !self.seen.insert(identity) {
-                self.copies += 1;
-                continue;
-            }
             let game = format!("'{shown}', game {}", record.game);
             let start = record
                 .start_position()
@@ -134,6 +140,19 @@ impl GameSource {
                 .map(str::parse)
                 .collect::<Result<Vec<Move>, _>>()
                 .map_err(|e| format!("{game}: {e}"))?;
+            let identity = if record.config.is_empty() {
+                Identity::Place(canonical.clone(), index)
+            } else {
+                Identity::Run(
+                    record.config.clone(),
+                    record.game.to_string(),
+                    moves_hash(&start, &moves),
+                )
+            };
+            if !self.seen.insert(identity) {
+                self.copies += 1;
+                continue;
+            }
             let game = SourceGame {
                 number: record.game.to_string(),
                 start,
