@@ -199,7 +199,7 @@ impl Builder {
         }
         let written = write_whole(&file, &self.to_bytes())
             .and_then(|()| rename_new(&partial, path))
-            .and_then(|()| sync_dir(path));
+            .and_then(|()| files::sync_folder(path));
         if let Err(error) = written {
             // Ours alone to remove: unless the rename was refused because `path` appeared, the
             // partial file is still the one written here.
@@ -301,15 +301,6 @@ fn write_whole(mut file: &File, bytes: &[u8]) -> io::Result<()> {
     file.set_len(0)?;
     file.write_all(bytes)?;
     file.sync_all()
-}
-
-/// Makes the rename in `path`'s folder durable.
-fn sync_dir(path: &Path) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    File::open(dir)?.sync_all()
 }
 
 /// A database, read whole and checked.
