@@ -4,6 +4,7 @@
 mod cli;
 mod cmd;
 mod slurm;
+mod usage;
 
 use clap::{CommandFactory, Parser};
 use cli::{Cli, Command, DataCommand, ExplorerCommand};
@@ -125,7 +126,7 @@ fn run(out: &mut impl Write, command: Command) -> anyhow::Result<()> {
 /// else with 1.
 fn is_usage(error: &anyhow::Error) -> bool {
     error.chain().any(|cause| {
-        cause.is::<cmd::UsageError>() || cause.is::<SpecError>() || cause.is::<ConfigError>()
+        cause.is::<usage::UsageError>() || cause.is::<SpecError>() || cause.is::<ConfigError>()
     })
 }
 

@@ -65,11 +65,11 @@ impl ClusterOptions {
     /// The tasks asked for, checked.
     pub fn tasks(&self) -> Result<u32> {
         let tasks = self.tasks.unwrap_or(8);
-        crate::cmd::usage!(
+        crate::usage::usage!(
             (1..=MAX_TASKS).contains(&tasks),
             "--tasks must be 1 to {MAX_TASKS}"
         );
-        crate::cmd::usage!(
+        crate::usage::usage!(
             self.sbatch_args.len() <= MAX_SBATCH_ARGS,
             "at most {MAX_SBATCH_ARGS} --sbatch-arg values"
         );
@@ -81,11 +81,11 @@ impl ClusterOptions {
             } else {
                 arg.get(..2).unwrap_or(arg)
             };
-            crate::cmd::usage!(
+            crate::usage::usage!(
                 arg.starts_with('-') && !RESERVED.contains(&name),
                 "--sbatch-arg {}: give an sbatch option whole, like --sbatch-arg=--time=2:00:00, \
                  other than those the run sets itself ({})",
-                crate::cmd::quote(arg),
+                yolah_core::text::quote(arg),
                 RESERVED.join(", ")
             );
         }
@@ -94,14 +94,14 @@ impl ClusterOptions {
             ("--account", &self.account),
         ] {
             if let Some(value) = value {
-                crate::cmd::usage!(
+                crate::usage::usage!(
                     !value.is_empty()
                         && value.len() <= 128
                         && value
                             .chars()
                             .all(|c| c.is_ascii_alphanumeric() || "-_.,".contains(c)),
                     "{name} {}: letters, digits, '-', '_', '.' and ',' only",
-                    crate::cmd::quote(value)
+                    yolah_core::text::quote(value)
                 );
             }
         }

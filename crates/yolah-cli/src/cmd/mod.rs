@@ -37,7 +37,6 @@ pub mod zero;
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::fmt;
 use std::path::PathBuf;
 use yolah_ai::arena::record::GameRecord;
 use yolah_ai::arena::tournament::{ConfigError, MAX_THREADS};
@@ -45,27 +44,7 @@ use yolah_ai::{Spec, TimeControl};
 use yolah_core::Position;
 pub use yolah_core::text::quote;
 
-/// A bad argument (as opposed to a bad file or position): the program exits with 2.
-#[derive(Debug)]
-pub struct UsageError(pub String);
-
-impl fmt::Display for UsageError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for UsageError {}
-
-/// Fails with a [`UsageError`] unless `condition` holds.
-macro_rules! usage {
-    ($condition:expr, $($message:tt)+) => {
-        if !$condition {
-            return Err($crate::cmd::UsageError(format!($($message)+)).into());
-        }
-    };
-}
-pub(crate) use usage;
+pub(crate) use crate::usage::{UsageError, usage};
 
 /// The specs as typed, checked, in their canonical form (`mcts:` is `mcts`, and a trailing
 /// newline is gone).
@@ -332,7 +311,7 @@ pub fn report_forfeits(specs: &[String], records: &[GameRecord]) -> Vec<(String,
         let reason = &lost_by_forfeit[0].forfeit;
         eprintln!(
             "warning: {spec} forfeited all {} it played; the first: {reason}",
-            tournament::games(played.len())
+            games(played.len())
         );
         if lost_by_forfeit.iter().all(|r| {
             r.forfeit
@@ -342,6 +321,15 @@ pub fn report_forfeits(specs: &[String], records: &[GameRecord]) -> Vec<(String,
         }
     }
     never_ran
+}
+
+/// `n` games, in words: "1 game", "3 games".
+pub fn games(n: usize) -> String {
+    if n == 1 {
+        "1 game".to_string()
+    } else {
+        format!("{n} games")
+    }
 }
 
 /// A run's JSON file (config, state, result), read bounded; the error names the file and

@@ -1,7 +1,7 @@
 //! `yolah tournament`: a round robin with paired openings, resumable, with a crosstable and
 //! Bradley–Terry ratings at the end.
 
-use super::{DEFAULT_RANDOM_PLIES, Pairing, UsageError, standings, usage};
+use super::{DEFAULT_RANDOM_PLIES, Pairing, UsageError, games, standings, usage};
 use anyhow::Result;
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
@@ -516,14 +516,6 @@ fn openings_text(config: &Config) -> String {
             }
         ),
         None => format!("{} random opening plies", config.random_plies),
-    }
-}
-
-pub fn games(n: usize) -> String {
-    if n == 1 {
-        "1 game".to_string()
-    } else {
-        format!("{n} games")
     }
 }
 
