@@ -1,7 +1,9 @@
 //! The house's one-way rule, checked: no file of a crate imports a file that imports it back.
 //!
-//! Each source file is a node; `use crate::…`, `super::…`, `self::…` and `crate::…` paths in
-//! the code (unit tests excluded) are edges to the file that defines the path's module. A
+//! Each source file is a node; every path the code names (unit tests excluded) is an edge to
+//! the file that defines the path's module: `crate::…`, `super::…` and `self::…` wherever they
+//! appear, and bare paths that start at a child module (`use child::…`, `child::f(…)`), so a
+//! call through a bare path is seen as well as a `use` line. A
 //! strongly connected component of more than one file is an import circle (STYLE.md: "a file
 //! never imports something that imports it back").
 
@@ -123,16 +125,27 @@ fn imports(
             paths(&text[at + keyword.len()..], &base, &mut named);
         }
     }
-    // `use child::…` in a module file names its own child module.
-    for line in text.lines() {
-        let line = line.trim_start().trim_start_matches("pub ").trim_start();
-        if let Some(rest) = line.strip_prefix("use ") {
-            let first: String = rest.chars().take_while(|&c| is_ident(c)).collect();
-            let mut child = here.clone();
-            child.push(first);
-            if all.contains_key(&child) {
-                paths(rest, &here, &mut named);
-            }
+    // A bare path whose first segment is a child module (`use child::…`, `child::f(…)`,
+    // `child::Type`) names that child: a call through a bare path is an import too.
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    for (i, &(at, c)) in chars.iter().enumerate() {
+        let starts = is_ident(c)
+            && !c.is_ascii_digit()
+            && (i == 0 || {
+                let before = chars[i - 1].1;
+                !is_ident(before) && before != ':'
+            });
+        if !starts {
+            continue;
+        }
+        let first: String = text[at..].chars().take_while(|&c| is_ident(c)).collect();
+        if !text[at + first.len()..].starts_with("::") {
+            continue;
+        }
+        let mut child = here.clone();
+        child.push(first);
+        if all.contains_key(&child) {
+            paths(&text[at..], &here, &mut named);
         }
     }
     named
@@ -294,4 +307,46 @@ fn a_planted_circle_is_found() {
         import_circles(src),
         vec![vec!["a/x.rs".to_string(), "b.rs".to_string()]]
     );
+}
+
+#[test]
+fn a_planted_circle_through_a_bare_path_is_found() {
+    // The CLI's old circle in small: `cmd` calls its child `tournament` by a bare path, the
+    // child names `crate::slurm`, and `slurm` names `crate::cmd` back.
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path();
+    std::fs::create_dir(src.join("cmd")).unwrap();
+    std::fs::write(src.join("lib.rs"), "pub mod cmd;\npub mod slurm;\n").unwrap();
+    std::fs::write(
+        src.join("cmd/mod.rs"),
+        "mod tournament;\npub fn run() { let _ = tournament::games(1); }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        src.join("cmd/tournament.rs"),
+        "pub fn games(n: u32) -> u32 { crate::slurm::submit(n) }\n",
+    )
+    .unwrap();
+    std::fs::write(src.join("slurm.rs"), "pub fn submit(n: u32) -> u32 { n }\n").unwrap();
+    assert!(import_circles(src).is_empty(), "slurm names nothing back");
+    std::fs::write(
+        src.join("slurm.rs"),
+        "pub fn submit(n: u32) -> u32 { if n == 0 { crate::cmd::run(); } n }\n",
+    )
+    .unwrap();
+    assert_eq!(
+        import_circles(src),
+        vec![vec![
+            "cmd/mod.rs".to_string(),
+            "cmd/tournament.rs".to_string(),
+            "slurm.rs".to_string()
+        ]]
+    );
+    // A path that only looks like a child (a field, a method, a string) is not one.
+    std::fs::write(
+        src.join("cmd/mod.rs"),
+        "mod tournament;\npub fn run() { let x = self.tournament; let _ = a::tournament::f; }\n",
+    )
+    .unwrap();
+    assert!(import_circles(src).is_empty(), "no bare path to the child");
 }
