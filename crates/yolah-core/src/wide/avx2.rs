@@ -45,6 +45,7 @@ pub(super) struct Avx2;
 /// The low nibble of each byte of `a`, and the high one, each in its byte's low four bits.
 #[inline(always)]
 fn nibbles(a: __m256i) -> (__m256i, __m256i) {
+    // SAFETY: AVX2 is available: `nibbles` is inlined only into the impl below (see its note).
     unsafe {
         let low = _mm256_set1_epi8(0x0f);
         (
@@ -59,6 +60,7 @@ fn nibbles(a: __m256i) -> (__m256i, __m256i) {
 #[inline(always)]
 fn repeat(low: u64, high: u64) -> __m256i {
     let (low, high) = (low.cast_signed(), high.cast_signed());
+    // SAFETY: AVX2 is available: `repeat` is inlined only into the impl below (see its note).
     unsafe { _mm256_set_epi64x(high, low, high, low) }
 }
 
@@ -71,6 +73,7 @@ impl Simd for Avx2 {
 
     #[inline(always)]
     fn splat(x: u64) -> __m256i {
+        // SAFETY: AVX2 is available: see the note above the impl.
         unsafe { _mm256_set1_epi64x(x.cast_signed()) }
     }
     #[inline(always)]
@@ -87,39 +90,48 @@ impl Simd for Avx2 {
     }
     #[inline(always)]
     fn add(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available: see the note above the impl.
         unsafe { _mm256_add_epi64(a, b) }
     }
     #[inline(always)]
     fn sub(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available: see the note above the impl.
         unsafe { _mm256_sub_epi64(a, b) }
     }
     #[inline(always)]
     fn and(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available: see the note above the impl.
         unsafe { _mm256_and_si256(a, b) }
     }
     #[inline(always)]
     fn or(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available: see the note above the impl.
         unsafe { _mm256_or_si256(a, b) }
     }
     #[inline(always)]
     fn xor(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available: see the note above the impl.
         unsafe { _mm256_xor_si256(a, b) }
     }
     #[inline(always)]
     fn andnot(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available: see the note above the impl.
         unsafe { _mm256_andnot_si256(a, b) }
     }
     #[inline(always)]
     fn shl(a: __m256i, n: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available: see the note above the impl.
         unsafe { _mm256_sllv_epi64(a, n) }
     }
     #[inline(always)]
     fn shr(a: __m256i, n: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available: see the note above the impl.
         unsafe { _mm256_srlv_epi64(a, n) }
     }
     /// Each nibble's count from a table, the bytes of a lane summed against zero.
     #[inline(always)]
     fn popcnt(a: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available: see the note above the impl.
         unsafe {
             let table = repeat(0x0302_0201_0201_0100, 0x0403_0302_0302_0201);
             let (low, high) = nibbles(a);
@@ -132,11 +144,13 @@ impl Simd for Avx2 {
     }
     #[inline(always)]
     fn mul32(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available: see the note above the impl.
         unsafe { _mm256_mul_epu32(a, b) }
     }
     /// Bytes reversed by a shuffle; each byte's bits from its nibbles' reversals, swapped.
     #[inline(always)]
     fn reverse(a: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available: see the note above the impl.
         unsafe {
             let bytes = repeat(0x0001_0203_0405_0607, 0x0809_0a0b_0c0d_0e0f);
             let flipped = _mm256_shuffle_epi8(a, bytes);
@@ -149,23 +163,28 @@ impl Simd for Avx2 {
     }
     #[inline(always)]
     fn eq(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available: see the note above the impl.
         unsafe { _mm256_cmpeq_epi64(a, b) }
     }
     /// Signed: the lanes compared here are below 2⁶³.
     #[inline(always)]
     fn gt(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available: see the note above the impl.
         unsafe { _mm256_cmpgt_epi64(a, b) }
     }
     #[inline(always)]
     fn testn(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available: see the note above the impl.
         unsafe { _mm256_cmpeq_epi64(_mm256_and_si256(a, b), _mm256_setzero_si256()) }
     }
     #[inline(always)]
     fn blend(m: __m256i, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 is available: see the note above the impl.
         unsafe { _mm256_blendv_epi8(a, b, m) }
     }
     #[inline(always)]
     fn mask(bits: u8) -> __m256i {
+        // SAFETY: AVX2 is available: see the note above the impl.
         unsafe {
             let lane_bits = _mm256_set_epi64x(8, 4, 2, 1);
             let spread = _mm256_and_si256(Self::splat(u64::from(bits)), lane_bits);
@@ -174,6 +193,7 @@ impl Simd for Avx2 {
     }
     #[inline(always)]
     fn bits(m: __m256i) -> u8 {
+        // SAFETY: AVX2 is available: see the note above the impl.
         unsafe { _mm256_movemask_pd(_mm256_castsi256_pd(m)) as u8 }
     }
     #[inline(always)]

@@ -55,6 +55,7 @@ impl Simd for Avx512 {
 
     #[inline(always)]
     fn splat(x: u64) -> __m512i {
+        // SAFETY: AVX-512 is available: see the note above the impl.
         unsafe { _mm512_set1_epi64(x.cast_signed()) }
     }
     #[inline(always)]
@@ -71,47 +72,58 @@ impl Simd for Avx512 {
     }
     #[inline(always)]
     fn add(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512 is available: see the note above the impl.
         unsafe { _mm512_add_epi64(a, b) }
     }
     #[inline(always)]
     fn sub(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512 is available: see the note above the impl.
         unsafe { _mm512_sub_epi64(a, b) }
     }
     #[inline(always)]
     fn and(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512 is available: see the note above the impl.
         unsafe { _mm512_and_si512(a, b) }
     }
     #[inline(always)]
     fn or(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512 is available: see the note above the impl.
         unsafe { _mm512_or_si512(a, b) }
     }
     #[inline(always)]
     fn xor(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512 is available: see the note above the impl.
         unsafe { _mm512_xor_si512(a, b) }
     }
     #[inline(always)]
     fn andnot(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512 is available: see the note above the impl.
         unsafe { _mm512_andnot_si512(a, b) }
     }
     #[inline(always)]
     fn shl(a: __m512i, n: __m512i) -> __m512i {
+        // SAFETY: AVX-512 is available: see the note above the impl.
         unsafe { _mm512_sllv_epi64(a, n) }
     }
     #[inline(always)]
     fn shr(a: __m512i, n: __m512i) -> __m512i {
+        // SAFETY: AVX-512 is available: see the note above the impl.
         unsafe { _mm512_srlv_epi64(a, n) }
     }
     #[inline(always)]
     fn popcnt(a: __m512i) -> __m512i {
+        // SAFETY: AVX-512 is available: see the note above the impl.
         unsafe { _mm512_popcnt_epi64(a) }
     }
     #[inline(always)]
     fn mul32(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512 is available: see the note above the impl.
         unsafe { _mm512_mul_epu32(a, b) }
     }
     /// Bytes reversed by a shuffle, bits within bytes by a GF(2) affine map.
     #[inline(always)]
     fn reverse(a: __m512i) -> __m512i {
+        // SAFETY: AVX-512 is available: see the note above the impl.
         unsafe {
             let bytes = _mm512_set_epi8(
                 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
@@ -124,18 +136,22 @@ impl Simd for Avx512 {
     }
     #[inline(always)]
     fn eq(a: __m512i, b: __m512i) -> __mmask8 {
+        // SAFETY: AVX-512 is available: see the note above the impl.
         unsafe { _mm512_cmpeq_epi64_mask(a, b) }
     }
     #[inline(always)]
     fn gt(a: __m512i, b: __m512i) -> __mmask8 {
+        // SAFETY: AVX-512 is available: see the note above the impl.
         unsafe { _mm512_cmpgt_epu64_mask(a, b) }
     }
     #[inline(always)]
     fn testn(a: __m512i, b: __m512i) -> __mmask8 {
+        // SAFETY: AVX-512 is available: see the note above the impl.
         unsafe { _mm512_testn_epi64_mask(a, b) }
     }
     #[inline(always)]
     fn blend(m: __mmask8, a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512 is available: see the note above the impl.
         unsafe { _mm512_mask_blend_epi64(m, a, b) }
     }
     #[inline(always)]

@@ -472,14 +472,17 @@ mod x86 {
         let chunks = h.chunks_exact(32);
         let tail = chunks.remainder();
         for (c, chunk) in chunks.enumerate() {
+            // SAFETY: `chunk` is 32 bytes: the load reads exactly it.
             let words = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
             let zero = _mm256_cmpeq_epi32(words, _mm256_setzero_si256());
             let mask = !_mm256_movemask_ps(_mm256_castsi256_ps(zero)) as usize & 0xff;
+            // SAFETY: a row of `OFFSETS` is eight `u16`, the 16 bytes the load reads.
             let offsets = unsafe { _mm_loadu_si128(OFFSETS[mask].as_ptr().cast()) };
             let indices = _mm_add_epi16(offsets, _mm_set1_epi16((8 * c) as i16));
             // At most 8 × (chunks so far) groups are counted, so the 8 slots from `count`
             // lie within the first `h.len() / 4`.
             let slots = &mut groups[count..count + 8];
+            // SAFETY: `slots` is eight `u16`, the 16 bytes the store writes.
             unsafe { _mm_storeu_si128(slots.as_mut_ptr().cast(), indices) };
             count += mask.count_ones() as usize;
         }
@@ -497,12 +500,14 @@ mod x86 {
         let chunks = h.chunks_exact(64);
         let tail = chunks.remainder();
         for chunk in chunks {
+            // SAFETY: `chunk` is 64 bytes: the load reads exactly it.
             let words = unsafe { _mm512_loadu_si512(chunk.as_ptr().cast()) };
             let mask = _mm512_test_epi32_mask(words, words);
             let packed = _mm512_cvtepi32_epi16(_mm512_maskz_compress_epi32(mask, index));
             // At most 16 × (chunks so far) groups are counted, so the 16 slots from
             // `count` lie within the first `h.len() / 4`.
             let slots = &mut groups[count..count + 16];
+            // SAFETY: `slots` is sixteen `u16`, the 32 bytes the store writes.
             unsafe { _mm256_storeu_si256(slots.as_mut_ptr().cast(), packed) };
             count += mask.count_ones() as usize;
             index = _mm512_add_epi32(index, _mm512_set1_epi32(16));
@@ -540,6 +545,7 @@ mod x86 {
             let at = (usize::from(g) * layer.padded + u) * 4;
             let weights = &layer.weights[at..at + 32 * R];
             for (r, acc) in acc.iter_mut().enumerate() {
+                // SAFETY: `weights` holds `32 * R` bytes, so 32 remain from `32 * r` for every `r < R`.
                 let w = unsafe { _mm256_loadu_si256(weights[32 * r..].as_ptr().cast()) };
                 let pairs = _mm256_maddubs_epi16(x, w);
                 *acc = _mm256_add_epi32(*acc, _mm256_madd_epi16(pairs, ones));
@@ -547,6 +553,7 @@ mod x86 {
         }
         let sums = &mut sums[..8 * R];
         for (r, acc) in acc.into_iter().enumerate() {
+            // SAFETY: `sums` holds `8 * R` words, so 8 remain from `8 * r` for every `r < R`.
             unsafe { _mm256_storeu_si256(sums[8 * r..].as_mut_ptr().cast(), acc) };
         }
     }
@@ -580,6 +587,7 @@ mod x86 {
             let at = (usize::from(g) * layer.padded + u) * 4;
             let weights = &layer.weights[at..at + 64 * R];
             for (r, acc) in acc.iter_mut().enumerate() {
+                // SAFETY: `weights` holds `64 * R` bytes, so 64 remain from `64 * r` for every `r < R`.
                 let w = unsafe { _mm512_loadu_si512(weights[64 * r..].as_ptr().cast()) };
                 let pairs = _mm512_maddubs_epi16(x, w);
                 *acc = _mm512_add_epi32(*acc, _mm512_madd_epi16(pairs, ones));
@@ -587,6 +595,7 @@ mod x86 {
         }
         let sums = &mut sums[..16 * R];
         for (r, acc) in acc.into_iter().enumerate() {
+            // SAFETY: `sums` holds `16 * R` words, so 16 remain from `16 * r` for every `r < R`.
             unsafe { _mm512_storeu_si512(sums[16 * r..].as_mut_ptr().cast(), acc) };
         }
     }
@@ -619,12 +628,14 @@ mod x86 {
             let at = (usize::from(g) * layer.padded + u) * 4;
             let weights = &layer.weights[at..at + 64 * R];
             for (r, acc) in acc.iter_mut().enumerate() {
+                // SAFETY: `weights` holds `64 * R` bytes, so 64 remain from `64 * r` for every `r < R`.
                 let w = unsafe { _mm512_loadu_si512(weights[64 * r..].as_ptr().cast()) };
                 *acc = _mm512_dpbusd_epi32(*acc, x, w);
             }
         }
         let sums = &mut sums[..16 * R];
         for (r, acc) in acc.into_iter().enumerate() {
+            // SAFETY: `sums` holds `16 * R` words, so 16 remain from `16 * r` for every `r < R`.
             unsafe { _mm512_storeu_si512(sums[16 * r..].as_mut_ptr().cast(), acc) };
         }
     }
@@ -638,7 +649,9 @@ mod x86 {
         let mut acc = _mm256_setzero_si256();
         let mut at = 0;
         while at < whole {
+            // SAFETY: both slices are 32 bytes (`at + 32 <= whole`), the bytes the loads read.
             let left = unsafe { _mm256_loadu_si256(bytes[at..at + 32].as_ptr().cast()) };
+            // SAFETY: as above, for `row`.
             let right = unsafe { _mm256_loadu_si256(row[at..at + 32].as_ptr().cast()) };
             acc = _mm256_add_epi32(
                 acc,
@@ -664,7 +677,9 @@ mod x86 {
         let mut acc = _mm512_setzero_si512();
         let mut at = 0;
         while at < whole {
+            // SAFETY: both slices are 64 bytes (`at + 64 <= whole`), the bytes the loads read.
             let left = unsafe { _mm512_loadu_si512(bytes[at..at + 64].as_ptr().cast()) };
+            // SAFETY: as above, for `row`.
             let right = unsafe { _mm512_loadu_si512(row[at..at + 64].as_ptr().cast()) };
             acc = _mm512_add_epi32(
                 acc,
@@ -683,7 +698,9 @@ mod x86 {
         let mut acc = _mm512_setzero_si512();
         let mut at = 0;
         while at < whole {
+            // SAFETY: both slices are 64 bytes (`at + 64 <= whole`), the bytes the loads read.
             let left = unsafe { _mm512_loadu_si512(bytes[at..at + 64].as_ptr().cast()) };
+            // SAFETY: as above, for `row`.
             let right = unsafe { _mm512_loadu_si512(row[at..at + 64].as_ptr().cast()) };
             acc = _mm512_dpbusd_epi32(acc, left, right);
             at += 64;
@@ -961,6 +978,7 @@ mod tests {
                         #[cfg(target_arch = "x86_64")]
                         Level::Avx2 => unsafe { x86::groups_avx2(&h, &mut groups) },
                         #[cfg(target_arch = "x86_64")]
+                        // SAFETY: the levels the CPU runs (`Level::available`).
                         Level::Avx512 | Level::Avx512Vnni => unsafe {
                             x86::groups_avx512(&h, &mut groups)
                         },
