@@ -26,9 +26,15 @@ pub const MAX_FULL_PLIES: u32 = 2;
 /// Node limits a search may have.
 pub const NODES: std::ops::RangeInclusive<u64> = 1_000..=1_000_000_000;
 
-/// Builds the book for `settings` on `threads` threads into `tables`, resuming from the
-/// progress file under `target`.
-pub fn generate(tables: &Path, target: &Path, settings: &Settings, threads: usize) -> Result<()> {
+/// Builds the book for `settings` on `threads` threads into each of `dirs` (the workspace's
+/// `tables/` and the copy that travels inside `yolah-ai`), resuming from the progress file
+/// under `target`.
+pub fn generate(
+    dirs: &[PathBuf],
+    target: &Path,
+    settings: &Settings,
+    threads: usize,
+) -> Result<()> {
     ensure!(
         (1..=MAX_PLIES).contains(&settings.plies),
         "--plies must be 1 to {MAX_PLIES}"
@@ -110,11 +116,14 @@ pub fn generate(tables: &Path, target: &Path, settings: &Settings, threads: usiz
         |_, key, _| entries.push((key, known[&key])),
     )
     .map_err(|key| anyhow::anyhow!("no move found for position {key:#x}"))?;
-    let path = tables.join("book.rs");
-    let temporary = tables.join("book.rs.tmp");
-    fs::write(&temporary, source(settings, &entries))?;
-    fs::rename(&temporary, &path)?;
-    eprintln!("wrote {} ({} positions)", path.display(), entries.len());
+    let text = source(settings, &entries);
+    for dir in dirs {
+        let path = dir.join("book.rs");
+        let temporary = dir.join("book.rs.tmp");
+        fs::write(&temporary, &text)?;
+        fs::rename(&temporary, &path)?;
+        eprintln!("wrote {} ({} positions)", path.display(), entries.len());
+    }
     Ok(())
 }
 

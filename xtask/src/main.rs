@@ -94,15 +94,32 @@ fn workspace_dir() -> PathBuf {
         .to_path_buf()
 }
 
-fn tables_dir() -> PathBuf {
-    workspace_dir().join("tables")
+/// Where the magics and attack tables are written: the workspace's `tables/`, and the copy
+/// inside `yolah-core`, which `include!`s it (so the crate packages on its own).
+fn magic_dirs() -> [PathBuf; 2] {
+    let workspace = workspace_dir();
+    [
+        workspace.join("tables"),
+        workspace.join("crates/yolah-core/tables"),
+    ]
+}
+
+/// Where the opening book is written: the workspace's `tables/`, and the copy inside
+/// `yolah-ai`, which `include!`s it.
+#[cfg(feature = "book")]
+fn book_dirs() -> [PathBuf; 2] {
+    let workspace = workspace_dir();
+    [
+        workspace.join("tables"),
+        workspace.join("crates/yolah-ai/tables"),
+    ]
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<()> = match cli.command {
-        Command::GenMagics { seed, check: false } => tables::generate(&tables_dir(), seed),
-        Command::GenMagics { check: true, .. } => tables::check(&tables_dir()),
+        Command::GenMagics { seed, check: false } => tables::generate(&magic_dirs(), seed),
+        Command::GenMagics { check: true, .. } => tables::check(&magic_dirs()),
         Command::Slurm {
             action: SlurmAction::Up,
         } => slurm::up(),
@@ -128,7 +145,7 @@ fn main() -> ExitCode {
                 Err(anyhow::anyhow!("--threads must be 1 to 256"))
             } else {
                 book::generate(
-                    &tables_dir(),
+                    &book_dirs(),
                     &workspace_dir().join("target"),
                     &settings,
                     threads,
@@ -141,6 +158,32 @@ fn main() -> ExitCode {
         Err(error) => {
             eprintln!("error: {error:#}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::workspace_dir;
+
+    /// The tables that travel inside the crates (so each packages on its own) are byte for
+    /// byte the workspace's `tables/`, which xtask writes together with them.
+    #[test]
+    fn the_crates_copies_are_the_workspace_tables() {
+        let workspace = workspace_dir();
+        let copies = [
+            ("crates/yolah-core/tables", "magics.rs"),
+            ("crates/yolah-core/tables", "orthogonal_attacks.rs"),
+            ("crates/yolah-core/tables", "diagonal_attacks.rs"),
+            ("crates/yolah-ai/tables", "book.rs"),
+        ];
+        for (dir, file) in copies {
+            let copy = std::fs::read(workspace.join(dir).join(file)).unwrap();
+            let original = std::fs::read(workspace.join("tables").join(file)).unwrap();
+            assert!(
+                copy == original,
+                "{dir}/{file} differs from tables/{file}: run `cargo xtask gen-magics` (or gen-book)"
+            );
         }
     }
 }

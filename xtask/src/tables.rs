@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::fs;
-use std::path::Path;
+use std::path::PathBuf;
 use std::time::Instant;
 
 const MAGICS_FILE: &str = "magics.rs";
@@ -86,8 +86,9 @@ fn prefix(slider: Slider) -> &'static str {
     }
 }
 
-/// Searches all 128 magics in parallel and writes the three files.
-pub fn generate(dir: &Path, seed: u64) -> Result<()> {
+/// Searches all 128 magics in parallel and writes the three files into each of `dirs` (the
+/// workspace's `tables/` and the copy that travels inside `yolah-core`).
+pub fn generate(dirs: &[PathBuf], seed: u64) -> Result<()> {
     let start = Instant::now();
     let jobs: Vec<(Slider, Square)> = Slider::ALL
         .iter()
@@ -118,11 +119,13 @@ pub fn generate(dir: &Path, seed: u64) -> Result<()> {
         sets.push(SliderTables::build(slider, &multipliers)?);
     }
     let files = render(&sets, seed);
-    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    for (file, text) in &files {
-        let path = dir.join(file);
-        fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
-        eprintln!("wrote {} ({} bytes)", path.display(), text.len());
+    for dir in dirs {
+        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        for (file, text) in &files {
+            let path = dir.join(file);
+            fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+            eprintln!("wrote {} ({} bytes)", path.display(), text.len());
+        }
     }
     eprintln!(
         "done in {:.2} s (seed {seed})",
@@ -131,9 +134,10 @@ pub fn generate(dir: &Path, seed: u64) -> Result<()> {
     Ok(())
 }
 
-/// Rebuilds every file from the committed magics and fails if any differs.
-pub fn check(dir: &Path) -> Result<()> {
-    let path = dir.join(MAGICS_FILE);
+/// Rebuilds every file from the committed magics (of the first folder) and fails if any file
+/// of any folder differs.
+pub fn check(dirs: &[PathBuf]) -> Result<()> {
+    let path = dirs[0].join(MAGICS_FILE);
     let committed =
         fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
     let seed = parse_seed(&committed).with_context(|| format!("in {}", path.display()))?;
@@ -146,10 +150,12 @@ pub fn check(dir: &Path) -> Result<()> {
     }
     let mut stale = Vec::new();
     for (file, expected) in render(&sets, seed) {
-        let path = dir.join(file);
-        let actual = fs::read_to_string(&path).unwrap_or_default();
-        if actual != expected {
-            stale.push(path.display().to_string());
+        for dir in dirs {
+            let path = dir.join(file);
+            let actual = fs::read_to_string(&path).unwrap_or_default();
+            if actual != expected {
+                stale.push(path.display().to_string());
+            }
         }
     }
     if !stale.is_empty() {
@@ -159,7 +165,8 @@ pub fn check(dir: &Path) -> Result<()> {
             stale.join(", ")
         );
     }
-    eprintln!("tables/ is consistent with its magics");
+    let names: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+    eprintln!("{} consistent with their magics", names.join(" and "));
     Ok(())
 }
 

@@ -9,10 +9,7 @@ use crate::square::Square;
 
 #[allow(clippy::unreadable_literal, missing_docs)]
 mod generated {
-    include!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tables/magics.rs"
-    ));
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/magics.rs"));
 }
 pub use generated::{D_MAGIC, D_TABLE_SIZE, O_MAGIC, O_TABLE_SIZE};
 
@@ -20,14 +17,14 @@ pub use generated::{D_MAGIC, D_TABLE_SIZE, O_MAGIC, O_TABLE_SIZE};
 #[allow(clippy::unreadable_literal)]
 static ORTHOGONAL_ATTACKS: [u64; O_TABLE_SIZE] = include!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../tables/orthogonal_attacks.rs"
+    "/tables/orthogonal_attacks.rs"
 ));
 
 /// Diagonal attack sets, 5,248 entries.
 #[allow(clippy::unreadable_literal)]
 static DIAGONAL_ATTACKS: [u64; D_TABLE_SIZE] = include!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../tables/diagonal_attacks.rs"
+    "/tables/diagonal_attacks.rs"
 ));
 
 /// Both magics of a square side by side, so one square's lookups touch one cache line.

@@ -46,7 +46,7 @@ impl Settings {
 }
 
 // `SETTINGS` and `BOOK: phf::Map<u64, Entry>`, written by `cargo xtask gen-book`.
-include!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tables/book.rs"));
+include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/book.rs"));
 
 /// A book move for a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
