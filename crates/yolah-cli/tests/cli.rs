@@ -189,6 +189,45 @@ fn replay_from_a_position_with_comments() {
 }
 
 #[test]
+fn replay_takes_a_one_game_pgn_as_review_does_and_names_both_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one.pgn");
+    std::fs::write(&one, "[Event \"x\"]\n[Game \"3\"]\n\n1. a1:b2 a8:b7 *\n").unwrap();
+    let path = one.to_str().unwrap();
+    let output = yolah(&["replay", path], "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.starts_with("game 3: ? (black) vs ? (white), *"),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().last(),
+        Some("x6b/1w6/8/3bw3/3wb3/8/1b6/x6w b 1 1 2")
+    );
+    // The same game as --game 3 gives it.
+    assert_eq!(stdout(&yolah(&["replay", path, "--game", "3"], "")), text);
+    assert_clean_error(
+        &yolah(&["replay", path, "-p", "startpos"], ""),
+        "is a PGN file, whose games set their own start",
+    );
+    let two = dir.path().join("two.pgn");
+    std::fs::write(&two, std::fs::read_to_string(&one).unwrap().repeat(2)).unwrap();
+    assert_clean_error(
+        &yolah(&["replay", two.to_str().unwrap()], ""),
+        "holds more than one game: add --game N to pick one",
+    );
+    let neither = dir.path().join("notpgn.pgn");
+    std::fs::write(&neither, "hello world\n").unwrap();
+    let output = yolah(&["replay", neither.to_str().unwrap(), "--game", "0"], "");
+    assert_clean_error(&output, "is neither a PGN file");
+    assert_clean_error(
+        &output,
+        "nor a game record file (whose header starts `game,config,`)",
+    );
+}
+
+#[test]
 fn show_draws_the_board_with_the_reachable_squares() {
     let output = yolah(&["show"], "");
     let text = stdout(&output);

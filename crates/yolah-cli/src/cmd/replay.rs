@@ -16,7 +16,7 @@ use yolah_core::{Diagram, Move, Position};
 #[derive(clap::Args)]
 pub struct Options {
     /// A file of whitespace-separated moves (`#` starts a comment), `-` or nothing for
-    /// stdin; or, with --game, a record file.
+    /// stdin; a PGN file of one game; or, with --game, a record or PGN file.
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
     #[command(flatten)]
@@ -40,16 +40,20 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         let Some(path) = file.filter(|p| *p != Path::new("-")) else {
             return Err(UsageError("--game needs a record file".into()).into());
         };
-        let game = pick_game(path, number, options.run.as_deref())?;
-        writeln!(out, "{}", game.title)?;
-        let mut end = game.start;
-        for &m in &game.moves {
-            end.play(m);
-        }
-        writeln!(out, "{}", Diagram::new(&end))?;
-        writeln!(out, "{end}")?;
-        return Ok(());
+        return print_game(out, &pick_game(path, number, options.run.as_deref())?);
     } else {
+        if let Some(path) = file.filter(|p| *p != Path::new("-") && p.is_file())
+            && is_pgn(path)?
+        {
+            if options.position.position.is_some() {
+                return Err(UsageError(format!(
+                    "'{}' is a PGN file, whose games set their own start: --position is for a file of moves",
+                    path.display()
+                ))
+                .into());
+            }
+            return print_game(out, &only_game(path)?);
+        }
         let text = read_input(file)?;
         if text.trim_start().starts_with('[') {
             return Err(UsageError(format!(
@@ -70,6 +74,18 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     play_moves(&text, &mut position)?;
     writeln!(out, "{}", Diagram::new(&position))?;
     writeln!(out, "{position}")?;
+    Ok(())
+}
+
+/// A picked game as replay prints it: its title, the board at its end and that position.
+fn print_game(out: &mut impl Write, game: &Picked) -> Result<()> {
+    writeln!(out, "{}", game.title)?;
+    let mut end = game.start;
+    for &m in &game.moves {
+        end.play(m);
+    }
+    writeln!(out, "{}", Diagram::new(&end))?;
+    writeln!(out, "{end}")?;
     Ok(())
 }
 
@@ -138,6 +154,13 @@ pub(super) fn pick_game(path: &Path, number: u64, run: Option<&str>) -> Result<P
             &number.to_string(),
             pgn_game(path, number, pick.as_ref())?,
         ));
+    }
+    if !starts_like_a_record(path)? {
+        bail!(
+            "'{}' is neither a PGN file (whose first line is a tag, such as `[Event \"…\"]`) \
+             nor a game record file (whose header starts `game,config,`)",
+            path.display()
+        );
     }
     let read = RecordFile::read(path)?;
     if let Tail::Damaged { line, reason, .. } = &read.tail {
@@ -209,9 +232,61 @@ pub(super) fn read_input(file: Option<&Path>) -> Result<String> {
     String::from_utf8(bytes).context("the moves are not UTF-8 text")
 }
 
+/// The file's game when it holds only one (a PGN file; a record file names its game).
+pub(super) fn only_game(path: &Path) -> Result<Picked> {
+    let mut reader = yolah_ai::arena::pgn::PgnReader::open(path).map_err(anyhow::Error::msg)?;
+    let first = reader
+        .next()
+        .transpose()
+        .map_err(|e| anyhow::anyhow!("'{}' {e}", path.display()))?;
+    let Some(first) = first else {
+        if reader.cut().is_some() {
+            anyhow::bail!(
+                "'{}' holds one game, cut short (a kill or a full disk as it was written): \
+                 nothing whole to read",
+                path.display()
+            );
+        }
+        return Err(UsageError(format!(
+            "'{}' holds no PGN game: give a PGN file, or a record file with --game N",
+            path.display()
+        ))
+        .into());
+    };
+    if reader.next().is_some() {
+        return Err(UsageError(format!(
+            "'{}' holds more than one game: add --game N to pick one",
+            path.display()
+        ))
+        .into());
+    }
+    let number = first.tag("Game").unwrap_or("0").to_string();
+    Ok(Picked::of_pgn(&number, first))
+}
+
 /// Whether the file at `path` is a PGN file: its first character that is not a space is `[`.
 pub(super) fn is_pgn(path: &Path) -> Result<bool> {
     yolah_ai::arena::source::is_pgn(path).map_err(anyhow::Error::msg)
+}
+
+/// Whether the file at `path` starts as a game record file does (`game,` past a byte order
+/// mark and white space).
+fn starts_like_a_record(path: &Path) -> Result<bool> {
+    use std::io::Read;
+    let mut head = [0u8; 64];
+    let mut file = yolah_ai::files::open_regular(path)
+        .with_context(|| format!("cannot read '{}'", path.display()))?;
+    let n = file
+        .read(&mut head)
+        .with_context(|| format!("cannot read '{}'", path.display()))?;
+    let head = head[..n]
+        .strip_prefix(yolah_ai::arena::pgn::BYTE_ORDER_MARK)
+        .unwrap_or(&head[..n]);
+    let start = head
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(head.len());
+    Ok(head[start..].starts_with(b"game,"))
 }
 
 /// `--run RUN[:K]`: a run, and which copy of its game when it was run more than once.

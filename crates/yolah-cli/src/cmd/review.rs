@@ -3,7 +3,7 @@
 //! its line, each side's accuracy, and where a move changed a proved result, which moves kept
 //! it. `--json` for scripts.
 
-use super::replay::{Picked, is_pgn, pick_game, play_moves, read_input};
+use super::replay::{Picked, is_pgn, only_game, pick_game, play_moves, read_input};
 use super::{PositionArg, UsageError, quote};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -122,38 +122,6 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         return Ok(());
     }
     print_review(out, &game, &review)
-}
-
-/// The file's game when it holds only one (a PGN file; a record file names its game).
-fn only_game(path: &Path) -> Result<Picked> {
-    let mut reader = yolah_ai::arena::pgn::PgnReader::open(path).map_err(anyhow::Error::msg)?;
-    let first = reader
-        .next()
-        .transpose()
-        .map_err(|e| anyhow::anyhow!("'{}' {e}", path.display()))?;
-    let Some(first) = first else {
-        if reader.cut().is_some() {
-            anyhow::bail!(
-                "'{}' holds one game, cut short (a kill or a full disk as it was written): \
-                 nothing whole to review",
-                path.display()
-            );
-        }
-        return Err(UsageError(format!(
-            "'{}' holds no PGN game: give a PGN file, or a record file with --game N",
-            path.display()
-        ))
-        .into());
-    };
-    if reader.next().is_some() {
-        return Err(UsageError(format!(
-            "'{}' holds more than one game: add --game N to pick one",
-            path.display()
-        ))
-        .into());
-    }
-    let number = first.tag("Game").unwrap_or("0").to_string();
-    Ok(Picked::of_pgn(&number, first))
 }
 
 /// The moves of a file (or stdin) as `yolah replay` reads them, from `--position`.
