@@ -26,6 +26,11 @@
 //! assert!(Position::start().check_move(report.mv).is_ok());
 //! ```
 
+/// The crate's README, whose example runs as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub mod agent;
 pub mod arena;
 pub mod book;

@@ -11,6 +11,11 @@
 //! assert_eq!(perft(&mut position, 2), 2_988);
 //! ```
 
+/// The crate's README, whose example runs as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub mod attacks;
 pub mod bitboard;
 pub mod color;

@@ -4,7 +4,7 @@
 //! two plies are counted without playing them ("bulk counting"): at depth 1 the leaves are the
 //! side's move count (or 1 for a pass or a finished game); at depth 2 each move only adds its
 //! arrival square to the obstacles, so the opponent's target sets are computed once and each
-//! move cuts from them the squares its arrival square now hides (the [`BEYOND`] table of the
+//! move cuts from them the squares its arrival square now hides (the `BEYOND` table of the
 //! playouts): four AND-NOTs and popcounts a move instead of four magic lookups.
 
 use crate::attacks::attacks;
@@ -76,7 +76,7 @@ recursion!(
 const SPLIT_DEPTH: u32 = 4;
 
 /// [`perft`] on the current rayon pool: each move of the first plies a task (nested, so the
-/// pool's work stealing evens the subtrees out), the last [`SPLIT_DEPTH`] plies counted on one
+/// pool's work stealing evens the subtrees out), the last `SPLIT_DEPTH` plies counted on one
 /// thread. The same count as [`perft`].
 pub fn perft_parallel(position: &Position, depth: u32) -> u64 {
     use rayon::prelude::*;

@@ -4,7 +4,7 @@
 //! ever grow by one square per move — the arrival square; the departure square was occupied
 //! already and stays so as a hole — so the target sets are cached and updated instead of
 //! recomputed: a new obstacle at `to` removes, from every piece's set, the squares at and beyond
-//! `to` on the ray from that piece through `to` ([`BEYOND`], an AND-NOT for each piece, no
+//! `to` on the ray from that piece through `to` (`BEYOND`, an AND-NOT for each piece, no
 //! branch), and only the piece that moved needs a magic lookup. Compared with calling
 //! [`Position::random_move`] then [`Position::play`] each ply (8 lookups per ply), this is the
 //! difference measured in the README.

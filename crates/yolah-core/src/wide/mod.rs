@@ -12,8 +12,8 @@
 //! and starts the next game; no lane waits for another. Two registers of games are in flight
 //! (`kernel::GROUPS`) so the CPU overlaps their chains of dependent steps.
 //!
-//! The step is written once ([`kernel`]) over the operations it needs; [`avx512`] and
-//! [`avx2`] supply them. Both play other games than the scalar path for the same seed (and
+//! The step is written once (`kernel`) over the operations it needs; `avx512` and
+//! `avx2` supply them. Both play other games than the scalar path for the same seed (and
 //! than each other): the tests check that every game each plays is legal move by move, and
 //! that its results have the scalar path's distribution.
 

@@ -7,7 +7,7 @@
 //! "white to move". A small network on those alone lost by 317 Elo to the tuned heuristic at
 //! equal nodes (README): territory and mobility are flood fills a small network cannot learn
 //! from a few hundred thousand positions. So the second layer and the output may also see 22
-//! dense inputs: the heuristic's 11 features ([`Features`]), and each times the game phase
+//! dense inputs: the heuristic's 11 features ([`Features`](crate::eval::features::Features)), and each times the game phase
 //! (free squares / 56). Through the output's direct weights on them the network can be the
 //! tuned heuristic exactly, which is where training starts; the board and the hidden layers
 //! learn what it misses. Whether they still pay on wide networks is a [`Shape`] choice.

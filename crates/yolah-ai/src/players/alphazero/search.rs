@@ -4,7 +4,7 @@
 //! reaches is valued by the network, which also gives its children's priors; a finished game
 //! is valued by its result. Values are −1 (loss) to +1 (win).
 //!
-//! Visits are made in batches of up to [`Search::batch`] leaves evaluated together (one call
+//! Visits are made in batches of up to [`Settings::batch`] leaves evaluated together (one call
 //! of the [`Evaluator`], so a network in Python or on a GPU is called once a batch): each walk
 //! counts its visits and a loss on the way down (a "virtual loss" until its value comes), so
 //! the next walks of the batch spread out.

@@ -192,7 +192,7 @@ pub struct Pruning {
     /// search (reverse futility pruning).
     pub futility: bool,
     /// Near the leaves, off the principal variation, the moves the history orders last are
-    /// not searched at all past the first [`Tuning::move_count_limit`] (late-move pruning).
+    /// not searched at all past the first `Tuning::move_count_limit` (late-move pruning).
     pub move_count: bool,
     /// The move that last refuted the opponent's move just played (its counter move) is
     /// ordered after the killers and before the history: like them, it is neither reduced as
