@@ -155,16 +155,24 @@ pub async fn page() -> Html<&'static str> {
 }
 
 /// `GET /games.json`: `{games: [...], newer, older}` (the cursors of the pages beside this
-/// one, null at an end).
-pub fn list(store: &Store, selection: &Selection) -> Response {
-    match select(store, selection) {
+/// one, null at an end); a query it cannot read or a selection it refuses gets
+/// `{"error": …}` with its status, as `/explorer.json` and `/puzzles.json` answer.
+pub fn list(store: &Store, asked: Result<Selection, String>) -> Response {
+    let refuse = |(status, reason): (StatusCode, String)| {
+        (status, Json(serde_json::json!({ "error": reason }))).into_response()
+    };
+    let selection = match asked {
+        Ok(selection) => selection,
+        Err(reason) => return refuse((StatusCode::BAD_REQUEST, reason)),
+    };
+    match select(store, &selection) {
         Ok(page) => Json(serde_json::json!({
             "games": page.games,
             "newer": page.newer,
             "older": page.older,
         }))
         .into_response(),
-        Err(refused) => refused.into_response(),
+        Err(refused) => refuse(refused),
     }
 }
 

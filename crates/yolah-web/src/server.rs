@@ -237,8 +237,9 @@ pub fn router(config: Config, store: Arc<Store>) -> Router {
         .route("/games", get(crate::archive::page))
         .route(
             "/games.json",
-            get(|Extract(shared): Extract<Arc<Shared>>, Query(selection): Query<Selection>| async move {
-                off_workers(move || crate::archive::list(&shared.store, &selection)).await
+            get(|Extract(shared): Extract<Arc<Shared>>, asked: Result<Query<Selection>, QueryRejection>| async move {
+                let asked = asked.map(|Query(selection)| selection).map_err(|why| why.body_text());
+                off_workers(move || crate::archive::list(&shared.store, asked)).await
             }),
         )
         .route(

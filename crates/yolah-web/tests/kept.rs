@@ -193,6 +193,21 @@ async fn archive_lists(
         assert_eq!(code, 400, "{bad}: {body}");
         assert!(!body.contains('\n'), "{bad}: {body}");
     }
+    // The JSON route answers its errors in JSON, as /explorer.json and /puzzles.json do.
+    for (bad, said) in [
+        (
+            "/games.json?per_page=abc",
+            "per_page must be a number from 1 to 100, not 'abc'",
+        ),
+        ("/games.json?colour=1", "unknown field `colour`"),
+        ("/games.json?per_page=0", "not '0'"),
+    ] {
+        let (code, body) = get(address, bad).await;
+        assert_eq!(code, 400, "{bad}: {body}");
+        let error: serde_json::Value = serde_json::from_str(&body).expect(&body);
+        let error = error["error"].as_str().expect(&body);
+        assert!(error.contains(said), "{bad}: {error}");
+    }
     let (code, page) = get(address, "/games").await;
     assert_eq!(code, 200);
     assert!(page.contains("<title>Yolah — games</title>"));
