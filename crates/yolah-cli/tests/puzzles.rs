@@ -286,6 +286,12 @@ fn bad_games_and_edited_files_are_refused_before_any_work() {
     assert!(!output.status.success());
     assert_one_line(&stderr(&output));
     assert!(!out.exists(), "made before the games were read");
+    // Files with no finished game (empty, or a header alone) are refused as explorer build
+    // refuses them, and nothing is made.
+    let empty = root.path().join("empty.csv");
+    std::fs::write(&empty, "").unwrap();
+    assert_clean_error(&run(&args(&out, 5, &empty)), "no finished game in");
+    assert!(!out.exists(), "made for no game");
     // A puzzle twice.
     let output = run(&args(&out, 3, csv));
     assert!(output.status.success(), "{}", stderr(&output));

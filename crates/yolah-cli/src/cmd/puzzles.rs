@@ -97,6 +97,17 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     );
     // Every game read and checked before anything is written.
     let (total, counting) = count_games(&options.games)?;
+    if total == 0 {
+        let names: Vec<String> = options
+            .games
+            .iter()
+            .map(|p| quote(&p.display().to_string()))
+            .collect();
+        bail!(
+            "no finished game in {}: nothing to find puzzles in",
+            names.join(", ")
+        );
+    }
     let (mut file, sofar) =
         open(&options.out, &header, options.resume).with_context(|| format!("--out {shown}"))?;
     if !counting.left_out().is_empty() {
