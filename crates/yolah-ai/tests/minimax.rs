@@ -550,6 +550,50 @@ fn the_report_gives_depth_score_nodes_and_line() {
     );
 }
 
+/// `depth D/S` of a report: the iteration's depth and the deepest line.
+fn depth_and_deepest(detail: &str) -> (u32, u32) {
+    let pair = detail
+        .split("depth ")
+        .nth(1)
+        .and_then(|rest| rest.split(',').next())
+        .unwrap_or_else(|| panic!("no depth in {detail}"));
+    let (depth, deepest) = pair.split_once('/').unwrap();
+    (depth.parse().unwrap(), deepest.parse().unwrap())
+}
+
+#[test]
+fn the_deepest_line_is_never_shorter_than_the_depth_unless_the_game_ends() {
+    // Positions with room for the depth and late ones where the game ends inside it; each
+    // searched twice by one player (its table kept, as analysis and the protocol keep it), so
+    // the second search meets the first one's entries and proofs near its root.
+    let mut rng = SmallRng::seed_from_u64(29);
+    for free in [40, 30, 20, 14, 10, 6] {
+        for _ in 0..3 {
+            let position = random_endgame(free, &mut rng);
+            if position.moves().len() < 2 {
+                continue;
+            }
+            for depth in [6, 12] {
+                let spec: Spec = format!("minimax:depth={depth}").parse().unwrap();
+                let mut agent = spec.agent(0);
+                for _ in 0..2 {
+                    let report = agent.choose(&position);
+                    let (searched, deepest) = depth_and_deepest(&report.detail);
+                    // The game ends within 2 × free plies (a move fills a square; a pass
+                    // only answers one).
+                    let room = 2 * (64 - position.occupied().count());
+                    assert!(
+                        deepest >= searched || deepest >= room,
+                        "{position} at depth {depth}: {}",
+                        report.detail
+                    );
+                    assert!(searched >= 1, "{}", report.detail);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn each_pruning_switched_off_searches_more_nodes_to_the_same_depth() {
     let nodes = |text: &str| -> u64 {
