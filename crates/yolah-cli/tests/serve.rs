@@ -303,3 +303,35 @@ fn a_damaged_database_is_refused_and_left_alone() {
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(std::fs::read(&path).unwrap(), junk, "the file is unchanged");
 }
+
+/// `--db :memory:` says on starting and on stopping that the games live only in memory, not
+/// that they are "in :memory:".
+#[test]
+fn a_memory_database_says_its_games_are_not_kept() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_yolah"))
+        .args(["serve", "--port", "0", "--db", ":memory:"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut output = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    output.read_line(&mut first).unwrap();
+    assert!(
+        first.contains("games kept in memory only (--db :memory:): gone when the server stops"),
+        "{first}"
+    );
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut rest = String::new();
+    output.read_to_string(&mut rest).unwrap();
+    assert!(child.wait().unwrap().success(), "{rest}");
+    assert_eq!(
+        rest.trim(),
+        "stopped; the games were kept in memory only (--db :memory:) and are gone"
+    );
+    assert!(!std::path::Path::new(":memory:").exists());
+}

@@ -184,7 +184,11 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         writeln!(
             out,
             "serving the board on http://{address}/ (Ctrl-C to stop); games kept in {}{made}",
-            db.display()
+            if db.as_os_str() == ":memory:" {
+                "memory only (--db :memory:): gone when the server stops".to_string()
+            } else {
+                db.display().to_string()
+            }
         )?;
         out.flush()?;
         tokio::select! {
@@ -200,7 +204,14 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     yolah_ai::players::engine::end_all();
     served?;
     store.checkpoint().map_err(anyhow::Error::msg)?;
-    writeln!(out, "stopped; every game is in {}", db.display())?;
+    if db.as_os_str() == ":memory:" {
+        writeln!(
+            out,
+            "stopped; the games were kept in memory only (--db :memory:) and are gone"
+        )?;
+    } else {
+        writeln!(out, "stopped; every game is in {}", db.display())?;
+    }
     Ok(())
 }
 
