@@ -9,6 +9,13 @@ use std::process::{Command, Stdio};
 
 /// The most array tasks a run may ask for.
 pub const MAX_TASKS: u32 = 10_000;
+/// The follower's wait after a change in the queue (a submission, a task started or gone),
+/// doubled at each look that finds none, up to [`LONGEST_WAIT`]: the end of a task, which
+/// ends a short array, is seen within half a second, and a quiet queue costs two `squeue`
+/// a second. (A fixed second added about 0.5 s an array: 17 % on a one-minute run.)
+const FIRST_WAIT: std::time::Duration = std::time::Duration::from_millis(25);
+/// The longest wait between two looks at the queue.
+const LONGEST_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
 /// The sbatch options a run sets itself, which `--sbatch-arg` may not: the jobs are found by
 /// their name, each task's log and index are the run's, and a task must be requeued.
 const RESERVED: [&str; 17] = [
@@ -265,6 +272,9 @@ pub struct Array {
     tasks: u32,
     /// Submissions of each task by this command (a resumed run gives each its tries again).
     submitted: std::collections::BTreeMap<u32, u32>,
+    /// The queue at the last look, and the wait before the next.
+    last_queue: Option<HashMap<u32, TaskState>>,
+    wait: std::time::Duration,
 }
 
 impl Array {
@@ -275,13 +285,28 @@ impl Array {
             script: script.to_path_buf(),
             tasks,
             submitted: std::collections::BTreeMap::new(),
+            last_queue: None,
+            wait: FIRST_WAIT,
         }
     }
 
     /// Its tasks Slurm still has. Read it before the tasks' files: a task gone from the queue
     /// wrote its last byte before.
-    pub fn queue(&self) -> Result<HashMap<u32, TaskState>> {
-        tasks(&self.name)
+    pub fn queue(&mut self) -> Result<HashMap<u32, TaskState>> {
+        let queue = tasks(&self.name)?;
+        if self.last_queue.as_ref() != Some(&queue) {
+            self.wait = FIRST_WAIT;
+            self.last_queue = Some(queue.clone());
+        }
+        Ok(queue)
+    }
+
+    /// Waits before the next look at the queue: [`FIRST_WAIT`] after a change, twice as long
+    /// after each look that saw none, never more than [`LONGEST_WAIT`]. Every follower (a
+    /// match, a tournament, self-play, SPSA, the learning loop) waits by it.
+    pub fn wait(&mut self) {
+        std::thread::sleep(self.wait);
+        self.wait = (self.wait * 2).min(LONGEST_WAIT);
     }
 
     /// Submits, as one job, the tasks neither `finished` nor in `queue` (cancelled, killed,

@@ -641,7 +641,7 @@ fn train_on_slurm(
             eprintln!("{line}");
             last_line = line;
         }
-        std::thread::sleep(std::time::Duration::from_secs(1));
+        array.wait();
     }
 }
 

@@ -19,7 +19,7 @@ use crate::slurm::{self, RunState, STATE, TASK_SCRIPT};
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use yolah_ai::arena::lock::DirLock;
 use yolah_ai::arena::record::{GameRecord, RecordFile, RecordWriter};
 use yolah_ai::arena::shard::Shard;
@@ -27,9 +27,6 @@ use yolah_ai::arena::sprt::Sprt;
 use yolah_ai::arena::tally::Tally;
 use yolah_ai::arena::tournament::{Config, check_against_schedule};
 use yolah_core::Color;
-
-/// How often the tasks' files and the queue are read.
-const POLL: Duration = Duration::from_secs(1);
 
 /// Plays the match of `config` (its players checked) on the cluster.
 pub(super) fn run(
@@ -263,7 +260,7 @@ fn follow(
             eprintln!("{line}");
             last_line = line;
         }
-        std::thread::sleep(POLL);
+        array.wait();
     }
 }
 

@@ -13,10 +13,6 @@ use crate::slurm::{self, ClusterOptions, RunState, STATE, TASK_SCRIPT};
 use anyhow::{Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
-
-/// How often the shards and the queue are read.
-const POLL: Duration = Duration::from_secs(1);
 
 /// Plays the self-play run `args` (`yolah selfplay`'s words after the command, without
 /// `--out`, `--threads` and `--shard`) as an array of shards in `shards`, then merges them
@@ -90,7 +86,7 @@ pub fn run(
             eprintln!("{line}");
             last_line = line;
         }
-        std::thread::sleep(POLL);
+        array.wait();
     }
     selfplay::merge(out, target, &parts)?;
     // Merged: the shards' copies of the data go (their logs and state stay).

@@ -11,12 +11,9 @@ use super::{shell_word, write_atomic};
 use crate::slurm::{self, ClusterOptions, TASK_SCRIPT};
 use anyhow::{Context, Result, ensure};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 use yolah_ai::arena::shard::Shard;
 use yolah_train::spsa::{Plan, Run};
 
-/// How often the parts and the queue are read: an iteration of short games takes seconds.
-const POLL: Duration = Duration::from_millis(200);
 const PARTS: &str = "parts";
 
 /// A task's part of an iteration, as it writes it.
@@ -95,7 +92,7 @@ pub fn step(dir: &Path, run: &mut Run, cluster: &ClusterOptions) -> Result<()> {
         if array.submit_lost(&queue, &done, cluster)?.is_some() {
             continue;
         }
-        std::thread::sleep(POLL);
+        array.wait();
     }
     let points = gather(dir, &plan, k, tasks)?;
     run.apply(&plan, &points);

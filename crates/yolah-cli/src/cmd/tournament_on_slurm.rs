@@ -11,12 +11,9 @@ use super::{new_run_dir, read_json, shell_word, usage, write_atomic};
 use crate::slurm::{self, RunState, STATE, TASK_SCRIPT};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 use yolah_ai::arena::lock::DirLock;
 use yolah_ai::arena::shard::Shard;
 use yolah_ai::arena::tournament::{Config, Store};
-
-const POLL: Duration = Duration::from_secs(1);
 
 pub fn run(out: &mut impl std::io::Write, options: &Options) -> Result<()> {
     let tasks = options.cluster.tasks()?;
@@ -94,7 +91,7 @@ pub fn run(out: &mut impl std::io::Write, options: &Options) -> Result<()> {
             eprintln!("{line}");
             last_line = line;
         }
-        std::thread::sleep(POLL);
+        array.wait();
     }
     array.cancel()?;
     merge(out, dir, &parts)
