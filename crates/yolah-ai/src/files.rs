@@ -38,7 +38,14 @@ pub fn write_durably(path: &Path, bytes: &[u8]) -> io::Result<()> {
         let _ = std::fs::remove_file(&temporary);
         return Err(error);
     }
-    sync_folder(path)
+    // The new file is in place; not durable yet, so not acknowledged: the error says which
+    // of the two the file holds.
+    sync_folder(path).map_err(|e| {
+        io::Error::new(
+            e.kind(),
+            format!("the new file is in place, but its folder could not be synced ({e}): after a power cut it may hold the old one"),
+        )
+    })
 }
 
 /// A name beside `path` that no other writer of this process or another uses:
@@ -168,13 +175,13 @@ pub fn ensure_empty(dir: &Path) -> Result<(), String> {
 
 /// [`ensure_empty`], but the temporaries of [`write_durably`] writing `marker` (a file name)
 /// are let be as well when the run's lock is there too: what a start killed while it wrote its
-/// first file leaves (its lock and the file's temporary). They are removed once the folder is
-/// found so, and the new start writes the file again.
+/// first file leaves (its lock and the file's temporary). A check only: the start removes them
+/// under its lock ([`remove_temporaries_of`]), so a check made before the lock is taken never
+/// removes the temporary of another start that took it meanwhile.
 pub fn ensure_empty_but(dir: &Path, marker: Option<&str>) -> Result<(), String> {
     let marker = marker.filter(|_| dir.join(crate::arena::lock::LOCK_FILE).is_file());
     let entries =
         std::fs::read_dir(dir).map_err(|e| format!("cannot read '{}': {e}", dir.display()))?;
-    let mut leftovers = Vec::new();
     for entry in entries {
         let name = entry
             .map_err(|e| format!("cannot read '{}': {e}", dir.display()))?
@@ -184,7 +191,6 @@ pub fn ensure_empty_but(dir: &Path, marker: Option<&str>) -> Result<(), String> 
         }
         let text = name.to_string_lossy();
         if marker.is_some_and(|m| is_temporary_of(&text, m)) {
-            leftovers.push(dir.join(&name));
             continue;
         }
         return Err(format!(
@@ -192,9 +198,21 @@ pub fn ensure_empty_but(dir: &Path, marker: Option<&str>) -> Result<(), String> 
             dir.display()
         ));
     }
-    for leftover in leftovers {
-        std::fs::remove_file(&leftover)
-            .map_err(|e| format!("cannot remove '{}': {e}", leftover.display()))?;
+    Ok(())
+}
+
+/// Removes the temporaries of [`write_durably`] writing `marker` in `dir`: what a start killed
+/// while it wrote its first file left. Call it holding the run's lock, after
+/// [`ensure_empty_but`] accepted the folder.
+pub fn remove_temporaries_of(dir: &Path, marker: &str) -> Result<(), String> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot read '{}': {e}", dir.display()))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("cannot read '{}': {e}", dir.display()))?;
+        if is_temporary_of(&entry.file_name().to_string_lossy(), marker) {
+            std::fs::remove_file(entry.path())
+                .map_err(|e| format!("cannot remove '{}': {e}", entry.path().display()))?;
+        }
     }
     Ok(())
 }
@@ -271,6 +289,26 @@ mod tests {
         assert_eq!(read_bounded(&path, 101).unwrap().len(), 101);
         let error = read_stream_bounded(std::io::repeat(0), 1000).unwrap_err();
         assert!(error.to_string().contains("more than 1000"), "{error}");
+    }
+
+    /// The check made before a start takes the lock removes nothing: another start that took
+    /// the lock meanwhile may be writing that temporary. The start removes it under the lock.
+    #[test]
+    fn a_check_leaves_a_killed_starts_temporary_and_the_start_removes_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path();
+        std::fs::write(path.join(crate::arena::lock::LOCK_FILE), "").unwrap();
+        let temporary = path.join(".config.json.4242.0.tmp");
+        std::fs::write(&temporary, "{").unwrap();
+        assert_eq!(ensure_empty_but(path, Some("config.json")), Ok(()));
+        assert!(temporary.exists(), "removed by a check");
+        let other = path.join(".state.json.4242.0.tmp");
+        std::fs::write(&other, "{").unwrap();
+        assert!(ensure_empty_but(path, Some("config.json")).is_err());
+        std::fs::remove_file(&other).unwrap();
+        remove_temporaries_of(path, "config.json").unwrap();
+        assert!(!temporary.exists());
+        assert!(path.join(crate::arena::lock::LOCK_FILE).exists());
     }
 
     #[test]

@@ -347,8 +347,12 @@ impl Finder {
     }
 }
 
-/// The version of the puzzles file format this build writes.
-pub const VERSION: u32 = 1;
+/// The version of the puzzles file format this build writes. Version 2 counts the games read
+/// (`scanned`) without the copies of a game seen already, which version 1 counted; the
+/// puzzles of both read alike, but only a file of this version is resumed.
+pub const VERSION: u32 = 2;
+/// The versions this build reads.
+pub const READS: std::ops::RangeInclusive<u32> = 1..=VERSION;
 
 /// The first line of a puzzles file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -427,10 +431,11 @@ pub fn read_set(text: &str) -> Result<Vec<Checked>, String> {
         }
         match parsed.map_err(at)? {
             Line::Header(header) if number == 1 => {
-                if header.yolah_puzzles != VERSION {
+                if !READS.contains(&header.yolah_puzzles) {
                     return Err(at(format!(
-                        "puzzles file version {}, this yolah reads {VERSION}",
-                        header.yolah_puzzles
+                        "puzzles file version {}, this yolah reads {} to {VERSION}",
+                        header.yolah_puzzles,
+                        READS.start()
                     )));
                 }
             }

@@ -409,6 +409,18 @@ fn copies_and_cut_games_are_left_out_with_a_word_and_a_byte_order_mark_is_read()
     let db = dir.path().join("none.explorer");
     let output = yolah(&["explorer", "build", s(&first_cut), "--out", s(&db)], "");
     assert_clean_error(&output, "(1 game cut short at a file's end left out)");
+    // A record file whose header was cut short (killed as it was made) held no game: no
+    // game is said to be cut short.
+    let half = dir.path().join("half.csv");
+    std::fs::write(&half, &rows[..15]).unwrap();
+    let db = dir.path().join("half.explorer");
+    let output = yolah(&["explorer", "build", s(&half), "--out", s(&db)], "");
+    assert_clean_error(&output, "no finished game in this file: nothing to build");
+    assert!(
+        !stderr(&output).contains("cut short"),
+        "{}",
+        stderr(&output)
+    );
     // A byte order mark before the first tag.
     let marked = dir.path().join("marked.pgn");
     std::fs::write(

@@ -269,6 +269,19 @@ fn foreign_files_are_refused_and_left_as_they_are() {
     other.extend(["--free".into(), "19".into()]);
     assert_clean_error(&run(&other), "other games or settings");
     untouched.assert();
+    // Ours, of version 1 (which counted copies of a game among the games read): served by
+    // the board, but not resumed.
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.starts_with("{\"yolah_puzzles\":2,"), "{text}");
+    std::fs::write(
+        &out,
+        text.replacen("\"yolah_puzzles\":2", "\"yolah_puzzles\":1", 1),
+    )
+    .unwrap();
+    let untouched = Untouched::take(&out);
+    assert_clean_error(&run(&resume(&start)), "a puzzles file of version 1");
+    untouched.assert();
+    assert!(yolah_ai::puzzle::read_set(&std::fs::read_to_string(&out).unwrap()).is_ok());
 }
 
 /// A bad game anywhere in the inputs is refused before the file is made (not hours in);

@@ -126,7 +126,8 @@ impl GameSource {
             return Ok(true);
         }
         let file = RecordFile::read(path).map_err(|e| e.to_string())?;
-        if matches!(file.tail, Tail::Damaged { .. }) {
+        // A damaged last row is a game cut short; a header cut short (line 1) held no game.
+        if matches!(file.tail, Tail::Damaged { line, .. } if line > 1) {
             self.cut_short += 1;
         }
         for (index, record) in file.records.into_iter().enumerate() {

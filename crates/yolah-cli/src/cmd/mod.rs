@@ -381,8 +381,12 @@ pub fn new_run_dir(
         }
         // A start killed while it wrote the marker (before `write_atomic` renamed it) left
         // its lock and the marker's temporary: nothing was acknowledged, and this start
-        // writes the marker again.
+        // removes it under the lock and writes the marker again.
         yolah_ai::files::ensure_empty_but(dir, Some(marker))
+    })
+    .and_then(|lock| {
+        yolah_ai::files::remove_temporaries_of(dir, marker).map_err(anyhow::Error::msg)?;
+        Ok(lock)
     })
 }
 

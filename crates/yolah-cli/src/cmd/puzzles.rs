@@ -97,17 +97,6 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     );
     // Every game read and checked before anything is written.
     let (total, counting) = count_games(&options.games)?;
-    if total == 0 {
-        let names: Vec<String> = options
-            .games
-            .iter()
-            .map(|p| quote(&p.display().to_string()))
-            .collect();
-        bail!(
-            "no finished game in {}: nothing to find puzzles in",
-            names.join(", ")
-        );
-    }
     let (mut file, sofar) =
         open(&options.out, &header, options.resume).with_context(|| format!("--out {shown}"))?;
     if !counting.left_out().is_empty() {
@@ -200,7 +189,8 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     Ok(())
 }
 
-/// The games of `paths`, each once, and what was left out of them.
+/// The games of `paths`, each once, and what was left out of them; refused when there is
+/// no finished game at all (as `explorer build` refuses it).
 fn count_games(paths: &[PathBuf]) -> Result<(u64, GameSource)> {
     let mut total = 0u64;
     let mut source = GameSource::new();
@@ -209,6 +199,16 @@ fn count_games(paths: &[PathBuf]) -> Result<(u64, GameSource)> {
             total += 1;
             Ok(true)
         })?;
+    }
+    if total == 0 {
+        let names: Vec<String> = paths
+            .iter()
+            .map(|p| quote(&p.display().to_string()))
+            .collect();
+        bail!(
+            "no finished game in {}: nothing to find puzzles in",
+            names.join(", ")
+        );
     }
     Ok((total, source))
 }
@@ -306,6 +306,14 @@ fn open(path: &Path, header: &Header, resume: bool) -> Result<(File, Sofar)> {
         }
         match line.map_err(|e| anyhow::anyhow!("line {number}: {e}"))? {
             Line::Header(theirs) if number == 1 => {
+                if theirs.yolah_puzzles != header.yolah_puzzles {
+                    bail!(
+                        "it is a puzzles file of version {}, whose count of the games read \
+                         differs from this yolah's (version {}): start a new file",
+                        theirs.yolah_puzzles,
+                        header.yolah_puzzles
+                    );
+                }
                 if theirs != *header {
                     bail!(
                         "it was made from other games or settings ({}); --resume needs the same",

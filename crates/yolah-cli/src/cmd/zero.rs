@@ -416,6 +416,7 @@ fn start(options: &Options) -> Result<(Config, State, DirLock)> {
     // A start killed while it wrote its config leaves the lock and the config's temporary:
     // this start writes the config again.
     let lock = super::new_dir(dir, || yolah_ai::files::ensure_empty_but(dir, Some(CONFIG)))?;
+    yolah_ai::files::remove_temporaries_of(dir, CONFIG).map_err(anyhow::Error::msg)?;
     write_atomic(&dir.join(CONFIG), &serde_json::to_string_pretty(&config)?)?;
     let state = first_generation(dir, &config)?;
     Ok((config, state, lock))
