@@ -389,16 +389,11 @@ impl Searcher {
                     if !proven {
                         self.unproven += 1;
                     }
-                    // The table vouches for the line below this node as deep as its entry
-                    // (a proof: as deep as this iteration asks), so the deepest line counts
-                    // it: without it an iteration cut near the root by the table reads
-                    // `depth 29/20`, or `depth 1/0` at a root proved before.
-                    let below = if proven {
-                        depth.max(0)
-                    } else {
-                        i32::from(entry.depth)
-                    };
-                    self.seldepth = self.seldepth.max(ply + below as usize);
+                    // The entry vouches for the line below as deep as this iteration asks
+                    // (a proof's search asks no more): else a cut near the root reads
+                    // `depth 12/11`.
+                    let vouched = (ply + depth.max(0) as usize).min(self.iteration_depth as usize);
+                    self.seldepth = self.seldepth.max(vouched);
                     return value;
                 }
             }
