@@ -5,12 +5,11 @@
 //! yardstick that runs in minutes, where a match takes hours to say as much.
 //!
 //! A suite file is JSON lines, one position a line: `{"position": NOTATION, "values": {MOVE:
-//! MARGIN, …}}`, MARGIN the mover's final margin with best play after MOVE (−64 to 64), every
-//! legal move once. Other fields (where the position comes from, the proofs' nodes and time)
+//! MARGIN, …}}`, MARGIN the mover's final margin with best play after MOVE (within the lead
+//! and the free squares of the position), every legal move once, every position once. Other fields (where the position comes from, the proofs' nodes and time)
 //! are kept and ignored.
 
 use serde::Deserialize;
-use std::collections::BTreeMap;
 use yolah_core::{Move, Position};
 
 /// The most positions a suite may hold.
@@ -28,8 +27,37 @@ pub struct SuitePosition {
 #[derive(Deserialize)]
 struct Line {
     position: String,
-    values: BTreeMap<String, i32>,
+    #[serde(deserialize_with = "every_entry")]
+    values: Vec<(String, i32)>,
 }
+
+/// A JSON object's entries as they are written, a key given twice included (a map would keep
+/// only its last value).
+fn every_entry<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<(String, i32)>, D::Error> {
+    struct Entries;
+    impl<'de> serde::de::Visitor<'de> for Entries {
+        type Value = Vec<(String, i32)>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an object of moves and margins")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut entries = Vec::new();
+            while let Some(entry) = map.next_entry()? {
+                entries.push(entry);
+            }
+            Ok(entries)
+        }
+    }
+    deserializer.deserialize_map(Entries)
+}
+
+/// The most points one move can give away: the best move's margin less the worst's.
+pub const MAX_LOSS: i32 = 128;
 
 impl SuitePosition {
     /// Reads one line of a suite file, checked: the position legal and not over, every legal
@@ -45,17 +73,27 @@ impl SuitePosition {
         if position.game_over() || legal.len() < 2 {
             return Err(format!("{position}: no choice of moves to judge"));
         }
-        let mut values = Vec::with_capacity(legal.len());
-        for (text, &margin) in &line.values {
+        // The final margin differs from today's lead by at most the squares still free
+        // (each move fills one).
+        let lead = i32::from(position.score(position.side_to_move()))
+            - i32::from(position.score(position.side_to_move().opponent()));
+        let free = 64 - position.occupied().count() as i32;
+        let reach = lead.abs() + free;
+        let mut values: Vec<(Move, i32)> = Vec::with_capacity(legal.len());
+        for (text, margin) in line.values {
             let m: Move = text
                 .parse()
                 .map_err(|e| format!("{position}: bad move {text:?}: {e}"))?;
             if !legal.contains(&m) {
                 return Err(format!("{position}: {text} is not a legal move"));
             }
-            if !(-64..=64).contains(&margin) {
+            if values.iter().any(|&(seen, _)| seen == m) {
+                return Err(format!("{position}: {text} is valued twice"));
+            }
+            if !(-reach..=reach).contains(&margin) {
                 return Err(format!(
-                    "{position}: {text} has margin {margin}, not −64 to 64"
+                    "{position}: {text} has margin {margin}, beyond the ±{reach} a lead of \
+                     {lead} and {free} free squares allow"
                 ));
             }
             values.push((m, margin));
@@ -120,7 +158,8 @@ impl Score {
         }
         let mean = self.losses.iter().map(|&l| f64::from(l)).sum::<f64>() / n;
         if n < 2.0 {
-            return (mean, mean, mean);
+            // One position says nothing of the spread: the interval is all a loss can be.
+            return (mean, 0.0, f64::from(MAX_LOSS));
         }
         let variance = self
             .losses
@@ -177,11 +216,22 @@ mod tests {
         foreign[0].0 = "a1:a1".into();
         assert!(SuitePosition::parse(&line(&foreign)).is_err());
         let mut wide = good.clone();
-        wide[0].1 = 65;
+        wide[0].1 = 33; // a lead of 1 (13 to 12) and 31 free squares
         assert!(
             SuitePosition::parse(&line(&wide))
                 .unwrap_err()
-                .contains("−64 to 64")
+                .contains("beyond the ±32")
+        );
+        wide[0].1 = 32;
+        assert!(SuitePosition::parse(&line(&wide)).is_ok());
+        let mut twice = line(&good);
+        let first = format!("\"{}\":{}", good[0].0, good[0].1);
+        twice = twice.replacen(&first, &format!("{first},\"{}\":5", good[0].0), 1);
+        assert!(
+            SuitePosition::parse(&twice)
+                .unwrap_err()
+                .contains("valued twice"),
+            "{twice}"
         );
         assert!(SuitePosition::parse("{}").is_err());
     }

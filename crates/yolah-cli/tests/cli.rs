@@ -217,6 +217,45 @@ fn replay_takes_a_one_game_pgn_as_review_does_and_names_both_formats() {
         &yolah(&["replay", two.to_str().unwrap()], ""),
         "holds more than one game: add --game N to pick one",
     );
+    // A match's PGN cut inside its second game: the first is the file's one whole game, and
+    // the cut one is said, read alone or asked for.
+    let pgn = dir.path().join("m.pgn");
+    let made = yolah(
+        &[
+            "match",
+            "random",
+            "random:seed=2",
+            "-g",
+            "2",
+            "--seed",
+            "3",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(made.status.success(), "{}", stderr(&made));
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let second = text[1..].find("[Event").unwrap() + 1;
+    let cut = dir.path().join("cut.pgn");
+    std::fs::write(&cut, &text[..second + 300]).unwrap();
+    let cut = cut.to_str().unwrap();
+    let output = yolah(&["replay", cut], "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).starts_with("game 0:"),
+        "{}",
+        stdout(&output)
+    );
+    assert!(
+        stderr(&output).contains("skipped the last game"),
+        "{}",
+        stderr(&output)
+    );
+    assert_clean_error(
+        &yolah(&["replay", cut, "--game", "1"], ""),
+        "has no game 1 (its last game, cut short",
+    );
     let neither = dir.path().join("notpgn.pgn");
     std::fs::write(&neither, "hello world\n").unwrap();
     let output = yolah(&["replay", neither.to_str().unwrap(), "--game", "0"], "");

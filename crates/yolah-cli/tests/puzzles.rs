@@ -195,6 +195,13 @@ fn a_full_disk_is_said_in_one_line_and_loses_nothing() {
     assert!(size > 4096, "{size} bytes");
     let disk = SmallDisk::new(64 * 1024);
     let out = disk.path().join("puzzles.jsonl");
+    // No room even for the header: refused, and the file it made is gone.
+    disk.leave(0);
+    let output = run(&args(&out, 1000, csv));
+    assert!(!output.status.success(), "the disk had room");
+    assert_one_line(&stderr(&output));
+    assert!(!out.exists(), "an empty file left behind");
+    disk.free();
     disk.leave(4096);
     let start = args(&out, 1000, csv);
     let output = run(&start);

@@ -108,6 +108,10 @@ fn a_bad_suite_is_refused_in_one_line() {
             "legal moves valued",
         ),
         (
+            write("twice.jsonl", &format!("{}\n{}\n", lines[0], lines[0])),
+            "line 2: the position of line 1 again",
+        ),
+        (
             dir.path().join("absent").to_str().unwrap().to_string(),
             "cannot read",
         ),

@@ -177,14 +177,14 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     if since > 0 {
         append(serde_json::to_string(&Scanned { scanned })?, &mut len)?;
     }
+    let short = if found < options.count {
+        format!(" (the games ran out before {})", options.count)
+    } else {
+        String::new()
+    };
     writeln!(
         out,
-        "puzzles: {found} in {shown} from {scanned} games{}",
-        if found < options.count {
-            format!(" (the games ran out before {})", options.count)
-        } else {
-            String::new()
-        }
+        "puzzles: {found} in {shown} from {scanned} games{short}"
     )?;
     Ok(())
 }
@@ -239,6 +239,24 @@ fn games(
     }
 }
 
+/// A new puzzles file, its header written at once: a file this run made and could not write
+/// it into (a full disk) goes, so nothing is left to be refused as existing next time.
+fn start_new(
+    path: &Path,
+    mut file: File,
+    header: &Header,
+    mut sofar: Sofar,
+) -> Result<(File, Sofar)> {
+    let header = format!("{}\n", serde_json::to_string(header)?);
+    let written = yolah_ai::files::append_whole(&mut file, &mut sofar.len, header.as_bytes())
+        .and_then(|()| file.sync_data());
+    if let Err(error) = written {
+        let _ = std::fs::remove_file(path);
+        return Err(error.into());
+    }
+    Ok((file, sofar))
+}
+
 /// Opens the puzzles file under its lock: a new one (refused if it exists), or with
 /// `resume` one of ours with the same header, read through and checked, cut after its last
 /// whole line (an empty file, one a kill left before its header, is taken as new).
@@ -272,7 +290,7 @@ fn open(path: &Path, header: &Header, resume: bool) -> Result<(File, Sofar)> {
         len: 0,
     };
     if !resume {
-        return Ok((file, sofar));
+        return start_new(path, file, header, sofar);
     }
     let mut reader = std::io::BufReader::new(&file);
     let mut line = Vec::new();

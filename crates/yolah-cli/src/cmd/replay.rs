@@ -260,6 +260,12 @@ pub(super) fn only_game(path: &Path) -> Result<Picked> {
         ))
         .into());
     }
+    if reader.cut().is_some() {
+        eprintln!(
+            "note: skipped the last game of '{}', cut short (a kill or a full disk as it was written)",
+            path.display()
+        );
+    }
     let number = first.tag("Game").unwrap_or("0").to_string();
     Ok(Picked::of_pgn(&number, first))
 }
@@ -461,8 +467,20 @@ fn pgn_game(path: &Path, number: u64, pick: Option<&Pick>) -> Result<PgnGame> {
             game.map_err(|e| anyhow::anyhow!("'{}' {e}", path.display()))?,
         );
     }
-    let game = search.result(&path.display().to_string())?;
-    if reader.cut().is_some() {
+    let cut = reader.cut().is_some();
+    let game = search
+        .result(&path.display().to_string())
+        .map_err(|error| {
+            if cut {
+                anyhow::anyhow!(
+                    "{error} (its last game, cut short by a kill or a full disk as it was written, \
+                 was left out)"
+                )
+            } else {
+                error
+            }
+        })?;
+    if cut {
         eprintln!(
             "note: skipped the last game of '{}', cut short",
             path.display()

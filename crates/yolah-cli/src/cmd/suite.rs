@@ -41,6 +41,7 @@ fn read(options: &Options) -> Result<Vec<SuitePosition>> {
         .map_err(|e| anyhow::anyhow!("cannot read {shown}: {e}"))?;
     let lines = yolah_ai::files::BoundedLines::new(std::io::BufReader::new(file), MAX_LINE);
     let mut positions = Vec::new();
+    let mut seen = std::collections::HashMap::new();
     for (number, line) in (1..).zip(std::io::BufReader::new(lines).lines()) {
         let line = line.map_err(|e| anyhow::anyhow!("{shown} line {number}: {e}"))?;
         if line.trim().is_empty() {
@@ -51,6 +52,9 @@ fn read(options: &Options) -> Result<Vec<SuitePosition>> {
         }
         let position = SuitePosition::parse(&line)
             .map_err(|e| anyhow::anyhow!("{shown} line {number}: {e}"))?;
+        if let Some(first) = seen.insert(position.position.to_string(), number) {
+            bail!("{shown} line {number}: the position of line {first} again");
+        }
         positions.push(position);
     }
     if positions.is_empty() {
