@@ -1,5 +1,5 @@
 //! The command line: every subcommand and its flags, one set of conventions for all
-//! (docs/guide.md, "Conventions"):
+//! (docs/guide/rules.md, "Conventions"):
 //! - a position is `-p, --position <POSITION>`, in notation or `startpos` (the default);
 //! - a count of games is `-g, --games <N>`; an output is `-o, --out <DIR>` or `<FILE>`;
 //! - `-s, --seed <SEED>` defaults to 1 everywhere, so a command run twice plays the same
@@ -91,13 +91,13 @@ pub enum Command {
     ///
     /// Each move's class (best, good, inaccuracy, mistake, blunder), the engine's line where
     /// it was not best, each side's accuracy, and where a move changed a proved result, the
-    /// moves that kept it. The thresholds are in docs/guide.md.
+    /// moves that kept it. The thresholds are in docs/guide/analysis.md.
     #[command(allow_negative_numbers = true)]
     Review(cmd::review::Options),
     /// Find proven puzzles in game records: positions where one move alone wins (or saves the
     /// draw), every other move proved worse by the solver.
     ///
-    /// Writes JSON lines (docs/guide.md, "Puzzles"); resumable with --resume.
+    /// Writes JSON lines (docs/guide/analysis.md, "puzzles"); resumable with --resume.
     Puzzles(cmd::puzzles::Options),
     /// Solve a position: the exact final margin with best play, and its line.
     #[command(allow_negative_numbers = true)]

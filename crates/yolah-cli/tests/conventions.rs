@@ -1,4 +1,4 @@
-//! One set of conventions for every subcommand (docs/guide.md, "Conventions"), checked on the
+//! One set of conventions for every subcommand (docs/guide/rules.md, "Conventions"), checked on the
 //! binary: the same flags in the same form, one default for seeds, random plies and players,
 //! errors whose help hint runs, a full help for bare `yolah`, `--json` that is JSON.
 

@@ -12,15 +12,28 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// The user guide's pages (`docs/guide/*.md`), as paths from the root, in name order.
+fn guide_pages() -> Vec<String> {
+    let mut pages: Vec<String> = std::fs::read_dir(root().join("docs/guide"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("docs/guide/{name}"))
+        .collect();
+    pages.sort();
+    assert!(pages.len() >= 8, "{pages:?}");
+    pages
+}
+
 /// One command of a console block and the lines it should print.
 struct Example {
-    file: &'static str,
+    file: String,
     line: usize,
     args: Vec<String>,
     expected: Vec<String>,
 }
 
-fn examples(file: &'static str) -> Vec<Example> {
+fn examples(file: &str) -> Vec<Example> {
     let text = std::fs::read_to_string(root().join(file)).unwrap();
     let mut examples = Vec::new();
     let mut in_console = false;
@@ -34,7 +47,7 @@ fn examples(file: &'static str) -> Vec<Example> {
         }
         if let Some(command) = line.strip_prefix("$ yolah ") {
             examples.push(Example {
-                file,
+                file: file.to_string(),
                 line: number + 1,
                 args: shell_words::split(command).unwrap(),
                 expected: Vec::new(),
@@ -97,9 +110,13 @@ fn scratch() -> tempfile::TempDir {
 fn the_documented_outputs_are_what_the_program_prints() {
     let mut checked = 0;
     let mut wrong = Vec::new();
-    for file in ["README.md", "docs/guide.md"] {
+    for file in ["README.md", "docs/guide.md"]
+        .into_iter()
+        .map(String::from)
+        .chain(guide_pages())
+    {
         let scratch = scratch();
-        for example in examples(file) {
+        for example in examples(&file) {
             let output = Command::new(env!("CARGO_BIN_EXE_yolah"))
                 .args(&example.args)
                 .current_dir(scratch.path())
@@ -160,6 +177,7 @@ fn the_documents_name_only_paths_that_exist() {
             documents.push(path);
         }
     }
+    documents.extend(guide_pages().iter().map(|page| root().join(page)));
     let mut missing = Vec::new();
     for document in &documents {
         let text = std::fs::read_to_string(document).unwrap();
@@ -198,6 +216,7 @@ fn every_example_with_output_is_checked_or_says_why_not() {
             files.push(path);
         }
     }
+    files.extend(guide_pages().iter().map(|page| root().join(page)));
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
         let mut block: Option<(String, usize, Vec<&str>)> = None;
@@ -412,4 +431,76 @@ fn the_notebooks_sections_are_titled_by_subject_and_found_by_their_references() 
         broken.is_empty(),
         "references to no title of the notebook: {broken:#?}"
     );
+}
+
+/// The guide is a book of pages, none over 500 lines, and every link into it (from the README,
+/// the documents and the pages themselves) finds its page and, when it names one, a heading
+/// of that page.
+#[test]
+fn the_guide_is_pages_and_every_link_into_it_lands() {
+    let mut headings = std::collections::HashMap::new();
+    for page in guide_pages() {
+        let text = std::fs::read_to_string(root().join(&page)).unwrap();
+        let lines = text.lines().count();
+        assert!(lines <= 500, "{page}: {lines} lines");
+        let mut in_code = false;
+        let mut anchors = Vec::new();
+        for line in text.lines() {
+            if line.starts_with("```") {
+                in_code = !in_code;
+            } else if !in_code && line.starts_with('#') {
+                anchors.push(anchor(line.trim_start_matches('#').trim()));
+            }
+        }
+        headings.insert(page, anchors);
+    }
+    let mut sources = vec!["README.md".to_string(), "docs/guide.md".to_string()];
+    for entry in std::fs::read_dir(root().join("docs")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.ends_with(".md") && name != "guide.md" {
+            sources.push(format!("docs/{name}"));
+        }
+    }
+    sources.extend(guide_pages());
+    let mut broken = Vec::new();
+    let mut found = 0;
+    for source in &sources {
+        let text = std::fs::read_to_string(root().join(source)).unwrap();
+        let folder = Path::new(source).parent().unwrap();
+        for (i, _) in text.match_indices("](") {
+            let target = text[i + 2..].split(')').next().unwrap();
+            let (file, anchor) = target.split_once('#').unwrap_or((target, ""));
+            let page = if file.is_empty() {
+                source.clone()
+            } else {
+                let joined = folder.join(file);
+                let mut parts: Vec<String> = Vec::new();
+                for part in joined.components() {
+                    match part.as_os_str().to_string_lossy().as_ref() {
+                        ".." => {
+                            parts.pop();
+                        }
+                        "." => {}
+                        other => parts.push(other.to_string()),
+                    }
+                }
+                parts.join("/")
+            };
+            if !page.starts_with("docs/guide") || file.starts_with("http") {
+                continue;
+            }
+            found += 1;
+            if !root().join(&page).exists() {
+                broken.push(format!("{source}: {target} (no page)"));
+            } else if !anchor.is_empty()
+                && !headings
+                    .get(&page)
+                    .is_some_and(|anchors| anchors.iter().any(|a| a == anchor))
+            {
+                broken.push(format!("{source}: {target} (no heading)"));
+            }
+        }
+    }
+    assert!(found >= 30, "only {found} links into the guide");
+    assert!(broken.is_empty(), "links that do not land: {broken:#?}");
 }

@@ -1,5 +1,5 @@
 //! The four enemies of every writer of a user's data, met the same way in every crate's tests
-//! (`docs/guide.md`, *Reliability*, lists which writer passes which):
+//! (`docs/guide/reliability.md`, *Reliability*, lists which writer passes which):
 //!
 //! - **a kill** at any write: [`kill_at_random`] starts a process again and again and kills it
 //!   (SIGKILL) after a random delay; the test checks after each kill that everything the
