@@ -339,6 +339,16 @@ pub fn move_accuracy(loss: f64) -> f64 {
 }
 
 /// The engine that reviews and the solver that proves, each with its table.
+///
+/// ```
+/// use yolah_ai::review::{Reviewer, Settings};
+/// use yolah_core::{Move, Position};
+/// let moves: Vec<Move> = ["a1:c3", "h1:h4", "c3:c2"].iter().map(|m| m.parse().unwrap()).collect();
+/// let settings = Settings { nodes: 2_000, ..Settings::default() };
+/// let review = Reviewer::new(settings, None).review(&Position::start(), &moves, |_, _| {});
+/// assert_eq!(review.moves.len(), 3);
+/// assert!(!review.out_of_time);
+/// ```
 pub struct Reviewer {
     engine: Minimax,
     solver: Minimax,

@@ -14,6 +14,17 @@ use std::time::Duration;
 use yolah_core::text::quote;
 
 /// A parsed, checked player spec.
+///
+/// ```
+/// use yolah_ai::Spec;
+/// use yolah_core::Position;
+/// let spec: Spec = "minimax:depth=3".parse().unwrap();
+/// assert_eq!(spec.to_string(), "minimax:depth=3");
+/// let report = spec.agent(1).choose(&Position::start());
+/// assert!(Position::start().check_move(report.mv).is_ok());
+/// let error = "minimax:depth=0".parse::<Spec>().unwrap_err();
+/// assert!(error.to_string().contains("depth"), "{error}");
+/// ```
 #[derive(Clone, Debug)]
 pub struct Spec {
     text: String,

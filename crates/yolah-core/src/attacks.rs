@@ -91,6 +91,12 @@ const _: () = {
 
 /// The squares a piece on `from` can move to: along its eight lines, up to the board edge or
 /// the first occupied square, never onto one (`occupied` holds pieces and holes).
+///
+/// ```
+/// use yolah_core::{Bitboard, Square, attacks};
+/// // A queen alone on a1 reaches its rank, its file and its diagonal.
+/// assert_eq!(attacks(Square::A1, Bitboard(1)).count(), 21);
+/// ```
 #[inline(always)]
 pub fn attacks(from: Square, occupied: Bitboard) -> Bitboard {
     let m = &MAGICS[from.index()];

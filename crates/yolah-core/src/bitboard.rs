@@ -7,6 +7,14 @@ use crate::square::Square;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
 /// A set of squares.
+///
+/// ```
+/// use yolah_core::{Bitboard, Square};
+/// let corners = Bitboard::from_square(Square::A1) | Bitboard::from_square(Square::H8);
+/// assert_eq!(corners.count(), 2);
+/// assert!(corners.contains(Square::H8));
+/// assert_eq!(corners.squares().map(|s| s.to_string()).collect::<Vec<_>>(), ["a1", "h8"]);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
 #[repr(transparent)]
 pub struct Bitboard(pub u64);

@@ -3,6 +3,13 @@
 use std::fmt;
 
 /// Black or white. Black moves first.
+///
+/// ```
+/// use yolah_core::Color;
+/// assert_eq!(Color::Black.opponent(), Color::White);
+/// assert_eq!(Color::to_move_at(1), Color::White);
+/// assert_eq!(Color::White.to_string(), "white");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Color {
     /// Moves at even plies.

@@ -8,6 +8,12 @@ use crate::square::Square;
 use std::fmt;
 
 /// A position drawn with `marks` shown as `+`.
+///
+/// ```
+/// use yolah_core::{Diagram, Position};
+/// let text = Diagram::new(&Position::start()).to_string();
+/// assert!(text.contains("score: black 0, white 0; black to move"));
+/// ```
 pub struct Diagram<'a> {
     position: &'a Position,
     marks: Bitboard,

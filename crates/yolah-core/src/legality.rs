@@ -7,6 +7,14 @@ use crate::square::Square;
 use std::fmt;
 
 /// Why a move is not legal in a position.
+///
+/// ```
+/// use yolah_core::{Move, Position};
+/// let start = Position::start();
+/// let error = start.check_move("a1:b3".parse().unwrap()).unwrap_err();
+/// assert_eq!(error.to_string(), "a1:b3 does not follow a rank, file or diagonal");
+/// assert!(start.check_move("a1:b2".parse().unwrap()).is_ok());
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum IllegalMove {
     /// The game is over: neither side can move, and no move (not even a pass) follows.

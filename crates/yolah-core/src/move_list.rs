@@ -10,6 +10,14 @@ use std::ops::Deref;
 pub const MAX_MOVES: usize = 100;
 
 /// Up to [`MAX_MOVES`] moves, without allocation.
+///
+/// ```
+/// use yolah_core::Position;
+/// let mut moves = Position::start().moves();
+/// assert_eq!(moves.len(), 56);
+/// moves.retain(|m| m.from().to_string() == "a1");
+/// assert_eq!(moves.len(), 14);
+/// ```
 #[derive(Clone, Copy)]
 pub struct MoveList {
     moves: [Move; MAX_MOVES],

@@ -6,6 +6,15 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A move, `from | to << 6`. Only the pass has `from == to`.
+///
+/// ```
+/// use yolah_core::{Move, Square};
+/// let m: Move = "e4:g2".parse().unwrap();
+/// assert_eq!((m.from(), m.to()), ("e4".parse::<Square>().unwrap(), "g2".parse().unwrap()));
+/// assert_eq!(m.to_string(), "e4:g2");
+/// assert!("a1:a1".parse::<Move>().unwrap().is_pass());
+/// assert!("e4g2".parse::<Move>().is_err());
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
 #[repr(transparent)]
 pub struct Move(u16);

@@ -249,6 +249,14 @@ impl Position {
 /// notation or `startpos`, then optionally `moves m1 m2 …` (`startpos moves a1:c3 h1:h4`),
 /// each move checked in turn. The one way the command line's `--position` and the engine
 /// protocol's `position` read a position with moves.
+///
+/// ```
+/// use yolah_core::PositionLine;
+/// let line: PositionLine = "startpos moves a1:c3 h1:h4".parse().unwrap();
+/// assert_eq!(line.moves.len(), 2);
+/// assert_eq!(line.position().ply(), 2);
+/// assert!("startpos moves a1:c3 a1:c4".parse::<PositionLine>().is_err());
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PositionLine {
     /// The position the moves start from.

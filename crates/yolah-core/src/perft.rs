@@ -19,6 +19,11 @@ pub const MAX_DEPTH: u32 = 20;
 /// Leaves of the tree below `position` at `depth` plies: on x86-64 CPUs with POPCNT and
 /// BMI2, through a copy of the recursion compiled for them (chosen at run time, so a portable
 /// build counts as fast as a native one).
+///
+/// ```
+/// use yolah_core::{Position, perft};
+/// assert_eq!(perft(&mut Position::start(), 2), 2_988);
+/// ```
 pub fn perft(position: &mut Position, depth: u32) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("popcnt")
@@ -78,6 +83,12 @@ const SPLIT_DEPTH: u32 = 4;
 /// [`perft`] on the current rayon pool: each move of the first plies a task (nested, so the
 /// pool's work stealing evens the subtrees out), the last `SPLIT_DEPTH` plies counted on one
 /// thread. The same count as [`perft`].
+///
+/// ```
+/// use yolah_core::Position;
+/// use yolah_core::perft::perft_parallel;
+/// assert_eq!(perft_parallel(&Position::start(), 3), 164_512);
+/// ```
 pub fn perft_parallel(position: &Position, depth: u32) -> u64 {
     use rayon::prelude::*;
     if depth <= SPLIT_DEPTH {

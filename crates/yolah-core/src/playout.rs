@@ -60,6 +60,16 @@ pub(crate) static BEYOND: [[u64; 64]; 64] = {
 };
 
 /// A game being played out at random. Pieces 0–3 are black's, 4–7 white's.
+///
+/// ```
+/// use rand::SeedableRng;
+/// use yolah_core::{Playout, Position};
+/// let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+/// let outcome = Playout::new(&Position::start()).run(&mut rng);
+/// // The same seed plays the same game.
+/// let again = Playout::new(&Position::start()).run(&mut rand::rngs::SmallRng::seed_from_u64(7));
+/// assert_eq!(outcome, again);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Playout {
     squares: [usize; 8],

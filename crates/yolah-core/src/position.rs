@@ -33,6 +33,12 @@ impl std::fmt::Display for Cell {
 }
 
 /// How a finished game ended.
+///
+/// ```
+/// use yolah_core::{Color, Outcome};
+/// assert_eq!(Outcome::from_scores(30, 28), Outcome::Win(Color::Black));
+/// assert_eq!(Outcome::from_scores(30, 30).half_points(Color::White), 1);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Outcome {
     /// This side made more moves.
@@ -63,6 +69,19 @@ impl Outcome {
 
 /// A Yolah position. Invariants (upheld by [`Position::start`], the notation parser and legal
 /// play): four pieces a side, pieces and holes disjoint, one hole per point scored.
+///
+/// ```
+/// use yolah_core::{Color, Move, Position};
+/// let mut position = Position::start();
+/// assert_eq!(position.side_to_move(), Color::Black);
+/// let m: Move = "a1:c3".parse().unwrap();
+/// position.play(m);
+/// assert_eq!((position.score(Color::Black), position.ply()), (1, 1));
+/// assert_eq!(position.to_string(), "w6b/8/8/3bw3/3wb3/2b5/8/x6w w 1 0 1");
+/// position.undo(m);
+/// assert_eq!(position, Position::start());
+/// assert!(!position.game_over() && position.outcome().is_none());
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Position {
     pieces: [Bitboard; 2],

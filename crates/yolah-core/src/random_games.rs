@@ -81,6 +81,13 @@ impl Path {
 
 /// Plays `games` random games from the start on the current rayon pool, on this CPU's best
 /// path, calling `progress` with the number of games finished in each chunk as it completes.
+///
+/// ```
+/// use yolah_core::random_games::random_games;
+/// let tally = random_games(1_000, 42, &|_| {});
+/// assert_eq!(tally.games(), 1_000);
+/// assert_eq!(tally, random_games(1_000, 42, &|_| {}));
+/// ```
 pub fn random_games(games: u64, seed: u64, progress: &(dyn Fn(u64) + Sync)) -> Tally {
     random_games_on(Path::best(), games, seed, progress)
 }

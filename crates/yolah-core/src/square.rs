@@ -7,6 +7,14 @@ use std::fmt;
 use std::str::FromStr;
 
 /// One of the 64 squares, `rank * 8 + file`.
+///
+/// ```
+/// use yolah_core::Square;
+/// let e4: Square = "e4".parse().unwrap();
+/// assert_eq!((e4.file(), e4.rank(), e4.index()), (4, 3, 28));
+/// assert_eq!(e4.offset(1, 1).unwrap().to_string(), "f5");
+/// assert_eq!(Square::all().count(), 64);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 #[repr(transparent)]
 pub struct Square(u8);

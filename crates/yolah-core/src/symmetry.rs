@@ -11,6 +11,17 @@ use crate::square::Square;
 
 /// One of the eight symmetries of the square: first swap files and ranks if `transpose`, then
 /// mirror the files if `flip_files`, then the ranks if `flip_ranks`.
+///
+/// ```
+/// use yolah_core::{Position, Symmetry};
+/// let mut position = Position::start();
+/// position.play("a1:c3".parse().unwrap());
+/// for symmetry in Symmetry::ALL {
+///     let image = symmetry.position(&position);
+///     assert_eq!(image.moves().len(), position.moves().len());
+///     assert_eq!(symmetry.inverse().position(&image), position);
+/// }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Symmetry {
     transpose: bool,

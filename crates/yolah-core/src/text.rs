@@ -2,6 +2,10 @@
 
 /// A text a user typed, quoted for an error message: at most 40 characters of it, control
 /// characters (a newline) shown as spaces, so that the message stays one short line.
+///
+/// ```
+/// assert_eq!(yolah_core::text::quote("e4g2"), "'e4g2'");
+/// ```
 pub fn quote(text: &str) -> String {
     format!("'{}'", clip(text))
 }

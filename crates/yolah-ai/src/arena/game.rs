@@ -73,6 +73,16 @@ pub fn adjudication(position: &Position) -> Option<[u8; 2]> {
 /// # Panics
 /// If a player of this process returns an illegal move: that is a bug in the player, not a
 /// user error. (An external program's illegal move is its forfeit.)
+///
+/// ```
+/// use yolah_ai::Spec;
+/// use yolah_ai::arena::game::play_game;
+/// let (black, white): (Spec, Spec) = ("minimax:depth=2".parse().unwrap(), "random".parse().unwrap());
+/// let mut plies = 0;
+/// let game = play_game(&mut black.agent(1), &mut white.agent(2), &[], |_, _| plies += 1);
+/// assert_eq!(plies, game.moves.len());
+/// assert_eq!(game.outcome, yolah_core::Outcome::from_scores(game.scores[0], game.scores[1]));
+/// ```
 pub fn play_game(
     black: &mut Agent,
     white: &mut Agent,

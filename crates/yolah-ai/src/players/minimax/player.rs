@@ -102,6 +102,20 @@ impl Minimax {
 
     /// The final margin of `position` with best play, for its side to move, if this search
     /// (the [`Minimax::solver`], say) proves it within `nodes` (a finished game's is its own).
+    ///
+    /// ```
+    /// use rand::SeedableRng;
+    /// use yolah_ai::players::minimax::Minimax;
+    /// use yolah_core::Position;
+    /// // An endgame of a random game, 12 squares left free.
+    /// let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+    /// let mut position = Position::start();
+    /// while 64 - position.occupied().count() > 12 && !position.game_over() {
+    ///     position.play(position.random_move(&mut rng));
+    /// }
+    /// let margin = Minimax::solver(16, 1).prove(&position, 10_000_000).unwrap();
+    /// assert!(margin.abs() <= 64);
+    /// ```
     pub fn prove(&mut self, position: &Position, nodes: u64) -> Option<i32> {
         let limits = Limits {
             nodes: Some(nodes),
