@@ -17,7 +17,7 @@ fn guide_pages() -> Vec<String> {
     let mut pages: Vec<String> = std::fs::read_dir(root().join("docs/guide"))
         .unwrap()
         .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|name| name.ends_with(".md"))
+        .filter(|name| extension(Path::new(name)) == "md")
         .map(|name| format!("docs/guide/{name}"))
         .collect();
     pages.sort();
@@ -457,7 +457,7 @@ fn the_guide_is_pages_and_every_link_into_it_lands() {
     let mut sources = vec!["README.md".to_string(), "docs/guide.md".to_string()];
     for entry in std::fs::read_dir(root().join("docs")).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();
-        if name.ends_with(".md") && name != "guide.md" {
+        if extension(Path::new(&name)) == "md" && name != "guide.md" {
             sources.push(format!("docs/{name}"));
         }
     }
