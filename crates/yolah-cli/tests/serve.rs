@@ -231,16 +231,17 @@ fn a_second_server_on_one_database_is_refused() {
     again.wait().unwrap();
 }
 
-/// Issue 42: Ctrl-C or SIGTERM stops the server cleanly: its games are folded from the
-/// write-ahead log into the file (the file alone, copied elsewhere, holds them), it says so,
-/// and exits with 0. Folders it made for `--db` are said on the first line.
-#[test]
-fn sigterm_folds_every_game_into_the_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("new/folder/games.sqlite");
+/// `yolah serve --port 0 --db DB` started, its stdout read through, and its first line.
+fn serving(
+    db: &std::ffi::OsStr,
+) -> (
+    std::process::Child,
+    BufReader<std::process::ChildStdout>,
+    String,
+) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_yolah"))
         .args(["serve", "--port", "0", "--db"])
-        .arg(&db)
+        .arg(db)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -248,6 +249,33 @@ fn sigterm_folds_every_game_into_the_file() {
     let mut output = BufReader::new(child.stdout.take().unwrap());
     let mut first = String::new();
     output.read_line(&mut first).unwrap();
+    (child, output, first)
+}
+
+/// Stops a server with SIGTERM: it must exit with 0; what it printed after its first line.
+fn stopped(
+    mut child: std::process::Child,
+    mut output: BufReader<std::process::ChildStdout>,
+) -> String {
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut rest = String::new();
+    output.read_to_string(&mut rest).unwrap();
+    assert!(child.wait().unwrap().success(), "{rest}");
+    rest
+}
+
+/// Issue 42: Ctrl-C or SIGTERM stops the server cleanly: its games are folded from the
+/// write-ahead log into the file (the file alone, copied elsewhere, holds them), it says so,
+/// and exits with 0. Folders it made for `--db` are said on the first line.
+#[test]
+fn sigterm_folds_every_game_into_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("new/folder/games.sqlite");
+    let (child, output, first) = serving(db.as_os_str());
     assert!(
         first.contains(&format!(
             "(folder {} made)",
@@ -270,14 +298,7 @@ fn sigterm_folds_every_game_into_the_file() {
     ))
     .unwrap();
     assert_eq!(moves_of(&next(&mut page, "state")), ["a1:c3"]);
-    let status = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let mut rest = String::new();
-    output.read_to_string(&mut rest).unwrap();
-    assert!(child.wait().unwrap().success(), "{rest}");
+    let rest = stopped(child, output);
     assert!(rest.starts_with("stopped; every game is in "), "{rest}");
     let copy = dir.path().join("copy.sqlite");
     std::fs::copy(&db, &copy).unwrap();
@@ -308,27 +329,12 @@ fn a_damaged_database_is_refused_and_left_alone() {
 /// that they are "in :memory:".
 #[test]
 fn a_memory_database_says_its_games_are_not_kept() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_yolah"))
-        .args(["serve", "--port", "0", "--db", ":memory:"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut output = BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    output.read_line(&mut first).unwrap();
+    let (child, output, first) = serving(std::ffi::OsStr::new(":memory:"));
     assert!(
         first.contains("games kept in memory only (--db :memory:): gone when the server stops"),
         "{first}"
     );
-    let status = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let mut rest = String::new();
-    output.read_to_string(&mut rest).unwrap();
-    assert!(child.wait().unwrap().success(), "{rest}");
+    let rest = stopped(child, output);
     assert_eq!(
         rest.trim(),
         "stopped; the games were kept in memory only (--db :memory:) and are gone"
