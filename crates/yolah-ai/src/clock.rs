@@ -268,7 +268,7 @@ mod tests {
         assert_eq!(tc.increment, Duration::ZERO);
         assert_eq!(tc.to_string(), "1min+0");
         assert_eq!("1.5s+0".parse::<TimeControl>().unwrap().base, ms(1500));
-        // A zero increment with its unit is a zero increment (issue 35, item 12).
+        // A zero increment with its unit is a zero increment.
         for zero in ["8s+0s", "1min+0s", "8s+0ms", "8s + 0us"] {
             let tc: TimeControl = zero.parse().unwrap_or_else(|e| panic!("{zero}: {e}"));
             assert_eq!(tc.increment, Duration::ZERO, "{zero}");

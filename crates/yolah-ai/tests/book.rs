@@ -88,7 +88,7 @@ fn minimax_plays_the_book_and_says_so_unless_told_not_to() {
     assert_eq!(report.depth, Some(found.depth));
     // Off when told, and by default for other evaluations than the shipped network (the
     // book is its choices); on when told.
-    // A depth or a node limit asks for a search (issue 35, item 11).
+    // A depth or a node limit asks for a search.
     for (spec, book) in [
         ("minimax:time=50ms,eval=nn,book=off", false),
         ("minimax:time=50ms", false),

@@ -1,5 +1,5 @@
 //! An `engine:` player whose program floods its output forfeits at its deadline, and the
-//! lines it floods with never fill our memory (issue 35, item 1). Alone in its binary, so the
+//! lines it floods with never fill our memory. Alone in its binary, so the
 //! memory it measures is its own.
 
 use std::path::Path;

@@ -207,7 +207,7 @@ fn reaches(position: &Position, target: i32) -> bool {
 
 /// Drawn endgames of more than 20 free squares (where null moves cut under a time limit),
 /// solved as `yolah solve` does (a time limit): a search deeper than the game can last has
-/// proved its value, a draw included, and long before the time is out (issue 42: these
+/// proved its value, a draw included, and long before the time is out (these
 /// reached depth 127 at +0.00 and were reported "not proved within 1min").
 #[test]
 fn solving_proves_drawn_endgames_of_exhaustive_search() {
@@ -255,7 +255,7 @@ fn solving_proves_drawn_endgames_of_exhaustive_search() {
     }
 }
 
-/// Issue 42, item 12's second endgame (22 free squares): proved a draw within the solver's
+/// A review's second endgame (22 free squares): proved a draw within the solver's
 /// time, its line ending drawn. (Its exhaustive check, a minute, is left to the first.)
 #[test]
 fn solving_proves_the_issues_second_drawn_endgame() {

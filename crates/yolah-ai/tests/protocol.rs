@@ -297,7 +297,7 @@ fn the_end_of_input_ends_the_session() {
     session.unwrap().join().unwrap();
 }
 
-// Issue 16: every search player tells what it has found while it thinks, so a GUI (and the
+// Every search player tells what it has found while it thinks, so a GUI (and the
 // browser board) shows it live: `go infinite` is not silent until `stop`.
 #[test]
 fn every_search_player_reports_while_it_thinks() {
@@ -314,7 +314,7 @@ fn every_search_player_reports_while_it_thinks() {
     }
 }
 
-/// Issue 35, item 11: the opening book answers timed moves only. `go infinite` searches until
+/// The opening book answers timed moves only. `go infinite` searches until
 /// `stop` and `go depth N` searches to depth N, even where the book has the position; a timed
 /// move from the start is the book's.
 #[test]
@@ -347,7 +347,7 @@ fn the_book_answers_timed_moves_and_analysis_searches() {
     gui.quit();
 }
 
-/// Issue 35, item 15: an `engine:` player inside the engine that fails still gives a move (the
+/// An `engine:` player inside the engine that fails still gives a move (the
 /// first legal one), and the GUI is told why in an `info string`.
 #[test]
 fn a_failing_inner_engine_says_why_its_move_is_a_replacement() {

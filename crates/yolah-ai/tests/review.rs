@@ -419,7 +419,7 @@ fn contradictions(moves: &[Move], review: &review::Review, budget: u64) -> (Vec<
     (found, checked)
 }
 
-/// Issue 55, item 1: a review never contradicts the solver. Random games' reviews (six here;
+/// A review never contradicts the solver. Random games' reviews (six here;
 /// `YOLAH_REVIEW_GAMES=100` for the notebook's hundred, `YOLAH_REVIEW_FROM=K` from seed K), at the default solver settings but a
 /// smaller budget, against each position's moves proved one by one within that budget.
 #[test]
@@ -453,7 +453,7 @@ fn a_review_never_contradicts_the_solver() {
     );
 }
 
-/// Issue 55, item 1, the fixed case: a game whose ply 34 (22 free squares) the review called an
+/// The fixed case: a game whose ply 34 (22 free squares) the review called an
 /// inaccuracy (+1.33 → +0.27, best g8:g7) when only positions of 20 free squares or fewer were
 /// proved, though the solver proves `g8:h7` a best move (lost by 1, as three others; the rest lose
 /// by more).

@@ -293,7 +293,7 @@ fn counts_have_limits_checked_before_anything_is_written() {
     assert!(!out.exists(), "nothing is written for a refused config");
 }
 
-// Issue 15: a suite's openings, each played twice with colours swapped, the start recorded,
+// A suite's openings, each played twice with colours swapped, the start recorded,
 // and the records checked against the suite on resume.
 #[test]
 fn a_suite_gives_each_opening_to_both_colours() {
@@ -359,7 +359,7 @@ fn tournament_check(config: &Config, records: &[GameRecord]) {
     yolah_ai::arena::tournament::check_against_schedule(config, records, true).unwrap();
 }
 
-// Issue 15: the clock columns were added to record files. A file from before them is read,
+// The clock columns were added to record files. A file from before them is read,
 // and takes new rows without a clock in its own columns; a row with a clock is refused rather
 // than written without it.
 #[test]
@@ -403,7 +403,7 @@ fn a_file_from_before_the_clock_columns_takes_rows_without_a_clock() {
     assert_eq!(RecordFile::read(&path).unwrap().records, records[..2]);
 }
 
-/// Issue 35, item 4: two copies of one player that differ only in their seeds score even over
+/// Two copies of one player that differ only in their seeds score even over
 /// many games, because each game mixes the spec's seed with its own (before, a spec's seed was
 /// reused for every game: +69 Elo [+58, +80] in 4,000 games).
 #[test]

@@ -40,7 +40,7 @@ fn perft_prints_the_count_alone_on_the_last_line() {
     assert_eq!(stdout(&output), stdout(&one), "white can only pass");
 }
 
-/// Issue 42: `-p` takes a position and moves from it, as opening suites and the engine
+/// `-p` takes a position and moves from it, as opening suites and the engine
 /// protocol write it (`startpos moves a1:c3`, or a notation then `moves …`), every command
 /// alike; a bad move is said with its number.
 #[test]
@@ -397,7 +397,7 @@ fn board_symbols(text: &str) -> (std::collections::BTreeSet<String>, Vec<&str>) 
     (symbols, legends)
 }
 
-// Issue 55, item B4: every symbol a board shows is in its legend, `.` included: in `show`,
+// Every symbol a board shows is in its legend, `.` included: in `show`,
 // in `play` (with `+` on the reachable squares) and in `replay` (a finished game, no `+`).
 #[test]
 fn the_board_legend_explains_every_symbol_drawn() {

@@ -113,7 +113,7 @@ fn every_usage_errors_help_hint_runs() {
         &["data", "merge", "--wat"],
         &["tournament", "merge", "--wat"],
         &["think", "--depth", "3"],
-        // Values clap refuses come without a usage of their own (issue 55).
+        // Values clap refuses come without a usage of their own.
         &["serve", "--port", "99999"],
         &["match", "random", "mcts", "--games", "x"],
     ];

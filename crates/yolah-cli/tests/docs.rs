@@ -164,8 +164,8 @@ fn the_wildcards_match_what_they_should() {
 }
 
 /// Every path the README and the documents name, in backquotes, exists: the page that tells a
-/// newcomer where things are, or where a test is, cannot point at a file that moved (issue 55:
-/// the guide named `crates/yolah-ai/tests/network.rs`, which is in `yolah-train`). The lab
+/// newcomer where things are, or where a test is, cannot point at a file that moved (the
+/// guide once named `crates/yolah-ai/tests/network.rs`, which is in `yolah-train`). The lab
 /// notebook is left out: it records where things were when each entry was written.
 #[test]
 fn the_documents_name_only_paths_that_exist() {
@@ -205,7 +205,7 @@ fn the_documents_name_only_paths_that_exist() {
 /// Every example that shows what `yolah` prints is either checked (a `console` block, run
 /// by the test above) or says why not on its first line: `# output varies: …` (time-limited
 /// searches, clocks, rates) or `# not run by the tests: …` (hours of work, a server, input
-/// typed at a prompt). So no deterministic example can go stale unseen (issue 35, item 14).
+/// typed at a prompt). So no deterministic example can go stale unseen.
 #[test]
 fn every_example_with_output_is_checked_or_says_why_not() {
     let mut unmarked = Vec::new();
@@ -266,7 +266,7 @@ fn shows_output(lines: &[&str]) -> bool {
     runs_yolah && output
 }
 
-/// The README's list of documents names every page in `docs/` (issue 42: python.md,
+/// The README's list of documents names every page in `docs/` (python.md,
 /// architecture.md and pgn.md were missing).
 #[test]
 fn the_readme_lists_every_document() {
@@ -332,7 +332,7 @@ fn anchor(heading: &str) -> String {
 }
 
 /// The notebook's sections are titled by subject, not by issue numbers a reader cannot look
-/// up (issue 42), and whatever points into the notebook finds what it names: a link to an
+/// up, and whatever points into the notebook finds what it names: a link to an
 /// anchor, or a title quoted after the file's name (`docs/notebook.md`, "Game clocks").
 #[test]
 fn the_notebooks_sections_are_titled_by_subject_and_found_by_their_references() {

@@ -172,7 +172,7 @@ fn assert_all_ended(pids: &Path) {
     yolah_testkit::assert_all_end(std::fs::read_to_string(pids).unwrap().lines());
 }
 
-// Issue 19, item 7: an engine's helpers end with its game, and with a match that is killed.
+// An engine's helpers end with its game, and with a match that is killed.
 #[test]
 fn an_engine_and_what_it_starts_end_with_the_game_and_with_a_killed_match() {
     let dir = tempfile::tempdir().unwrap();
@@ -302,7 +302,7 @@ impl Session {
     }
 }
 
-// Issue 19, items 8 and 10: an over-long line is discarded as it comes, and a new player is
+// An over-long line is discarded as it comes, and a new player is
 // built only once the old one is gone: the engine's memory stays flat.
 #[test]
 fn memory_stays_flat_under_long_lines_and_new_players() {
@@ -336,7 +336,7 @@ fn memory_stays_flat_under_long_lines_and_new_players() {
     engine.quit();
 }
 
-// Issue 19, item 9: the protocol follows the rules of the rest of the program: no move after
+// The protocol follows the rules of the rest of the program: no move after
 // the end of a game.
 #[test]
 fn no_move_is_accepted_after_the_end_of_a_game() {
@@ -354,7 +354,7 @@ fn no_move_is_accepted_after_the_end_of_a_game() {
     assert_clean_error(&output, "the game is already over");
 }
 
-// Issue 20: a program that cannot start is an error the user sees, not a quiet 0-2.
+// A program that cannot start is an error the user sees, not a quiet 0-2.
 #[test]
 fn a_program_that_never_ran_is_reported() {
     let missing = "engine:time=20ms,cmd=target/release/yolh engine";
@@ -365,7 +365,7 @@ fn a_program_that_never_ran_is_reported() {
         err.contains("never ran: cannot start 'target/release/yolh'"),
         "{err}"
     );
-    // Issue 35, item 15: the match stops at the first game the program cannot start, with
+    // The match stops at the first game the program cannot start, with
     // no summary and no Elo of nothing.
     assert!(stdout(&output).is_empty(), "{}", stdout(&output));
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -393,7 +393,7 @@ fn a_program_that_never_ran_is_reported() {
     assert!(stderr(&output).contains("never ran"), "{}", stderr(&output));
 }
 
-// Issue 15: `go wtime btime winc binc movestogo` (UCI's words): the side to move's time
+// `go wtime btime winc binc movestogo` (UCI's words): the side to move's time
 // becomes its allotment (its time left over the moves to come), answered within it.
 #[test]
 fn a_clock_in_go_becomes_the_move_time() {

@@ -1,4 +1,4 @@
-//! `yolah explorer` (issue 57, item 2): a database built from a match's record and PGN files
+//! `yolah explorer`: a database built from a match's record and PGN files
 //! counts each position's moves as the games played them; bad input is refused in one line
 //! and leaves nothing; its writer meets its four enemies.
 

@@ -1,4 +1,4 @@
-//! The defects a tester found by trying to break the CLI (issue 7), each reproduced as a user
+//! The defects a tester found by trying to break the CLI, each reproduced as a user
 //! meets it: results directories that cannot be corrupted, a limit on every number, errors
 //! that say what is wrong, and exit codes by one rule (2: bad arguments or specs; 1: bad
 //! files or positions).
@@ -119,7 +119,7 @@ fn resume_refuses_games_of_another_tournament() {
     assert_eq!(exit_code(&output), 1);
 }
 
-// Issue 19, item 3: a row of a current-format record without its fingerprint is foreign.
+// A row of a current-format record without its fingerprint is foreign.
 #[test]
 fn resume_refuses_a_row_whose_fingerprint_was_emptied() {
     let dir = tempfile::tempdir().unwrap();
@@ -560,7 +560,7 @@ fn counts_in_messages_agree_with_their_number() {
     assert!(stdout(&output).contains("(seed 1, 1 thread, "));
 }
 
-// Issue 19, item 6: what is not a regular file is refused where a file is meant, and every
+// What is not a regular file is refused where a file is meant, and every
 // read is bounded by what its format allows: nothing reads until memory runs out.
 #[test]
 fn special_and_huge_files_are_refused_unread() {
@@ -619,7 +619,7 @@ fn special_and_huge_files_are_refused_unread() {
     }
 }
 
-// Issue 19, item 15: piped input is echoed as everywhere else a typed text is shown back: at
+// Piped input is echoed as everywhere else a typed text is shown back: at
 // most 40 characters of it.
 #[test]
 fn play_echoes_at_most_forty_characters_of_a_line() {
@@ -635,7 +635,7 @@ fn play_echoes_at_most_forty_characters_of_a_line() {
     assert!(text.contains(&format!("{}…", "z".repeat(40))), "{text}");
 }
 
-/// Issue 35, item 8: one Elo figure, live and final, and one JSON schema for every mode.
+/// One Elo figure, live and final, and one JSON schema for every mode.
 #[test]
 fn a_match_says_one_elo_and_one_schema() {
     let args = ["match", "mcts:iterations=300", "random", "--games", "20"];
@@ -676,7 +676,7 @@ fn a_match_says_one_elo_and_one_schema() {
     assert_eq!(from_suite["openings"], 200, "{from_suite}");
 }
 
-/// Issue 35, item 15: `match --resume` takes the record file's lock before it repairs
+/// `match --resume` takes the record file's lock before it repairs
 /// anything: a file another run holds is refused and left byte for byte as it was (before,
 /// its damaged last row was cut first, under the other run's feet).
 #[test]
@@ -706,7 +706,7 @@ fn match_resume_locks_before_it_repairs() {
     drop(held);
 }
 
-/// Issue 35, item 15: `tournament -g N` points to the flag that counts a tournament's games.
+/// `tournament -g N` points to the flag that counts a tournament's games.
 #[test]
 fn a_tournament_given_games_is_pointed_to_games_per_pair() {
     let output = yolah(&["tournament", "random", "mcts", "-g", "2"], "");
@@ -724,7 +724,7 @@ fn names_in(dir: &Path) -> Vec<String> {
     names
 }
 
-/// Issue 55, item B1: a new run refused because its `--out` folder holds something leaves
+/// A new run refused because its `--out` folder holds something leaves
 /// nothing in it (no `.lock`), whichever command it is.
 #[test]
 fn a_run_refused_on_a_folder_in_use_leaves_nothing_in_it() {

@@ -135,7 +135,7 @@ fn generations_run_promote_and_resume_after_kills_to_the_same_end() {
     gauntlet_in_the_record(&straight, &text);
 
     // The same run, killed (SIGKILL) at random moments again and again, each time resumed:
-    // after each kill, every generation a line announced is in the state (issue 42: the line
+    // after each kill, every generation a line announced is in the state (the line
     // came before the state that keeps it).
     let killed = root.path().join("killed");
     let start = run_args(&killed, 2);
@@ -421,7 +421,7 @@ fn tiny_run_with(dir: &Path, extra: &[&str]) -> std::process::Output {
     output
 }
 
-/// Issue 42: a run's files are checked when it resumes, and one that is not the run's is
+/// A run's files are checked when it resumes, and one that is not the run's is
 /// refused with one line and left byte for byte — foreign contents in learn.json or
 /// state.json, a state whose best network is no promoted generation's (it could name any
 /// file), a config whose start is no network's name (said as the start's fault, not as

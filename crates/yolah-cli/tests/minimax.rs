@@ -40,7 +40,7 @@ fn solve_prints_the_exact_margin_and_a_line_that_reaches_it() {
     assert!(stderr(&output).contains("depth"), "{}", stderr(&output));
 }
 
-/// Issue 42, item 12: a drawn endgame of 22 free squares (where the search's null moves cut)
+/// A drawn endgame of 22 free squares (where the search's null moves cut)
 /// reached depth 127 at +0.00 in under a second, then said "not proved within 1min". A
 /// search deeper than the game can last proves its value; the draw is said as one.
 #[test]
@@ -219,7 +219,7 @@ fn tune_writes_its_files_and_a_killed_run_resumes_to_the_same_result() {
     let weights = straight.join("best-weights.json");
     let spec = format!("minimax:depth=2,weights={}", weights.display());
     assert!(yolah(&["think", &spec], "").status.success());
-    // The decision on the finished run: best against start weights under a test (issue 15),
+    // The decision on the finished run: best against start weights under a test,
     // its games kept beside the run; the same command again plays nothing more.
     let decide = [
         "tune",
@@ -339,7 +339,7 @@ fn tune_refuses_bad_settings_before_any_work() {
     );
 }
 
-/// Issue 35, item 13: a solve that cannot finish (the start has 56 free squares) ends at its
+/// A solve that cannot finish (the start has 56 free squares) ends at its
 /// time with a clear "not proved within …", instead of running for ever.
 #[test]
 fn a_solve_beyond_its_time_says_so_and_ends() {

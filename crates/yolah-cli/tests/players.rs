@@ -162,7 +162,7 @@ fn a_tournament_writes_games_and_ratings() {
         assert!(text.contains(expected), "{expected}: {text}");
     }
     // On a pipe, the live standings every ten games: the leader, and its results against
-    // the runner-up (issue 15).
+    // the runner-up.
     let progress = stderr(&output);
     let standings = progress
         .lines()
@@ -258,7 +258,7 @@ fn play_through_a_pipe() {
     let output = yolah(&["play", "--white", "random:seed=1"], input);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
-    // Every line of the help is indented, the first too (issue 42).
+    // Every line of the help is indented, the first too.
     assert!(
         text.contains("help\n  e4:g2   move the piece on e4 to g2"),
         "{text}"
@@ -360,7 +360,7 @@ fn think_prints_a_legal_move_and_its_report() {
     );
 }
 
-// Issue 15: a match decided by a sequential test stops as soon as the test decides.
+// A match decided by a sequential test stops as soon as the test decides.
 #[test]
 fn a_match_under_sprt_stops_when_the_test_decides() {
     let output = yolah(
@@ -416,7 +416,7 @@ fn a_match_under_sprt_stops_when_the_test_decides() {
     }
 }
 
-// Issue 15: a sequential match is resumable: its test's state is a function of the games.
+// A sequential match is resumable: its test's state is a function of the games.
 // With deterministic players on one thread, a match killed and resumed ends exactly as one
 // that ran through: the same games, the same LLR, the same verdict.
 #[test]
@@ -499,7 +499,7 @@ fn a_killed_sprt_match_resumes_to_the_same_decision() {
     assert_eq!(std::fs::read_to_string(&killed).unwrap(), rows);
 }
 
-// Issue 15: opening suites. The shipped suite is what the generator writes; each opening is
+// Opening suites. The shipped suite is what the generator writes; each opening is
 // played twice with colours swapped; a suite's position is recorded as the game's start; a
 // bad line is refused with its number before any game.
 #[test]
@@ -607,7 +607,7 @@ fn opening_suites_are_generated_and_played_in_pairs() {
     assert!(!record.exists());
 }
 
-/// Issue 59, item 1: every constant of minimax's search is a named option with its range and
+/// Every constant of minimax's search is a named option with its range and
 /// step; each reaches the search (a depth-8 search visits other nodes), an out-of-range value
 /// is refused in one line, and the defaults search as the search always did.
 #[test]

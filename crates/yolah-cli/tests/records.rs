@@ -50,7 +50,7 @@ fn strings(args: &[&str]) -> Vec<String> {
     args.iter().map(|a| (*a).to_string()).collect()
 }
 
-// Issue 42, item 2: a file that is not ours where ours is expected — as `--pgn`, as the
+// A file that is not ours where ours is expected — as `--pgn`, as the
 // record file a match resumes, as a tournament's games.csv; directly or through a link — is
 // refused with one line and left byte for byte.
 #[test]
@@ -140,7 +140,7 @@ fn files_not_ours_are_refused_and_left_byte_for_byte() {
     eprintln!("foreign files: {refused} refusals, every file left byte for byte");
 }
 
-// Issue 42, item 6: one run at a time writes a PGN file, as a results directory or a record
+// One run at a time writes a PGN file, as a results directory or a record
 // file; the second is refused with one line and writes nothing.
 #[test]
 fn a_second_writer_is_refused_with_one_line() {
@@ -207,7 +207,7 @@ fn a_second_writer_is_refused_with_one_line() {
     assert_eq!(pgn_games(&pgn).len(), before + 2);
 }
 
-// Issue 55, item A: a last block that only starts with our first tags — a user's notes after
+// A last block that only starts with our first tags — a user's notes after
 // `[Event "yolah match"]` and `[Site "yolah"]` — is refused and left byte for byte; a game of
 // ours cut short is still cut, wherever the cut falls.
 #[test]
@@ -246,7 +246,7 @@ fn a_last_block_that_only_starts_like_ours_is_refused_and_left_as_it_is() {
     }
 }
 
-// Issue 55, item B1: a match or tournament refused for its `--pgn` file leaves nothing behind:
+// A match or tournament refused for its `--pgn` file leaves nothing behind:
 // no record file, no results folder; `--out` and `--pgn` naming one file are refused first.
 #[test]
 fn a_run_refused_for_its_pgn_file_leaves_nothing_behind() {
@@ -650,7 +650,7 @@ fn runs(path: &Path) -> Vec<String> {
     runs
 }
 
-// Issue 42, item 5 and `replay --game N` on a file of several runs: a new run adds all its
+// `replay --game N` on a file of several runs: a new run adds all its
 // games, even when the file holds the same command's; a game number in several runs is
 // refused with one line that names them and says how to pick.
 #[test]
@@ -696,7 +696,7 @@ fn runs_into_one_pgn_keep_all_their_games_and_replay_names_them() {
     );
 }
 
-// Issue 42, item 11: a forged adjudication is refused by `replay`, with its line.
+// A forged adjudication is refused by `replay`, with its line.
 #[test]
 fn replay_refuses_a_forged_adjudication() {
     let dir = tempfile::tempdir().unwrap();

@@ -71,7 +71,7 @@ fn a_gauntlet_shows_the_candidate_against_each_opponent_and_resumes() {
     assert_eq!(moves(&again), moves(&games));
 }
 
-// Issue 42: at one thread a gauntlet's test stops its games where it decides, the same in
+// At one thread a gauntlet's test stops its games where it decides, the same in
 // every run (no game starts while the decision's record is being written).
 #[test]
 fn a_gauntlet_test_at_one_thread_stops_where_it_decides() {
@@ -276,7 +276,7 @@ fn each_and_a_clock_per_player_make_a_time_odds_match() {
     assert_clean_error(&output, "a time control is BASE[+INC]");
 }
 
-/// Issue 42: an option given twice in `--each` is refused (the first used to win, silently).
+/// An option given twice in `--each` is refused (the first used to win, silently).
 #[test]
 fn each_refuses_an_option_given_twice() {
     let output = yolah(
@@ -577,7 +577,7 @@ fn a_match_of_players_that_repeat_themselves_never_counts_a_game_twice() {
     );
 }
 
-/// Issue 55, item 3: one game pair printed `Elo -0.0 [-34.1, +34.1]`: pseudo-counts of 0.001
+/// One game pair printed `Elo -0.0 [-34.1, +34.1]`: pseudo-counts of 0.001
 /// made the variance of a few pairs nearly 0. A pair now says little: its interval is wide.
 #[test]
 fn a_few_games_give_a_wide_interval() {

@@ -223,7 +223,7 @@ fn exact_values_are_checked_and_measured() {
         "",
     );
     assert_clean_error(&output, "--resume takes its settings");
-    // Quality needs exact labels: data without them is a bad input file, exit 1 (issue 55).
+    // Quality needs exact labels: data without them is a bad input file, exit 1.
     let output = yolah(&["data", "quality", a.to_str().unwrap()], "");
     assert_clean_error(&output, "no exact values");
     assert_eq!(output.status.code(), Some(1));
@@ -324,7 +324,7 @@ fn three_shards_merge_into_the_unsharded_run() {
     assert_eq!(output.status.code(), Some(2));
 }
 
-// Issue 19, item 2: each shard's data proves which shard it is.
+// Each shard's data proves which shard it is.
 #[test]
 fn another_shards_data_under_a_shards_name_is_refused() {
     let root = tempfile::tempdir().unwrap();
@@ -355,7 +355,7 @@ fn another_shards_data_under_a_shards_name_is_refused() {
     );
 }
 
-// Issue 19, item 4: whatever a kill leaves between the config and the data, --resume takes it
+// Whatever a kill leaves between the config and the data, --resume takes it
 // over and ends with the data of an uninterrupted run.
 #[test]
 fn resume_takes_over_any_state_a_kill_can_leave() {
@@ -406,7 +406,7 @@ fn resume_takes_over_any_state_a_kill_can_leave() {
     assert!(!tournament.join("data.bin").exists());
 }
 
-// Issue 19, item 5: junk after a finished run is cut, and the message says what happens.
+// Junk after a finished run is cut, and the message says what happens.
 #[test]
 fn junk_after_a_finished_run_is_cut_and_said_so() {
     let root = tempfile::tempdir().unwrap();

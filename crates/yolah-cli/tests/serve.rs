@@ -53,7 +53,7 @@ fn bad_settings_and_a_busy_port_are_one_line_errors() {
     let output = yolah(&["serve", "--port", &port, "--db", ":memory:"], "");
     assert_clean_error(&output, "cannot listen on 127.0.0.1:");
     assert_eq!(output.status.code(), Some(1));
-    // Issue 55, item B1: refused, it leaves nothing behind: no database, no folder for it.
+    // Refused, it leaves nothing behind: no database, no folder for it.
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("new").join("games.sqlite");
     let output = yolah(
@@ -62,7 +62,7 @@ fn bad_settings_and_a_busy_port_are_one_line_errors() {
     );
     assert_clean_error(&output, "cannot listen on 127.0.0.1:");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
-    // Issue 55, item B3: a value clap refuses gets the usage and a help command too.
+    // A value clap refuses gets the usage and a help command too.
     let output = yolah(&["serve", "--port", "99999"], "");
     assert_clean_error(&output, "(more: yolah serve --help)");
     assert_eq!(output.status.code(), Some(2));
@@ -135,7 +135,7 @@ fn moves_of(state: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
-/// Issues 31 and 42: the server killed (SIGKILL) in the middle of a burst of moves, after a
+/// The server killed (SIGKILL) in the middle of a burst of moves, after a
 /// number of acknowledgements drawn at random, and started again on the same file keeps every
 /// move it had acknowledged (the state it sent after each), nothing doubled, and the game goes
 /// on from there.
@@ -213,7 +213,7 @@ fn a_killed_server_keeps_every_acknowledged_move() {
     eprintln!("8 kills, {checked} acknowledged moves checked, none lost");
 }
 
-/// Issue 42, item 8: a second server on the same database file is refused with one line (it
+/// A second server on the same database file is refused with one line (it
 /// would overwrite the first one's games), and the file is left to the first.
 #[test]
 fn a_second_server_on_one_database_is_refused() {
@@ -268,7 +268,7 @@ fn stopped(
     rest
 }
 
-/// Issue 42: Ctrl-C or SIGTERM stops the server cleanly: its games are folded from the
+/// Ctrl-C or SIGTERM stops the server cleanly: its games are folded from the
 /// write-ahead log into the file (the file alone, copied elsewhere, holds them), it says so,
 /// and exits with 0. Folders it made for `--db` are said on the first line.
 #[test]

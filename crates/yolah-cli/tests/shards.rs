@@ -148,7 +148,7 @@ fn set_shard(path: &Path, shard: &str) {
     std::fs::write(path, damaged).unwrap();
 }
 
-// Issue 19, item 1: a shard read from a file is checked as the command line checks it.
+// A shard read from a file is checked as the command line checks it.
 #[test]
 fn a_damaged_shard_entry_is_refused_in_one_line() {
     let root = tempfile::tempdir().unwrap();

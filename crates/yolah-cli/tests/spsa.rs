@@ -1,4 +1,4 @@
-//! `yolah tune --spsa` (issue 59, item 2) as a user drives it: its files, the tuned spec a
+//! `yolah tune --spsa` as a user drives it: its files, the tuned spec a
 //! player takes, and its writer against the four enemies: kills at random points (each
 //! resumed run ends where an uninterrupted one ends), a full disk, a second writer, foreign
 //! files where its checkpoint should be.

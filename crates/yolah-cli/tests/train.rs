@@ -187,7 +187,7 @@ fn bad_arguments_are_refused_before_anything_is_written() {
         assert_clean_error(&train(&data, &out, extra), expected);
     }
     assert_clean_error(&train(&data, &out, &["--resume"]), "nothing to resume");
-    // Issue 19, item 5: a resume that cannot start leaves the disk as it found it.
+    // A resume that cannot start leaves the disk as it found it.
     let deep = root
         .path()
         .join("nx")
@@ -209,7 +209,7 @@ fn bad_arguments_are_refused_before_anything_is_written() {
     assert!(!out.with_file_name("net.train.json").exists());
 }
 
-/// Issue 30, item 2: networks of any shape. A wider network with a third layer and output
+/// Networks of any shape. A wider network with a third layer and output
 /// buckets trains, is written in format version 2, keeps its shape over `--resume`, and plays;
 /// a shape the inference does not run is refused before anything is written.
 #[test]
@@ -263,7 +263,7 @@ fn networks_of_other_shapes_train_resume_and_play() {
     );
 }
 
-/// Issue 42: `--resume` needs only `--out`, as learn, tournament and selfplay do: the run
+/// `--resume` needs only `--out`, as learn, tournament and selfplay do: the run
 /// keeps where its data are (absolute, so another working directory resumes it too) and
 /// checks that they are the same; the resumed run ends byte for byte where an uninterrupted
 /// one does.
@@ -733,7 +733,7 @@ fn a_resume_reads_its_start_again() {
     assert!(settings.contains("moved.yolahnet"), "{settings}");
 }
 
-/// Issue 42's writers, attacked again: numbers and the start network are checked before
+/// The writers, attacked again: numbers and the start network are checked before
 /// anything is read or written; a run refused for too little data leaves no settings behind;
 /// a link planted where a file is written through is never followed.
 #[test]

@@ -4,7 +4,7 @@
 //! command line runs the phases (self-play, training, the sequential test, the gauntlet) with
 //! the same code as `yolah selfplay`, `yolah train` and `yolah match`.
 //!
-//! The gauntlet (issue 45): a candidate the test accepts against its parent must also hold
+//! The gauntlet: a candidate the test accepts against its parent must also hold
 //! its ground against other opponents (the tuned heuristic, MCTS, the networks promoted
 //! before its parent), so that a gain against the parent alone, which can be a cycle, is not
 //! promoted. [`decide`] states the rule.
@@ -533,7 +533,7 @@ pub struct Record {
     /// The test's log-likelihood ratio.
     pub llr: f64,
     /// The test's verdict: `H1`, `H0` or `inconclusive`, the word of `yolah match` (runs
-    /// before issue 42 wrote `undecided`, read as `inconclusive`).
+    /// of older builds wrote `undecided`, read as `inconclusive`).
     #[serde(deserialize_with = "verdict")]
     pub verdict: String,
     /// Whether the candidate became the best network.

@@ -136,7 +136,7 @@ fn bad_files_are_refused_with_the_reason() {
     let mut other = good.clone();
     other[12..14].copy_from_slice(&256u16.to_le_bytes());
     cases.push((other, "a network file of shape 193x256x16x1 has"));
-    // The parameter count the header states is the shape's (issue 42: P=10 loaded).
+    // The parameter count the header states is the shape's (P=10 loaded).
     let mut count = good.clone();
     count[28..32].copy_from_slice(&10u32.to_le_bytes());
     cases.push((
@@ -167,7 +167,7 @@ fn bad_files_are_refused_with_the_reason() {
 
 #[test]
 fn version_1_files_still_load() {
-    // The network shipped until issue 30 (the second generation, 128 units, the version-1
+    // The network shipped before the third generation (the second generation, 128 units, the version-1
     // shape), written with a version-1 header, then the same parameters.
     let shipped = Parameters::from_bytes(include_bytes!(
         "../../../benches/results/nn-gen2/network.yolahnet"

@@ -149,7 +149,7 @@ pub struct Table {
     focus: Option<usize>,
     /// Analysis: the positions (by their moves) the engine has finished with, proved or
     /// thought its longest on: it searches them no more until Go, but goes on to any other
-    /// the page shows (issue 55, item 2).
+    /// the page shows.
     finished: Vec<usize>,
 }
 

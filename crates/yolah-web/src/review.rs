@@ -482,7 +482,7 @@ mod tests {
         assert_eq!(reviews.status(&ids[3]), Ok(Status::Queued { ahead: 3 }));
     }
 
-    /// The attack on issue 55's bounds: one address filled the queue of 16, and every other
+    /// The attack on the review queue's bounds: one address filled the queue of 16, and every other
     /// was refused; now an address has at most its share of it.
     #[test]
     fn an_address_has_its_share_of_the_waiting_reviews() {

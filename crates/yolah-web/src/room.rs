@@ -447,7 +447,7 @@ mod tests {
         room.lock().table.state(false).moves
     }
 
-    /// Issue 43, item 3: a takeback takes back the asker's own last move (and the reply
+    /// A takeback takes back the asker's own last move (and the reply
     /// after it), never the other side's.
     #[test]
     fn a_takeback_undoes_the_askers_move_not_the_opponents() {

@@ -1,4 +1,4 @@
-//! Issue 42, item 9: on a database of a million games, a deep page of the archive costs what
+//! On a database of a million games, a deep page of the archive costs what
 //! the first does, and four readers walking the archive do not hold up a player's moves.
 //! Timings a busy machine can bend: ignored, run on its own by `.ci/run` (test programs run one
 //! after another there). `YOLAH_ARCHIVE_GAMES` sets the number of games (1,000,000).

@@ -1,4 +1,4 @@
-//! Issue 55 (hardening V): no single client can hold the server. Bodies that never arrive are
+//! No single client can hold the server. Bodies that never arrive are
 //! closed like headers that never arrive; the server bounds its connections in all; search
 //! slots are shared in turn between client addresses; no address holds more than its share of
 //! the games, and a connection with no game goes soon. Clients come from 127.0.0.2, .3, ….

@@ -1,4 +1,4 @@
-//! `/explorer.json` (issue 57, item 2): the analysis board's opening explorer answers from the
+//! `/explorer.json`: the analysis board's opening explorer answers from the
 //! database `yolah serve --explorer` read, as `yolah explorer DB --json` does; bad queries are
 //! `400` with one reason, and a server without a database says so (`404`).
 

@@ -1,4 +1,4 @@
-//! Issue 42 (hardening IV): the board's store and server against what a review found — a
+//! The board's store and server against what a review found — a
 //! seat taken from the archive, games forgotten while played, moves shown as played that a full
 //! disk did not keep, a takeover that overwrote an acknowledged move, a flood of kept games,
 //! half-sent requests, one damaged row failing the archive.

@@ -1,4 +1,4 @@
-//! Issue 31: games kept in the server's SQLite file come back after a reload and a restart of
+//! Games kept in the server's SQLite file come back after a reload and a restart of
 //! the server (a game against a level on a clock, a game between two browsers), open only
 //! for show without their token, and are listed and exported by the archive.
 
@@ -279,7 +279,7 @@ async fn status_becomes(address: SocketAddr, id: &Value, wanted: &str, what: &st
     }
 }
 
-/// Issue 57, item 4: the archive says what became of each game. A game a page plays is
+/// The archive says what became of each game. A game a page plays is
 /// "playing"; left for a new game (or by a closed page) it is "adjourned", and its token
 /// takes it up again, "playing"; a finished one is "finished".
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -133,7 +133,7 @@ mod tests {
         DirLock::take(dir.path()).unwrap();
     }
 
-    // Issue 55, item B1: a new run refused leaves nothing behind, and a busy directory is
+    // A new run refused leaves nothing behind, and a busy directory is
     // said as busy.
     #[test]
     fn a_new_run_refused_leaves_nothing_behind() {

@@ -659,7 +659,7 @@ mod tests {
         RecordWriter::resume(path, |_| Ok(()))
     }
 
-    // Issue 42, item 2: a record file that is not ours is refused and left byte for byte,
+    // A record file that is not ours is refused and left byte for byte,
     // directly or through a link; only a row (or header) of ours cut short is cut.
     #[test]
     fn a_foreign_file_or_last_row_is_refused_not_cut() {

@@ -352,7 +352,7 @@ mod tests {
         );
     }
 
-    /// Issue 55, item 3: one drawn pair gave `[-34.1, +34.1]` (pseudo-counts of 0.001 made its
+    /// One drawn pair gave `[-34.1, +34.1]` (pseudo-counts of 0.001 made its
     /// variance nearly 0). A few pairs give a wide interval; many, nearly their own.
     #[test]
     fn few_pairs_give_a_wide_interval() {

@@ -810,7 +810,7 @@ mod tests {
         assert_ne!(order(1), (0..200).collect::<Vec<_>>());
     }
 
-    // Issue 42: a decision taken on a game's record stops every game not yet started, however
+    // A decision taken on a game's record stops every game not yet started, however
     // long the record takes to handle (at one thread, the next game never starts).
     #[test]
     fn a_decision_on_a_record_stops_the_games_not_yet_started() {

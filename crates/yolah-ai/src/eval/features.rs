@@ -97,7 +97,7 @@ impl Features {
 
         // The king race (cheap steps) floods every square either side can ever reach; the
         // queen race (dearer steps), knowing them, stops as soon as no square both can reach
-        // is left to decide: 30 % less time than two whole races (notebook, issue 59).
+        // is left to decide: 30 % less time than two whole races (notebook).
         let king = race(black, white, free, None, |set| neighbours(set) & free);
         let queen = race(black, white, free, Some(king.reached), |set| {
             slides(set, free) & free

@@ -57,9 +57,8 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         max_margin.is_finite() && (0.0..=64.0).contains(&max_margin),
         "--max-margin must be from 0 to 64 points, not {max_margin}"
     );
-    // The judge of balance is a fixed search: without late-move pruning (the player's default
-    // since issue 45) and aspiration windows (since issue 59), as when the shipped suite was
-    // made, so that a suite stays the same whatever the player's defaults become.
+    // The judge of balance is a fixed search: without late-move pruning and aspiration windows
+    // (both the player's defaults now, neither when the shipped suite was made), as then, so that a suite stays the same whatever the player's defaults become.
     let mut search = Minimax::new(Weights::tuned(), 16, 1);
     search.pruning = Pruning {
         move_count: false,

@@ -103,7 +103,7 @@ pub const VALIDATION: f64 = 0.1;
 /// What decides a run; stored in `STEM.train.json` and checked on `--resume`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct Run {
-    /// The data files, absolute (runs from before issue 42: as given).
+    /// The data files, absolute (runs of older builds: as given).
     data: Vec<PathBuf>,
     /// Each data file's fingerprint and position count.
     fingerprints: Vec<(u64, usize)>,

@@ -112,7 +112,7 @@ fn a_clock_runs_for_the_side_to_move_and_flags_it() {
     assert_eq!(table.state(false).clocks.unwrap().black_ms, 60);
 }
 
-/// Issue 43, item 8: an analysis thinks on the position the page shows; a move played
+/// An analysis thinks on the position the page shows; a move played
 /// (on the last position) or moves taken back past it bring it back to the last.
 #[test]
 fn an_analysis_follows_the_position_shown() {
@@ -157,7 +157,7 @@ fn an_analysis_follows_the_position_shown() {
     );
 }
 
-/// Issue 55, item 2: an analysis finished with a position (proved, or thought its longest)
+/// An analysis finished with a position (proved, or thought its longest)
 /// searches it no more and shows as paused there; a move, an earlier position shown or
 /// moves taken back and others played bring a position it has not finished with, which it
 /// searches; Go searches a finished one again; the person's Stop holds across a move.
@@ -233,7 +233,7 @@ fn a_shared_game_replays_checked_and_goes_on_from_there() {
     assert_eq!(watched.resume().unwrap_err(), "nothing is paused");
 }
 
-/// Issue 35, item 5: a page's long clock gives a long share of it, but no machine move
+/// A page's long clock gives a long share of it, but no machine move
 /// passes the per-move cap.
 #[test]
 fn a_long_clock_does_not_lift_the_cap_on_a_machine_move() {
@@ -248,7 +248,7 @@ fn a_long_clock_does_not_lift_the_cap_on_a_machine_move() {
     }
 }
 
-/// Issue 35, item 6: a paused watched game's clock stands still: it does not lose on
+/// A paused watched game's clock stands still: it does not lose on
 /// time while paused, and its turn goes on with the time it had used.
 #[test]
 fn a_paused_clock_stands_still() {

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 use yolah_core::Move;
 
-/// Issue 43, item 2: no analysis, evaluation or engine line of a game one plays while it is
+/// No analysis, evaluation or engine line of a game one plays while it is
 /// played (as on lichess), against a level or a friend; the server refuses a seated
 /// player's analysis of it too. Once the game is over, Analyse is there.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -103,7 +103,7 @@ async fn no_analysis_of_a_game_while_one_plays_it() {
     }
 }
 
-/// Issue 43, item 4: a bad analysis link (a wrong move, a position that is not one) shows
+/// A bad analysis link (a wrong move, a position that is not one) shows
 /// the landing with the one-line error and a clean address, as an unknown game does.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromedriver: cargo test -p yolah-web --test browser -- --ignored"]
@@ -140,7 +140,7 @@ async fn a_bad_analysis_link_shows_the_landing_with_the_error() {
     }
 }
 
-/// Issue 43, item 8: an analysis shows its three best lines with black's values; on an
+/// An analysis shows its three best lines with black's values; on an
 /// endgame the solver settles, "proved: black wins by 3" over them and each line to the end.
 /// Each line is laid out on screen, one under the other, inside the page's width.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -228,7 +228,7 @@ async fn seen_rows(client: &Client) -> Vec<String> {
         .collect()
 }
 
-/// Issue 55, item 2: what an analysis shows is about the position shown, or says that it
+/// What an analysis shows is about the position shown, or says that it
 /// waits. A proof ends the search there (the analysis waits for Go); a move played then does
 /// not leave the old verdict beside the new position. Stepping back through a finished
 /// game's analysis, each position shows its own report, arrow and lines, or that it waits,
@@ -447,7 +447,7 @@ async fn lines_and_arrow_of(client: &Client, report: &str) {
     }
 }
 
-/// Issue 57, item 2: the opening explorer beside the analysis board, from the server's
+/// The opening explorer beside the analysis board, from the server's
 /// database: the moves played from the position shown with their games and score, the book's
 /// starred; a move clicked is played, and the explorer follows; never while a person plays.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -17,7 +17,7 @@ async fn clocks_shown(client: &Client) -> (u64, u64) {
     (shown[0].as_u64().unwrap(), shown[1].as_u64().unwrap())
 }
 
-/// Issue 31, items 1 and 2: a game against a level on a clock comes back after a reload and
+/// A game against a level on a clock comes back after a reload and
 /// after the server restarts (same moves, same clocks: a clock does not run while the server
 /// is down); played to its end, it is in the archive (`/games`, and "My games"), which opens
 /// it on the board at its last position, only to look at.
@@ -180,7 +180,7 @@ async fn archive_opens(client: &Client, port: u16, now: &Value, name: &str, widt
     assert_unseen(client, "banner").await;
 }
 
-/// The archive's first card has its parts in reading order (issue 43): on a phone's two
+/// The archive's first card has its parts in reading order: on a phone's two
 /// columns, the date on a line of its own, then the players side by side, then the result and
 /// the length; on a desktop, all on one line from left to right.
 async fn archive_card_in_reading_order(client: &Client, name: &str) {
@@ -245,7 +245,7 @@ async fn wait_for_row(client: &Client) -> Value {
     }
 }
 
-/// Issue 43, item 1: Analyse after a game and "Back to playing" return to that game (its id,
+/// Analyse after a game and "Back to playing" return to that game (its id,
 /// moves and clocks), not a new one; each view is an entry of the browser's history, so
 /// Back and Forward move between the game, its analysis and the landing (never `data:,`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -316,7 +316,7 @@ async fn back_to_playing_returns_to_the_game_and_history_moves_between_views() {
     }
 }
 
-/// Issue 57, item 4: a game left for a new one is "adjourned" in the archive, "resume" on
+/// A game left for a new one is "adjourned" in the archive, "resume" on
 /// this browser's; its row takes it up where it stopped, and the person moves on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromedriver: cargo test -p yolah-web --test browser -- --ignored"]

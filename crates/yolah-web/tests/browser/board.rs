@@ -6,7 +6,7 @@ use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 use std::time::Duration;
 
-/// Issue 42, item 4: on a full disk a move is refused on the page: the error stays on screen,
+/// On a full disk a move is refused on the page: the error stays on screen,
 /// the move is not shown as played (not after a moment either), and once there is room the
 /// same move goes through and the error goes.
 #[test]
@@ -73,7 +73,7 @@ fn a_move_the_disk_cannot_keep_is_refused_on_the_page() {
     runtime.shutdown_background();
 }
 
-/// Plays the first legal move by dragging its piece to its target (issue 31): a mouse's press,
+/// Plays the first legal move by dragging its piece to its target: a mouse's press,
 /// move and release, or a finger's (`touch`), through `WebDriver`'s input actions; waits for
 /// the page to take it (and a machine's reply).
 async fn drag_first(client: &Client, now: &Value, touch: bool) -> Value {
@@ -164,7 +164,7 @@ async fn the_board_in_chromium_at_desktop_and_phone_sizes() {
     play_a_friend(&address.to_string()).await;
 }
 
-/// Issue 42: a stranger who has the game's id but not the invitation's secret (the archive's
+/// A stranger who has the game's id but not the invitation's secret (the archive's
 /// link) watches, and is told so.
 async fn a_stranger_only_watches(link: &str) {
     let (_stranger_driver, stranger, _) = browser(1280, 800).await;
@@ -248,7 +248,7 @@ async fn play_a_friend(address: &str) {
             .await;
             click(&guest, "undo").await;
             wait_for(&host, "the offer", |p| p["takeback"] == "white").await;
-            // Declined first (issue 31): the offer goes, the move stays; then asked again.
+            // Declined first: the offer goes, the move stays; then asked again.
             assert_seen(&host, "decline-takeback").await;
             click(&host, "decline-takeback").await;
             wait_for(&guest, "declined", |p| p["takeback"] == "").await;
@@ -365,7 +365,7 @@ async fn navigation(client: &Client, name: &str) {
         "return document.getElementById('status').textContent;",
     )
     .await;
-    // Issue 57, item 6: the way back named as this device offers it, keys or the button.
+    // The way back named as this device offers it, keys or the button.
     let back = if name == "phone" {
         "▶| to return)"
     } else {
@@ -375,7 +375,7 @@ async fn navigation(client: &Client, name: &str) {
         status.as_str().unwrap(),
         format!("viewing the position after 1… {second} (ply 2 of 6; {back}")
     );
-    // Issue 57, item 5: "Take back to here" where the person is to move, not where the
+    // "Take back to here" where the person is to move, not where the
     // machine is (the server would refuse it).
     assert_seen(client, "takeback").await;
     key(client, "ArrowLeft").await;
@@ -462,7 +462,7 @@ async fn undo_in_every_mode(client: &Client) {
     .await;
 }
 
-/// Issue 43, item 2 (issue 31, item 3 had a switch to show it): in a game against the machine
+/// In a game against the machine
 /// the evaluation is hidden (the bar, the line, the report's values) while it is played; the
 /// report keeps the move and its time. Once the game is over, its analysis shows it.
 async fn evaluation_where_it_belongs(client: &Client) {
@@ -499,7 +499,7 @@ async fn evaluation_where_it_belongs(client: &Client) {
         assert_unseen(client, id).await;
     }
     let board_before = layout(client, "board").await;
-    // A move slides its piece (issue 31): slowed down here, so that the test sees it moving.
+    // A move slides its piece: slowed down here, so that the test sees it moving.
     run(client, "page.moveMs = 3000;").await;
     let now = wait_for(client, "our turn again", |p| p["human"] == "yes").await;
     play_first(client, &now).await;
@@ -581,12 +581,12 @@ async fn shared_link_and_analysis(client: &Client, address: &str, name: &str) {
         points.as_u64().unwrap() >= 2,
         "the graph has {points} points"
     );
-    // Issue 35, item 10: with its points the graph is on screen (it never was: the page set a
+    // With its points the graph is on screen (it never was: the page set a
     // property SVG elements do not have, and the `hidden` attribute stayed).
     assert_seen(client, "graph").await;
     // The engine's best move on the new position, as an arrow.
     arrow_on_its_squares(client, "analysis").await;
-    // Issue 43, item 6: the PGN link is the size of the buttons beside it.
+    // The PGN link is the size of the buttons beside it.
     let sizes = run(
         client,
         "const h = (id) => { const b = document.getElementById(id).getBoundingClientRect();
@@ -601,7 +601,7 @@ async fn shared_link_and_analysis(client: &Client, address: &str, name: &str) {
             && (height("pgn") - height("copy")).abs() < 1.5,
         "{sizes}"
     );
-    // Issue 43, item 8: stepping back, the engine thinks on the position shown, and the
+    // Stepping back, the engine thinks on the position shown, and the
     // graph fills with it; at the end again, on the last.
     click(client, "first").await;
     wait_for(client, "a report on the start", |p| p["report_ply"] == "0").await;
@@ -641,7 +641,7 @@ async fn shared_link_and_analysis(client: &Client, address: &str, name: &str) {
     wait_for(client, "a game again", |p| p["analysis"] == "no").await;
 }
 
-/// Issue 31: sounds are off until switched on (the switch says which), then a move makes one.
+/// Sounds are off until switched on (the switch says which), then a move makes one.
 async fn sounds(client: &Client) {
     custom_game(client, "human", "random").await;
     let now = wait_for(client, "our turn", |p| {
@@ -681,7 +681,7 @@ async fn sounds(client: &Client) {
     assert_eq!(label(client).await, "Sound: off");
 }
 
-/// Issue 31: a run of one side's passes is one entry of the move list, `pass ×N`, which
+/// A run of one side's passes is one entry of the move list, `pass ×N`, which
 /// stays current while the positions inside the run are shown.
 async fn passes_in_the_move_list(client: &Client, address: &str) {
     // A random game in which black passes three turns running (plies 51, 53, 55).
@@ -742,7 +742,7 @@ async fn phone_layout(client: &Client) {
     )
     .await;
     let number = |key: &str| layout[key].as_f64().unwrap();
-    // Issue 57, item 6: the masthead's tagline in at most two lines (it took five).
+    // The masthead's tagline in at most two lines (it took five).
     let tagline = run(
         client,
         "const span = document.querySelector('#masthead span');
@@ -762,7 +762,7 @@ async fn phone_layout(client: &Client) {
         json!([]),
         "everything within the screen: {layout}"
     );
-    // Issue 43, item 6: each field's placeholder is read whole, not cut off.
+    // Each field's placeholder is read whole, not cut off.
     let cut = run(
         client,
         "document.getElementById('setup').open = true;
@@ -780,7 +780,7 @@ async fn phone_layout(client: &Client) {
 }
 
 /// Playing white against a machine turns the board to white's side; the button turns it back
-/// (issue 16).
+/// .
 async fn flip(client: &Client) {
     let first_square = |client: &Client| {
         let client = client.clone();
@@ -811,7 +811,7 @@ async fn flip(client: &Client) {
     assert_eq!(first_square(client).await, serde_json::json!(["no", "a8"]));
 }
 
-/// A game on a clock (issue 15): both clocks shown, black's runs down on the page, and the
+/// A game on a clock: both clocks shown, black's runs down on the page, and the
 /// server ends the game when it runs out.
 async fn clock(client: &Client) {
     let tc = client.find(Locator::Id("tc")).await.unwrap();
@@ -849,7 +849,7 @@ async fn clock(client: &Client) {
         a < 1500.0 && b < a - 150.0,
         "black's clock runs: {first} then {later}"
     );
-    // Issue 31: clocks a person reads at a glance: large, the side to move's lit, red under
+    // Clocks a person reads at a glance: large, the side to move's lit, red under
     // 10 s (computed style, not the class).
     let look = run(
         client,
@@ -871,7 +871,7 @@ async fn clock(client: &Client) {
     assert_eq!(clock(client).await["black"], 0);
 }
 
-/// Issue 43, item 3: in a friends' game a takeback takes back the asker's own last move and
+/// In a friends' game a takeback takes back the asker's own last move and
 /// the reply after it (black asks on its turn, white agrees: both moves go), not the
 /// opponent's move alone.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

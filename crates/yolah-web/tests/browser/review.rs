@@ -28,7 +28,7 @@ async fn review_server() -> std::net::SocketAddr {
     address
 }
 
-/// Issue 43, item 7: a finished game's review on the page. Not offered while a person plays;
+/// A finished game's review on the page. Not offered while a person plays;
 /// once the game ends, Review asks the server, shows its progress, then each side's accuracy,
 /// the graph over the whole game with the mistakes marked, their glyphs in the move list, and
 /// the move shown judged; "Next mistake" steps to one, and a reload shows the kept review at
@@ -85,7 +85,7 @@ async fn a_finished_game_is_reviewed_on_the_page() {
         assert_eq!(marks, glyphs, "{name}: a mark on the graph for each glyph");
         click(&client, "review-next").await;
         let shown = wait_for(&client, "a mistake shown", |p| p["viewing"] == "yes").await;
-        // Issue 43, item 6: a finished game offers no takeback; one minus sign everywhere.
+        // A finished game offers no takeback; one minus sign everywhere.
         assert_unseen(&client, "takeback").await;
         for id in ["pv", "review-move", "review-summary"] {
             let shown = text(&client, id).await;
@@ -177,7 +177,7 @@ async fn solve_shown<'a>(client: &Client, puzzle: &'a Value) -> Vec<&'a str> {
     solution
 }
 
-/// Issue 43, item 9: the puzzles page at both sizes, each a new browser. A puzzle solved
+/// The puzzles page at both sizes, each a new browser. A puzzle solved
 /// (each move of the solution clicked, each reply played on the board), then one failed (a
 /// move the proof says is worse): what to find, the verdict, the solution with every move's
 /// proved value, Next puzzle, and the streak and rating, each on screen.
@@ -275,7 +275,7 @@ async fn a_puzzle_solved_and_one_failed() {
     }
 }
 
-/// Issue 57, item 1: learn from your mistakes. A person plays a whole game against level 1,
+/// Learn from your mistakes. A person plays a whole game against level 1,
 /// has it reviewed, and walks through their own mistakes and blunders as puzzles: the position
 /// before each, the review's answer hidden; the move played again is refused, a hint picks up
 /// the piece, the review's best move is right (clicked on the board); the next one's answer
@@ -461,7 +461,7 @@ async fn click_move(client: &Client, mv: &str) {
     square(client, to).await.click().await.unwrap();
 }
 
-/// Issue 57, item 1, a loaded game: a finished game opened in analysis (a link, a PGN) is
+/// A loaded game: a finished game opened in analysis (a link, a PGN) is
 /// not kept, so "Review this game" keeps it as a game between two people; its review then
 /// offers every mistake of both sides to learn from.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

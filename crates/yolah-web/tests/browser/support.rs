@@ -307,7 +307,7 @@ pub(crate) async fn screenshot(client: &Client, name: &str) {
     }
 }
 
-/// Issue 31: a fresh page has a name and offers a choice (the machine, a friend, analysis)
+/// A fresh page has a name and offers a choice (the machine, a friend, analysis)
 /// rather than a game already started; the machine's button starts one against level 6.
 pub(crate) async fn landing(client: &Client, name: &str) {
     wait_for(client, "connected", |p| p["connected"] == "yes").await;
@@ -334,7 +334,7 @@ pub(crate) async fn landing(client: &Client, name: &str) {
         assert_unseen(client, id).await;
     }
     screenshot(client, &format!("{name}-landing.png")).await;
-    // Issue 43, item 6: the rules' diagrams, with their captions apart (at least 8 px between
+    // The rules' diagrams, with their captions apart (at least 8 px between
     // two on one row, none over another).
     let crowded = run(
         client,
@@ -532,7 +532,7 @@ pub(crate) async fn text(client: &Client, id: &str) -> String {
     .to_string()
 }
 
-/// Issue 43, item 8: the engine's move in the position shown is an arrow on the board, from
+/// The engine's move in the position shown is an arrow on the board, from
 /// the centre of its square to the centre of its target (the ends within a third of a square).
 pub(crate) async fn arrow_on_its_squares(client: &Client, name: &str) {
     // A report with a line may take a moment.

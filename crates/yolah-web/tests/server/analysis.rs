@@ -34,7 +34,7 @@ async fn reports_carry_the_numbers_a_page_draws() {
     assert_eq!(state["moves"][0], last["move"], "{state}");
 }
 
-/// Issue 43, item 2: as on lichess, a game a person plays gives them no analysis,
+/// As on lichess, a game a person plays gives them no analysis,
 /// evaluation or engine line while it is played: the machine's reports carry its move and
 /// time only, and a seated player's analysis is refused (against a machine, and in a
 /// friends' game); once the game is over, analysis opens.
@@ -170,7 +170,7 @@ async fn an_analysis_thinks_live_follows_the_moves_and_pauses() {
     );
 }
 
-/// Issue 43, item 8: an analysis's engine follows the position the page shows (`focus`):
+/// An analysis's engine follows the position the page shows (`focus`):
 /// its reports are of that position, and of the last again when the page returns to it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_analysis_follows_the_position_shown() {
@@ -206,7 +206,7 @@ async fn report_of(socket: &mut Socket, ply: usize) -> Value {
     }
 }
 
-/// Issue 43, item 8: an analysis gives the top three lines with their values. On an endgame
+/// An analysis gives the top three lines with their values. On an endgame
 /// the solver settles (a shipped puzzle, whose proof ranks every move), they are proved: the
 /// only winning move by 3, then the moves that lose by 2 and by 3, each line legal.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

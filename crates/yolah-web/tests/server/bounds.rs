@@ -31,7 +31,7 @@ async fn connect_with(
     }
 }
 
-// Issue 19, item 12: only the page's own origin (or one the user allows) opens games, and a
+// Only the page's own origin (or one the user allows) opens games, and a
 // host name pointed at the loopback by another site (DNS rebinding) is refused.
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -95,7 +95,7 @@ async fn pages_of_other_origins_cannot_open_games() {
     }
 }
 
-// Issue 19, item 13: the players of all live games share one memory budget; a game that does
+// The players of all live games share one memory budget; a game that does
 // not fit is refused with the reason, and a closed game gives its memory back.
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -157,7 +157,7 @@ async fn closed(socket: &mut Socket) -> (u16, String) {
     }
 }
 
-// Issue 19, item 14: idle games are closed, a full server says so in a close frame, and
+// Idle games are closed, a full server says so in a close frame, and
 // watched games cannot make a person wait.
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -212,11 +212,11 @@ async fn idle_full_and_busy_servers_stay_fair() {
     drop(watchers);
 }
 
-// Issue 15: games with a clock. A person who lets their time run out loses on time, told by
+// Games with a clock. A person who lets their time run out loses on time, told by
 // the server without a message from the page; machines share their clock and finish a game
 // on it; the server's time control serves games that ask for none; a bad one is refused.
 
-/// Issue 35, item 2: a page that sends but never reads cannot hold a game slot: once its
+/// A page that sends but never reads cannot hold a game slot: once its
 /// socket's buffers are full, a reply that cannot leave within the bound closes it, and the
 /// slot is free again (before, the server waited in its send for ever and never ran the idle
 /// timer).
@@ -269,7 +269,7 @@ async fn a_client_that_never_reads_is_closed_and_frees_its_slot() {
     drop(deaf);
 }
 
-/// Issue 35, item 7: one connection cannot take every shared room (it hosted 158 in a
+/// One connection cannot take every shared room (it hosted 158 in a
 /// second before): past the bound it is told why, and the rooms stay free for others.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_connection_hosts_a_bounded_number_of_rooms() {

@@ -365,7 +365,7 @@ async fn resign_take_back_to_a_move_and_undo_a_watched_game() {
     );
 }
 
-/// Black (the guest) asks to take its move back; white (the host) declines (issue 31), black
+/// Black (the guest) asks to take its move back; white (the host) declines, black
 /// asks again, white accepts: the move goes.
 async fn takeback_declined_then_accepted(host: &mut Socket, guest: &mut Socket) {
     send(guest, &json!({"type": "undo"})).await;
@@ -376,7 +376,7 @@ async fn takeback_declined_then_accepted(host: &mut Socket, guest: &mut Socket) 
         }
     };
     assert_eq!(asked["takeback"], "black");
-    // Declined (issue 31): the request goes, the move stays; the asker cannot decline it.
+    // Declined: the request goes, the move stays; the asker cannot decline it.
     send(guest, &json!({"type": "decline"})).await;
     assert!(
         next(guest, "error").await["message"]
@@ -513,7 +513,7 @@ async fn two_browsers_play_a_game_with_a_spectator_and_a_reconnect() {
     );
 }
 
-/// Issue 31: a game the page shows, exported as the runner's PGN record, reads back (with the
+/// A game the page shows, exported as the runner's PGN record, reads back (with the
 /// reader `yolah replay` uses) into the same final position; a resignation keeps its result;
 /// bad moves are refused with a reason.
 #[tokio::test]
@@ -551,7 +551,7 @@ async fn a_game_exported_as_pgn_reads_back_into_the_same_position() {
     let (games, _) = yolah_ai::arena::pgn::parse(&body).unwrap();
     assert_eq!(games[0].result, "0-1");
     assert!(body.contains("{black resigns}"), "{body}");
-    // A game going on: `*`, and its termination says so (issue 43, item 6); the reader takes it.
+    // A game going on: `*`, and its termination says so; the reader takes it.
     let (_, body) = get(address, "/export.pgn?moves=a1:c3").await;
     assert!(body.contains("[Result \"*\"]"), "{body}");
     assert!(body.contains("[Termination \"unterminated\"]"), "{body}");

@@ -89,7 +89,7 @@ fn two_games() -> String {
     text
 }
 
-// Issue 42, item 2: a file that is not ours is refused, whatever its end; only a block of
+// A file that is not ours is refused, whatever its end; only a block of
 // ours cut short, after whole games, is cut.
 #[test]
 fn only_a_last_block_of_ours_cut_short_is_cut() {
@@ -171,7 +171,7 @@ fn blocks_of_every_kind() -> Vec<String> {
     kinds.iter().map(|record| block(&event(), record)).collect()
 }
 
-// Issue 55, item A: a last block is cut only when it is, byte for byte, the start of one
+// A last block is cut only when it is, byte for byte, the start of one
 // our writer wrote; a block that merely starts with our first tags (a user's notes) is
 // refused, and so is any change to one of ours.
 #[test]
@@ -261,7 +261,7 @@ impl io::Read for Copies {
     }
 }
 
-// Issue 42, item 10: a file is read game by game, holding one game's text at most and
+// A file is read game by game, holding one game's text at most and
 // reading no further ahead than the line after it.
 #[test]
 fn a_file_is_read_game_by_game_in_bounded_memory() {
@@ -312,7 +312,7 @@ fn games_in(path: &Path) -> Vec<PgnGame> {
     parse(&std::fs::read_to_string(path).unwrap()).unwrap().0
 }
 
-// Issue 42, item 5: a new run adds all its games, even to a file holding the same run's
+// A new run adds all its games, even to a file holding the same run's
 // games; a resumed run adds those it missed, once.
 #[test]
 fn a_new_run_adds_all_its_games_and_a_resumed_run_those_it_missed() {
@@ -345,7 +345,7 @@ fn a_new_run_adds_all_its_games_and_a_resumed_run_those_it_missed() {
     assert_eq!(games_in(&path).len(), 11);
 }
 
-// Issue 42, item 6: one run at a time writes a PGN file.
+// One run at a time writes a PGN file.
 #[test]
 fn a_second_writer_is_refused_while_the_first_holds_the_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -376,7 +376,7 @@ fn pad_to_page_end(path: &Path, room: u64) {
     io::Write::write_all(&mut file, &vec![b'\n'; pad as usize]).unwrap();
 }
 
-// Issue 42, item 6: a write that fails (a full disk) is cut back, but never past bytes
+// A write that fails (a full disk) is cut back, but never past bytes
 // another writer added meanwhile; the games before it stay.
 #[test]
 fn a_failed_write_never_cuts_another_writers_bytes() {
@@ -416,7 +416,7 @@ fn a_failed_write_never_cuts_another_writers_bytes() {
     assert_eq!(std::fs::read(&path).unwrap(), kept);
 }
 
-// Issue 42, item 2: a file that is not ours, or not only ours, is refused and left byte
+// A file that is not ours, or not only ours, is refused and left byte
 // for byte, directly or through a link.
 #[test]
 fn a_foreign_file_is_refused_and_left_as_it_is() {
@@ -442,7 +442,7 @@ fn a_foreign_file_is_refused_and_left_as_it_is() {
     }
 }
 
-// Issue 42, item 11: every tag that can be checked is checked; an adjudication is proved
+// Every tag that can be checked is checked; an adjudication is proved
 // again.
 #[test]
 fn forged_tags_and_adjudications_are_refused() {

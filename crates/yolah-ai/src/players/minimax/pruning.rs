@@ -6,7 +6,7 @@ use yolah_core::Move;
 
 /// The numbers of the cuts: each a spec option of `minimax` (`minimax:lmr_base=60`), with
 /// its range and the step a tuner moves it by, listed by `yolah players --tunable minimax`.
-/// The defaults were set by hand or by a switch-on match (issue 59 tunes them).
+/// The defaults were set by hand or by a switch-on match (SPSA tunes them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tuning {
     /// Late-move reductions start after this many moves (`lmr_after`).
