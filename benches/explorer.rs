@@ -1,4 +1,4 @@
-//! The opening explorer's lookup (issue 57, item 2): the moves of a position in a database of
+//! The opening explorer's lookup: the moves of a position in a database of
 //! over a million (position, move) entries, built in memory from seeded random games, as the
 //! board asks it while a person steps through a game. Also the time to open (read and check)
 //! such a database from its bytes, which `yolah explorer DB` pays once a query.

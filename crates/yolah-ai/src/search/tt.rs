@@ -266,21 +266,6 @@ impl Table {
         bucket[victim].key.store(key ^ data, Ordering::Relaxed);
         bucket[victim].data.store(data, Ordering::Relaxed);
     }
-
-    /// The share of slots used by the current search, per mille (sampled).
-    pub fn permille_used(&self) -> usize {
-        let sample = self.buckets.len().min(1000);
-        self.buckets[..sample]
-            .iter()
-            .flat_map(|bucket| &bucket.0)
-            .filter(|slot| {
-                Entry::unpack(slot.data.load(Ordering::Relaxed))
-                    .is_some_and(|e| e.generation == self.generation())
-            })
-            .count()
-            * 1000
-            / (sample * BUCKET)
-    }
 }
 
 #[cfg(test)]
