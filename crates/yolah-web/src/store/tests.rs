@@ -1,6 +1,7 @@
 //! The unit tests of `store.rs`.
 
 use super::*;
+use yolah_core::Position;
 
 fn game(moves: &[&str]) -> Saved {
     Saved {
