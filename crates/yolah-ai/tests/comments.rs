@@ -1,19 +1,7 @@
 //! The code's comments say why, never which issue: a reader has no issue tracker. A test so
 //! that the next comment cannot point at one.
 
-use std::path::{Path, PathBuf};
-
-/// Every `.rs` file under `dir`.
-fn sources(dir: &Path, found: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            sources(&path, found);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            found.push(path);
-        }
-    }
-}
+use std::path::Path;
 
 /// The places in `text` that name an issue by its number (`issue 42`, `Issues 31`).
 fn issue_numbers(text: &str) -> Vec<String> {
@@ -40,11 +28,11 @@ fn no_comment_names_an_issue_by_number() {
         let krate = entry.unwrap().path();
         for part in ["src", "tests", "benches", "examples"] {
             if krate.join(part).is_dir() {
-                sources(&krate.join(part), &mut files);
+                files.extend(yolah_testkit::rust_files(&krate.join(part)));
             }
         }
     }
-    sources(&root.join("xtask/src"), &mut files);
+    files.extend(yolah_testkit::rust_files(&root.join("xtask/src")));
     assert!(files.len() > 150, "{} files", files.len());
     let me = Path::new(file!()).file_name().unwrap();
     let mut offenders = Vec::new();

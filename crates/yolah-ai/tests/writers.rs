@@ -13,18 +13,6 @@ const FORBIDDEN: [&str; 2] = ["fs::write(", "File::create("];
 /// The one file allowed to write files whole: the durable writer's.
 const WRITER: &str = "crates/yolah-ai/src/files.rs";
 
-/// Every `.rs` file under `dir`.
-fn sources(dir: &Path, found: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            sources(&path, found);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            found.push(path);
-        }
-    }
-}
-
 /// The forbidden calls in `text` (a source file), as `line: code`, unit tests left out (a
 /// file's `#[cfg(test)]` module is its last item).
 fn whole_file_writes(text: &str) -> Vec<String> {
@@ -76,7 +64,7 @@ fn no_file_a_user_keeps_is_written_but_through_the_durable_writer() {
         if krate.ends_with("yolah-testkit") || !krate.join("src").is_dir() {
             continue;
         }
-        sources(&krate.join("src"), &mut files);
+        files.extend(yolah_testkit::rust_files(&krate.join("src")));
     }
     assert!(files.len() > 100, "{} source files", files.len());
     let unit_tests = test_modules(&files);

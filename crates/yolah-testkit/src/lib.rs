@@ -10,6 +10,32 @@ use std::time::{Duration, Instant};
 /// so that a busy machine does not fail a test that only waits.
 pub const END_WITHIN: Duration = Duration::from_secs(10);
 
+/// Every `.rs` file under `dir`, in no particular order, passing over generated tables
+/// (`tables/`), build output (`target/`) and hidden folders: what the tests that read the
+/// workspace's own code (its imports, writers, comments, file sizes) read.
+pub fn rust_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(folder) = stack.pop() {
+        for entry in std::fs::read_dir(&folder).expect("a readable folder") {
+            let path = entry.expect("a readable entry").path();
+            let name = path
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            if path.is_dir() {
+                if name != "tables" && name != "target" && !name.starts_with('.') {
+                    stack.push(path);
+                }
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                found.push(path);
+            }
+        }
+    }
+    found
+}
+
 /// Whether process `pid` still runs (a zombie has ended).
 pub fn alive(pid: &str) -> bool {
     std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())).is_ok_and(|stat| {
