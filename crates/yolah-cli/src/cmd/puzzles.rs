@@ -119,9 +119,6 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
             .and_then(|()| file.sync_data())
             .with_context(|| format!("--out {shown}"))
     };
-    if len == 0 {
-        append(serde_json::to_string(&header)?, &mut len)?;
-    }
     let mut found = ids.len();
     if found >= options.count {
         writeln!(out, "puzzles: {found} in {shown}, as many as asked")?;
@@ -239,22 +236,32 @@ fn games(
     }
 }
 
-/// A new puzzles file, its header written at once: a file this run made and could not write
-/// it into (a full disk) goes, so nothing is left to be refused as existing next time.
-fn start_new(
-    path: &Path,
-    mut file: File,
-    header: &Header,
-    mut sofar: Sofar,
-) -> Result<(File, Sofar)> {
-    let header = format!("{}\n", serde_json::to_string(header)?);
-    let written = yolah_ai::files::append_whole(&mut file, &mut sofar.len, header.as_bytes())
-        .and_then(|()| file.sync_data());
-    if let Err(error) = written {
-        let _ = std::fs::remove_file(path);
-        return Err(error.into());
+/// A resumed file's header (`text` as read) against the one this run would write: the same
+/// version, games and settings.
+fn same_header(theirs: &Header, header: &Header, text: &str) -> Result<()> {
+    if theirs.yolah_puzzles != header.yolah_puzzles {
+        bail!(
+            "it is a puzzles file of version {}, whose count of the games read \
+             differs from this yolah's (version {}): start a new file",
+            theirs.yolah_puzzles,
+            header.yolah_puzzles
+        );
     }
-    Ok((file, sofar))
+    if theirs != header {
+        bail!(
+            "it was made from other games or settings ({}); --resume needs the same",
+            text.chars().take(200).collect::<String>()
+        );
+    }
+    Ok(())
+}
+
+/// Writes the header of a puzzles file that holds nothing yet, synced.
+fn write_header(file: &mut File, sofar: &mut Sofar, header: &Header) -> Result<()> {
+    let header = format!("{}\n", serde_json::to_string(header)?);
+    yolah_ai::files::append_whole(file, &mut sofar.len, header.as_bytes())?;
+    file.sync_data()?;
+    Ok(())
 }
 
 /// Opens the puzzles file under its lock: a new one (refused if it exists), or with
@@ -272,7 +279,7 @@ fn open(path: &Path, header: &Header, resume: bool) -> Result<(File, Sofar)> {
     if resume && !path.exists() {
         bail!("there is no such file to go on with");
     }
-    let file = OpenOptions::new()
+    let mut file = OpenOptions::new()
         .read(true)
         .append(true)
         .create(!resume)
@@ -290,7 +297,13 @@ fn open(path: &Path, header: &Header, resume: bool) -> Result<(File, Sofar)> {
         len: 0,
     };
     if !resume {
-        return start_new(path, file, header, sofar);
+        // A file this run made and could not write its header into (a full disk) goes, so
+        // nothing is left to be refused as existing next time.
+        if let Err(error) = write_header(&mut file, &mut sofar, header) {
+            let _ = std::fs::remove_file(path);
+            return Err(error);
+        }
+        return Ok((file, sofar));
     }
     let mut reader = std::io::BufReader::new(&file);
     let mut line = Vec::new();
@@ -323,22 +336,7 @@ fn open(path: &Path, header: &Header, resume: bool) -> Result<(File, Sofar)> {
             bail!("its first line is not a puzzles file's header");
         }
         match line.map_err(|e| anyhow::anyhow!("line {number}: {e}"))? {
-            Line::Header(theirs) if number == 1 => {
-                if theirs.yolah_puzzles != header.yolah_puzzles {
-                    bail!(
-                        "it is a puzzles file of version {}, whose count of the games read \
-                         differs from this yolah's (version {}): start a new file",
-                        theirs.yolah_puzzles,
-                        header.yolah_puzzles
-                    );
-                }
-                if theirs != *header {
-                    bail!(
-                        "it was made from other games or settings ({}); --resume needs the same",
-                        text.chars().take(200).collect::<String>()
-                    );
-                }
-            }
+            Line::Header(theirs) if number == 1 => same_header(&theirs, header, text)?,
             Line::Header(_) => bail!("line {number} is a second header"),
             Line::Scanned(scanned) => sofar.scanned = sofar.scanned.max(scanned),
             Line::Puzzle(puzzle) => {
@@ -355,6 +353,10 @@ fn open(path: &Path, header: &Header, resume: bool) -> Result<(File, Sofar)> {
     if file.metadata()?.len() > sofar.len {
         file.set_len(sofar.len)?;
         file.sync_data()?;
+    }
+    // Empty, as a kill before its header leaves it: the header now.
+    if sofar.len == 0 {
+        write_header(&mut file, &mut sofar, header)?;
     }
     Ok((file, sofar))
 }
