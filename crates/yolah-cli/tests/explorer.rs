@@ -421,6 +421,13 @@ fn copies_and_cut_games_are_left_out_with_a_word_and_a_byte_order_mark_is_read()
         "{}",
         stderr(&output)
     );
+    // A file of neither format: the game source names both, for every command that reads it.
+    let neither = dir.path().join("notes.txt");
+    std::fs::write(&neither, "my notes\n").unwrap();
+    let db = dir.path().join("neither.explorer");
+    let output = yolah(&["explorer", "build", s(&neither), "--out", s(&db)], "");
+    assert_clean_error(&output, "is neither a PGN file");
+    assert!(!db.exists());
     // A byte order mark before the first tag.
     let marked = dir.path().join("marked.pgn");
     std::fs::write(

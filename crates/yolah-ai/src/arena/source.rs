@@ -59,22 +59,52 @@ pub struct GameSource {
     pub cut_short: u64,
 }
 
-/// Whether the file at `path` is a PGN file (its first character past a byte order mark and
-/// white space is `[`); otherwise it is taken for a record file.
-pub fn is_pgn(path: &Path) -> Result<bool, String> {
-    let mut head = [0u8; 256];
-    let mut file = crate::files::open_regular(path)
-        .map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
-    let n = file
-        .read(&mut head)
-        .map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
-    let head = head[..n]
-        .strip_prefix(BYTE_ORDER_MARK)
-        .unwrap_or(&head[..n]);
-    Ok(head
-        .iter()
-        .find(|b| !b.is_ascii_whitespace())
-        .is_some_and(|&b| b == b'['))
+/// What a games file is, told by its first bytes (past a byte order mark and white space).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// PGN: it starts with a tag, `[`.
+    Pgn,
+    /// A game record file: it starts with its header, `game,` (or a start of it, as a kill
+    /// at its first write leaves it, or nothing).
+    Record,
+    /// Neither.
+    Other,
+}
+
+impl Format {
+    /// The format of the file at `path`.
+    pub fn of(path: &Path) -> Result<Format, String> {
+        let mut head = [0u8; 256];
+        let mut file = crate::files::open_regular(path)
+            .map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+        let n = file
+            .read(&mut head)
+            .map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+        let head = head[..n]
+            .strip_prefix(BYTE_ORDER_MARK)
+            .unwrap_or(&head[..n]);
+        let start = head
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .unwrap_or(head.len());
+        let head = &head[start..];
+        Ok(if head.starts_with(b"[") {
+            Format::Pgn
+        } else if head.starts_with(b"game,") || b"game,".starts_with(head) {
+            Format::Record
+        } else {
+            Format::Other
+        })
+    }
+
+    /// The error for a file of [`Format::Other`], naming both formats.
+    pub fn neither(path: &Path) -> String {
+        format!(
+            "'{}' is neither a PGN file (whose first line is a tag, such as `[Event \"…\"]`) \
+             nor a game record file (whose header starts `game,config,`)",
+            path.display()
+        )
+    }
 }
 
 impl GameSource {
@@ -93,7 +123,11 @@ impl GameSource {
     ) -> Result<bool, String> {
         let shown = path.display();
         let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-        if is_pgn(path)? {
+        let format = Format::of(path)?;
+        if format == Format::Other {
+            return Err(Format::neither(path));
+        }
+        if format == Format::Pgn {
             let mut reader = PgnReader::open(path)?;
             for (index, game) in reader.by_ref().enumerate() {
                 let game = game.map_err(|e| format!("'{shown}' {e}"))?;

@@ -10,6 +10,7 @@ use std::path::Path;
 use std::path::PathBuf;
 use yolah_ai::arena::pgn::PgnGame;
 use yolah_ai::arena::record::{RecordFile, Tail};
+use yolah_ai::arena::source::Format;
 use yolah_core::{Diagram, Move, Position};
 
 /// The options of `yolah replay`, as its command line gives them.
@@ -43,7 +44,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         return print_game(out, &pick_game(path, number, options.run.as_deref())?);
     } else {
         if let Some(path) = file.filter(|p| *p != Path::new("-") && p.is_file())
-            && is_pgn(path)?
+            && format(path)? == Format::Pgn
         {
             if options.position.position.is_some() {
                 return Err(UsageError(format!(
@@ -149,18 +150,15 @@ impl Picked {
 /// file, of the run `run` names (`RUN[:K]`) when the file holds several.
 pub(super) fn pick_game(path: &Path, number: u64, run: Option<&str>) -> Result<Picked> {
     let pick = run.map(Pick::parse).transpose()?;
-    if is_pgn(path)? {
-        return Ok(Picked::of_pgn(
-            &number.to_string(),
-            pgn_game(path, number, pick.as_ref())?,
-        ));
-    }
-    if !starts_like_a_record(path)? {
-        bail!(
-            "'{}' is neither a PGN file (whose first line is a tag, such as `[Event \"…\"]`) \
-             nor a game record file (whose header starts `game,config,`)",
-            path.display()
-        );
+    match format(path)? {
+        Format::Pgn => {
+            return Ok(Picked::of_pgn(
+                &number.to_string(),
+                pgn_game(path, number, pick.as_ref())?,
+            ));
+        }
+        Format::Other => bail!(Format::neither(path)),
+        Format::Record => {}
     }
     let read = RecordFile::read(path)?;
     if let Tail::Damaged { line, reason, .. } = &read.tail {
@@ -270,29 +268,9 @@ pub(super) fn only_game(path: &Path) -> Result<Picked> {
     Ok(Picked::of_pgn(&number, first))
 }
 
-/// Whether the file at `path` is a PGN file: its first character that is not a space is `[`.
-pub(super) fn is_pgn(path: &Path) -> Result<bool> {
-    yolah_ai::arena::source::is_pgn(path).map_err(anyhow::Error::msg)
-}
-
-/// Whether the file at `path` starts as a game record file does (`game,` past a byte order
-/// mark and white space).
-fn starts_like_a_record(path: &Path) -> Result<bool> {
-    use std::io::Read;
-    let mut head = [0u8; 64];
-    let mut file = yolah_ai::files::open_regular(path)
-        .with_context(|| format!("cannot read '{}'", path.display()))?;
-    let n = file
-        .read(&mut head)
-        .with_context(|| format!("cannot read '{}'", path.display()))?;
-    let head = head[..n]
-        .strip_prefix(yolah_ai::arena::pgn::BYTE_ORDER_MARK)
-        .unwrap_or(&head[..n]);
-    let start = head
-        .iter()
-        .position(|b| !b.is_ascii_whitespace())
-        .unwrap_or(head.len());
-    Ok(head[start..].starts_with(b"game,"))
+/// What the games file at `path` is: PGN, a record file, or neither.
+pub(super) fn format(path: &Path) -> Result<Format> {
+    Format::of(path).map_err(anyhow::Error::msg)
 }
 
 /// `--run RUN[:K]`: a run, and which copy of its game when it was run more than once.

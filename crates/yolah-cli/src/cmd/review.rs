@@ -3,13 +3,14 @@
 //! its line, each side's accuracy, and where a move changed a proved result, which moves kept
 //! it. `--json` for scripts.
 
-use super::replay::{Picked, is_pgn, only_game, pick_game, play_moves, read_input};
+use super::replay::{Picked, format, only_game, pick_game, play_moves, read_input};
 use super::{PositionArg, UsageError, quote};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use yolah_ai::arena::source::Format;
 use yolah_ai::eval::network::Network;
 use yolah_ai::review::{Class, Judged, Review, Reviewer, Settings, Value};
 use yolah_core::Color;
@@ -84,7 +85,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     let game = match options.game {
         Some(number) if !stdin => pick_game(&options.file, number, options.run.as_deref())?,
         Some(_) => return Err(UsageError("--game needs a record or PGN file".into()).into()),
-        None if !stdin && is_pgn(&options.file)? => {
+        None if !stdin && format(&options.file)? == Format::Pgn => {
             if options.position.position.is_some() {
                 return Err(UsageError(format!(
                     "'{}' is a PGN file, whose games set their own start: --position is for a file of moves",
