@@ -259,13 +259,18 @@ pub(super) fn only_game(path: &Path) -> Result<Picked> {
         .into());
     }
     if reader.cut().is_some() {
-        eprintln!(
-            "note: skipped the last game of '{}', cut short (a kill or a full disk as it was written)",
-            path.display()
-        );
+        note_cut(path);
     }
     let number = first.tag("Game").unwrap_or("0").to_string();
     Ok(Picked::of_pgn(&number, first))
+}
+
+/// Says on stderr that the PGN file at `path` ended inside a game, which was left out.
+fn note_cut(path: &Path) {
+    eprintln!(
+        "note: skipped the last game of '{}', cut short (a kill or a full disk as it was written)",
+        path.display()
+    );
 }
 
 /// What the games file at `path` is: PGN, a record file, or neither.
@@ -459,10 +464,7 @@ fn pgn_game(path: &Path, number: u64, pick: Option<&Pick>) -> Result<PgnGame> {
             }
         })?;
     if cut {
-        eprintln!(
-            "note: skipped the last game of '{}', cut short",
-            path.display()
-        );
+        note_cut(path);
     }
     Ok(game)
 }
