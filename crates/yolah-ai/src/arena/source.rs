@@ -44,7 +44,7 @@ fn moves_hash(start: &Position, moves: &[Move]) -> u64 {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     start.to_string().hash(&mut hasher);
     for m in moves {
-        m.to_string().hash(&mut hasher);
+        m.raw().hash(&mut hasher);
     }
     hasher.finish()
 }
