@@ -8,8 +8,10 @@ position: the first with F free squares, F drawn from FREE (27-34) by the seed. 
 first; a root not proved within the cap is recorded as such and its moves are not tried (they are
 as hard). Then every legal move's position is proved. Each proof's margin, nodes and time go to
 positions.jsonl, one line a position, as it is done: a kill loses at most the position under way,
-and the same command goes on. Usage: YOLAH=BINARY [CAP=600s] [SEED=71] [FREE=27-34] make.py; then `make.py export` writes
-suite.jsonl, the positions whose every move was proved, as `yolah suite` reads them.
+and the same command goes on. Usage: YOLAH=BINARY [CAP=600s] [SEED=71] [FREE=27-34] [DIR=folder] make.py;
+then `make.py export` writes suite.jsonl, the positions whose every move was proved, as `yolah
+suite` reads them. DIR (this folder by default) holds positions.jsonl and suite.jsonl: the
+endgame suite (../endgame-suite) is made by this script with its own DIR and FREE.
 """
 import csv
 import json
@@ -26,7 +28,8 @@ CAP = os.environ.get("CAP", "600s")
 SEED = int(os.environ.get("SEED", "71"))
 # The free squares drawn for each game's position: LOW..HIGH.
 LOW, HIGH = (int(x) for x in os.environ.get("FREE", "27-34").split("-"))
-OUT = os.path.join(HERE, "positions.jsonl")
+DIR = os.path.abspath(os.environ.get("DIR", HERE))
+OUT = os.path.join(DIR, "positions.jsonl")
 PGN = os.path.join(HERE, "../../../../shared/strength/games-100ms.pgn")
 CSV = os.path.join(HERE, "../strength6-100ms/games-100ms.csv")
 MOVE = re.compile(r"[a-h][1-8]:[a-h][1-8]")
@@ -119,7 +122,7 @@ def export():
     it), with where it comes from."""
     kept = 0
     with open(OUT, encoding="utf-8") as source, \
-            open(os.path.join(HERE, "suite.jsonl"), "w", encoding="utf-8") as suite:
+            open(os.path.join(DIR, "suite.jsonl"), "w", encoding="utf-8") as suite:
         for line in source:
             record = json.loads(line)
             moves = record.get("moves") or {}

@@ -155,6 +155,14 @@ pub const PACE: OptionInfo = OptionInfo {
     default: "5, or the moves left when fewer",
     help: "under a game clock: the moves its time left is shared over (each move takes 1/pace)",
 };
+/// The endgame solver asked first near a game's end (`minimax`, `alphazero`).
+pub const SOLVE: OptionInfo = OptionInfo {
+    name: "solve",
+    kind: ValueKind::FreeSquares,
+    default: "0 (never)",
+    help: "with at most this many free squares, the endgame solver is asked first (within half \
+           the move's time; its own table, kept from move to move) and a proved move played",
+};
 /// Search threads.
 pub const THREADS: OptionInfo = OptionInfo {
     name: "threads",

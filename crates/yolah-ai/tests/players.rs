@@ -136,42 +136,58 @@ fn search_players_beat_random() {
     }
 }
 
-/// With `solve=F`, `alphazero` plays endgames of at most F free squares by the solver's
-/// proof: the best move with its exact margin, reported as proved; with more free squares, or
-/// without `solve`, the search answers and proves nothing.
+/// With `solve=F`, `alphazero` and `minimax` play endgames of at most F free squares by the
+/// solver's proof: the best move with its exact margin, reported as proved by the solver; with
+/// more free squares, or without `solve`, their own search answers.
 #[test]
-fn alphazero_plays_endgames_within_its_squares_by_the_solver() {
-    let mut rng = SmallRng::seed_from_u64(44);
-    let mut proved = 0;
-    while proved < 24 {
-        let position = random_endgame(10, &mut rng);
-        if position.moves().len() < 2 {
-            continue;
+fn players_play_endgames_within_their_squares_by_the_solver() {
+    let players = [
+        ("alphazero:iterations=100,seed=1", "visits for the move"),
+        // A time long enough for the solver on a busy machine: 10 free squares take it a
+        // few milliseconds.
+        ("minimax:eval=nn,book=off,time=10s", "depth"),
+    ];
+    for (plain_spec, searched) in players {
+        let solving_spec = format!("{plain_spec},solve=10");
+        let mut rng = SmallRng::seed_from_u64(44);
+        let mut proved = 0;
+        while proved < 12 {
+            let position = random_endgame(10, &mut rng);
+            if position.moves().len() < 2 {
+                continue;
+            }
+            let report = agent(&solving_spec)
+                .try_choose(&position)
+                .expect("it moves");
+            let exact = exact_margin(&position);
+            let margin = report.margin.expect("a proved margin");
+            assert!(margin.proved, "{solving_spec}: {position}");
+            assert!(
+                report.detail.contains("proved by the endgame solver"),
+                "{solving_spec}: {}",
+                report.detail
+            );
+            assert_eq!(margin.points as i32, exact, "{solving_spec}: {position}");
+            let mut child = position;
+            child.play(report.mv);
+            assert_eq!(-exact_margin(&child), exact, "{position}: {}", report.mv);
+            let plain = agent(plain_spec).try_choose(&position).expect("it moves");
+            assert!(
+                !plain.detail.contains("proved by the endgame solver"),
+                "{plain_spec}: {}",
+                plain.detail
+            );
+            proved += 1;
         }
-        let report = agent("alphazero:iterations=100,solve=10,seed=1")
-            .try_choose(&position)
+        // More free squares than asked: the search answers.
+        let report = agent(&solving_spec.replace("10s", "100ms"))
+            .try_choose(&Position::start())
             .expect("it moves");
-        let exact = exact_margin(&position);
-        let margin = report.margin.expect("a proved margin");
-        assert!(margin.proved, "{position}");
-        assert_eq!(margin.points as i32, exact, "{position}");
-        let mut child = position;
-        child.play(report.mv);
-        assert_eq!(-exact_margin(&child), exact, "{position}: {}", report.mv);
-        let plain = agent("alphazero:iterations=100,seed=1")
-            .try_choose(&position)
-            .expect("it moves");
-        assert!(plain.margin.is_none(), "{position}");
-        proved += 1;
+        assert!(!report.margin.is_some_and(|m| m.proved));
+        assert!(
+            report.detail.contains(searched),
+            "{solving_spec}: {}",
+            report.detail
+        );
     }
-    // More free squares than asked: the search answers.
-    let report = agent("alphazero:iterations=100,solve=10,seed=1")
-        .try_choose(&Position::start())
-        .expect("it moves");
-    assert!(report.margin.is_none());
-    assert!(
-        report.detail.contains("visits for the move"),
-        "{}",
-        report.detail
-    );
 }

@@ -8,18 +8,18 @@
 use super::network::Parameters;
 use super::quantized::Quantized;
 use super::search::{DEFAULT_TREE_MB, NODE_BYTES, NetworkEvaluator, RootResult, Search, Settings};
-use crate::eval::network::free_squares;
 use crate::limits::{Budget, Limits};
 use crate::options::{
-    ITERATIONS, OptionInfo, Options, PACE, SEED, THREADS, TIME, Value, ValueKind,
+    ITERATIONS, OptionInfo, Options, PACE, SEED, SOLVE, THREADS, TIME, Value, ValueKind,
 };
-use crate::player::{Forfeit, Margin, Player, PlayerInfo, Report, no_conflicts};
-use crate::players::minimax::{Minimax, Outcome};
+use crate::player::{Forfeit, Player, PlayerInfo, Report, no_conflicts};
+use crate::players::minimax::{ENDGAME_TABLE_MB, Endgame};
 use crate::search::parallel::Threads;
 use crossbeam_utils::CachePadded;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use std::sync::{Arc, OnceLock};
+use std::time::Instant;
 use yolah_core::{Move, Position};
 
 /// The network shipped in the crate (`data/alphazero.yolahpv`, trained by `yolah zero`:
@@ -63,16 +63,6 @@ impl Worker {
         )
     }
 }
-
-/// The endgame solver the player asks first near the end (`solve=F`).
-struct Endgame {
-    /// At most this many free squares.
-    free: u32,
-    solver: Minimax,
-}
-
-/// The solver's table, in MiB.
-const ENDGAME_TABLE_MB: usize = 16;
 
 /// Solver nodes a visit's worth under a visit limit: the solver searches about 40 times as
 /// many positions a second as PUCT makes visits (`yolah think`), so this gives it about as
@@ -152,40 +142,8 @@ impl AlphaZero {
     /// never), with as many threads.
     #[must_use]
     pub fn solving(mut self, free: u32) -> Self {
-        let threads = self.workers.len();
-        self.endgame = (free > 0).then(|| Endgame {
-            free,
-            solver: Minimax::solver(ENDGAME_TABLE_MB, threads),
-        });
+        self.endgame = Endgame::new(free, self.workers.len());
         self
-    }
-
-    /// The solver's proof for `position`, if it has a move to play: within half the move's
-    /// time, or [`NODES_PER_VISIT`] nodes a visit under a visit limit, never longer.
-    fn prove(&mut self, position: &Position, limits: &Limits, budget: &Budget) -> Option<Outcome> {
-        let endgame = self.endgame.as_mut()?;
-        if free_squares(position) > endgame.free {
-            return None;
-        }
-        let time = budget
-            .deadline()
-            .map(|deadline| deadline.saturating_duration_since(std::time::Instant::now()) / 2);
-        let nodes = limits
-            .iterations
-            .map(|visits| visits.saturating_mul(NODES_PER_VISIT));
-        if time.is_none() && nodes.is_none() {
-            return None;
-        }
-        let outcome = endgame.solver.search(
-            position,
-            Limits {
-                time,
-                nodes,
-                stop: limits.stop,
-                ..Limits::default()
-            },
-        );
-        outcome.proven.then_some(outcome)
     }
 
     /// Searches `position` (not over) within `budget` on every thread: the root's visits and
@@ -255,19 +213,18 @@ impl Player for AlphaZero {
         if moves.len() == 1 {
             return Ok(Report::only_move(moves[0], budget.elapsed()));
         }
-        if let Some(proof) = self.prove(position, &limits, &budget) {
-            let margin = crate::players::minimax::proven_margin(proof.value).unwrap_or(0);
-            return Ok(Report {
-                value: Some(f64::from(margin.signum() + 1) / 2.0),
-                margin: Some(Margin {
-                    points: f64::from(margin),
-                    proved: true,
-                }),
-                nodes: Some(proof.nodes),
-                detail: format!("proved by the endgame solver in {} nodes", proof.nodes),
-                pv: proof.pv,
-                ..Report::new(proof.mv, budget.elapsed())
-            });
+        // The solver has half the time left, or [`NODES_PER_VISIT`] nodes a visit under a
+        // visit limit, never longer.
+        let time = budget
+            .deadline()
+            .map(|deadline| deadline.saturating_duration_since(Instant::now()) / 2);
+        let nodes = limits
+            .iterations
+            .map(|visits| visits.saturating_mul(NODES_PER_VISIT));
+        if let Some(endgame) = &mut self.endgame
+            && let Some(proof) = endgame.prove(position, time, nodes, limits.stop, budget.started())
+        {
+            return Ok(proof);
         }
         let result = self.search(position, &budget);
         let (mv, visits, value) = self.pick(position, &result);
@@ -361,12 +318,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             default: "off",
             help: "run the network's block and policy in bytes (i8 weights, VNNI or AVX2 where the CPU has them): faster; the shipped network's value within 0.1 of the float one on positions of random games",
         },
-        OptionInfo {
-            name: "solve",
-            kind: ValueKind::FreeSquares,
-            default: "0 (never)",
-            help: "with at most this many free squares, the endgame solver is asked first (within half the move's time) and a proved move played",
-        },
+        SOLVE,
         SEED,
     ],
     seeded: true,

@@ -20,7 +20,8 @@
 //! - `time.rs`: when the first thread stops ([`DEFAULT_SOFT_PERCENT`]);
 //! - `outcome.rs`: what a search found ([`Outcome`]) and the player's reports;
 //! - `searcher.rs`: one thread's search, alpha-beta and iterative deepening;
-//! - `player.rs`: the player ([`Minimax`]), which runs a search on its threads;
+//! - `player.rs`: the player ([`Minimax`]), which runs a search on its threads, and the
+//!   endgame solver a player asks first near the end;
 //! - `spec.rs`: the player in specs: its options and how a spec builds it.
 
 mod instructions;
@@ -36,6 +37,7 @@ mod values;
 pub use instructions::Instructions;
 pub use outcome::{Outcome, Variation};
 pub use player::Minimax;
+pub(crate) use player::{ENDGAME_TABLE_MB, Endgame};
 pub use pruning::{Pruning, Tuning};
 pub use spec::DEFAULT_TT_MB;
 pub(crate) use spec::PLAYER;

@@ -9,15 +9,16 @@ use super::time::{DEFAULT_SOFT_PERCENT, TimePlan};
 use super::values::MAX_PLY;
 use crate::book;
 use crate::eval::Evaluation;
-use crate::limits::{Budget, Limits};
-use crate::player::{Forfeit, Player, Report};
+use crate::eval::network::free_squares;
+use crate::limits::{Budget, Limits, StopFlag};
+use crate::player::{Forfeit, Margin, Player, Report};
 use crate::search::parallel::Threads;
 use crate::search::regions::{AreaLimits, PLAY_LIMITS, SOLVE_LIMITS};
 use crate::search::tt::Table;
 use crossbeam_utils::CachePadded;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use yolah_core::{Move, Position};
 
 /// The minimax player: its table, weights and one search state per thread.
@@ -46,6 +47,8 @@ pub struct Minimax {
     /// The instructions the search runs with: [`Instructions::best`] by default; one this CPU
     /// lacks falls back to [`Instructions::Portable`].
     pub instructions: Instructions,
+    /// The endgame solver asked first near the end (`solve=F`), if any.
+    endgame: Option<Endgame>,
     table: Arc<Table>,
     evaluation: Arc<Evaluation>,
     searchers: Threads<CachePadded<Searcher>>,
@@ -64,6 +67,7 @@ impl Minimax {
             book: false,
             lines: 1,
             instructions: Instructions::best(),
+            endgame: None,
             table: Arc::new(Table::new(tt_megabytes)),
             evaluation: Arc::new(evaluation.into()),
             searchers: Threads::new(
@@ -94,10 +98,22 @@ impl Minimax {
         }
     }
 
-    /// Forgets what earlier searches learnt (the table, killers and history).
+    /// The same, asking the endgame solver first when at most `free` squares are free (0:
+    /// never), within half of each timed move's time ([`Endgame`]).
+    #[must_use]
+    pub fn solving(mut self, free: u32) -> Minimax {
+        self.endgame = Endgame::new(free, self.searchers.len());
+        self
+    }
+
+    /// Forgets what earlier searches learnt (the table, killers and history, the endgame
+    /// solver's table).
     pub fn clear(&mut self) {
         self.searchers.for_each(|searcher| searcher.clear());
         self.table.clear();
+        if let Some(endgame) = &mut self.endgame {
+            endgame.solver.clear();
+        }
     }
 
     /// The final margin of `position` with best play, for its side to move, if this search
@@ -282,10 +298,85 @@ impl Player for Minimax {
         {
             return Ok(book_report(position, found, start.elapsed()));
         }
+        let mut limits = limits;
+        if timed && self.lines <= 1 {
+            let half = limits.time.map(|time| time / 2);
+            if let Some(endgame) = &mut self.endgame
+                && let Some(proof) = endgame.prove(position, half, None, limits.stop, start)
+            {
+                progress(&proof);
+                return Ok(proof);
+            }
+            // The time the solver did not use is the search's.
+            limits.time = limits.time.map(|time| time.saturating_sub(start.elapsed()));
+        }
         let outcome = self.search_with(position, limits, |outcome| progress(&report(outcome)));
         Ok(Report {
             time: start.elapsed(),
             ..report(&outcome)
+        })
+    }
+}
+
+/// The endgame solver's table, in MiB.
+pub(crate) const ENDGAME_TABLE_MB: usize = 16;
+
+/// The endgame solver a player asks first near a game's end (`solve=F`, for `minimax` and
+/// `alphazero`): with at most `free` squares free, a [`Minimax::solver`] searches first, with
+/// a table of its own kept from move to move (a proof found once is found again at once a
+/// move later); a proved move is played as it stands, so that every move from the first
+/// proof on keeps the proved value.
+pub(crate) struct Endgame {
+    /// At most this many free squares.
+    free: u32,
+    solver: Box<Minimax>,
+}
+
+impl Endgame {
+    /// The solver asked first with at most `free` squares free, on `threads` threads; none
+    /// for 0 (never).
+    pub(crate) fn new(free: u32, threads: usize) -> Option<Endgame> {
+        (free > 0).then(|| Endgame {
+            free,
+            solver: Box::new(Minimax::solver(ENDGAME_TABLE_MB, threads)),
+        })
+    }
+
+    /// The proved move for `position`, as a report (its time counted from `started`), if
+    /// it has at most the solver's free squares and the solver proves it within `time` or
+    /// `nodes` (neither: it is not asked).
+    pub(crate) fn prove(
+        &mut self,
+        position: &Position,
+        time: Option<Duration>,
+        nodes: Option<u64>,
+        stop: Option<StopFlag>,
+        started: Instant,
+    ) -> Option<Report> {
+        if free_squares(position) > self.free || (time.is_none() && nodes.is_none()) {
+            return None;
+        }
+        let limits = Limits {
+            time,
+            nodes,
+            stop,
+            ..Limits::default()
+        };
+        let proof = self.solver.search(position, limits);
+        if !proof.proven {
+            return None;
+        }
+        let margin = super::values::proven_margin(proof.value).unwrap_or(0);
+        Some(Report {
+            value: Some(f64::from(margin.signum() + 1) / 2.0),
+            margin: Some(Margin {
+                points: f64::from(margin),
+                proved: true,
+            }),
+            nodes: Some(proof.nodes),
+            detail: format!("proved by the endgame solver in {} nodes", proof.nodes),
+            pv: proof.pv,
+            ..Report::new(proof.mv, started.elapsed())
         })
     }
 }

@@ -1,10 +1,10 @@
 //! Minimax in specs: its name, its options, how a spec builds it and which options conflict.
 
-use super::player::Minimax;
+use super::player::{ENDGAME_TABLE_MB, Minimax};
 use super::pruning::{Pruning, Tuning};
 use super::time::DEFAULT_SOFT_PERCENT;
 use crate::eval::Evaluation;
-use crate::options::{Conflict, OptionInfo, Options, PACE, Value, ValueKind};
+use crate::options::{Conflict, OptionInfo, Options, PACE, SOLVE, Value, ValueKind};
 use crate::player::PlayerInfo;
 
 /// The transposition table of a spec that sets none, in MiB.
@@ -92,6 +92,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             default: "off",
             help: "exact values, without search, where the sides can no longer meet (endgames)",
         },
+        SOLVE,
         OptionInfo {
             name: "book",
             kind: ValueKind::Switch,
@@ -270,7 +271,8 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             _ => Evaluation::Heuristic(crate::eval::Weights::tuned()),
         };
         let tt = spec.whole("tt").map_or(DEFAULT_TT_MB, |n| n as usize);
-        let mut player = Minimax::new(evaluation, tt, spec.threads());
+        let solve = spec.whole("solve").map_or(0, |f| f as u32);
+        let mut player = Minimax::new(evaluation, tt, spec.threads()).solving(solve);
         player.pruning = Pruning {
             reductions: spec
                 .whole("lmr")
@@ -302,7 +304,14 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
         Box::new(player)
     },
     check: check_evaluation,
-    memory_mb: |options| options.whole("tt").unwrap_or(DEFAULT_TT_MB as u64),
+    memory_mb: |options| {
+        let endgame = if options.whole("solve").unwrap_or(0) > 0 {
+            ENDGAME_TABLE_MB as u64
+        } else {
+            0
+        };
+        options.whole("tt").unwrap_or(DEFAULT_TT_MB as u64) + endgame
+    },
 };
 
 /// A tunable option: its default ([`Tuning::DEFAULT`]'s, a test checks), then `(min, max,
