@@ -7,6 +7,7 @@
 use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::mv::Move;
+use crate::play_moves::{BadMove, play_moves};
 use crate::position::{Cell, Position};
 use crate::square::Square;
 use crate::text::quote;
@@ -282,25 +283,14 @@ pub enum ParseLineError {
     /// The position before `moves` is not one.
     Position(ParsePositionError),
     /// A move is not a move, or not legal where it is played.
-    Move {
-        /// Its place in the line, from 1.
-        number: usize,
-        /// Its text.
-        text: String,
-        /// Why.
-        reason: String,
-    },
+    Move(BadMove),
 }
 
 impl fmt::Display for ParseLineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParseLineError::Position(error) => error.fmt(f),
-            ParseLineError::Move {
-                number,
-                text,
-                reason,
-            } => write!(f, "move {number} {}: {reason}", quote(text)),
+            ParseLineError::Move(error) => error.fmt(f),
         }
     }
 }
@@ -318,22 +308,9 @@ impl FromStr for PositionLine {
         };
         let start: Position = setup.join(" ").parse().map_err(ParseLineError::Position)?;
         let mut position = start;
-        let mut line = PositionLine {
-            start,
-            moves: Vec::with_capacity(moves.len()),
-        };
-        for (i, &text) in moves.iter().enumerate() {
-            let error = |reason: String| ParseLineError::Move {
-                number: i + 1,
-                text: text.to_string(),
-                reason,
-            };
-            let m: Move = text.parse().map_err(|e| error(format!("{e}")))?;
-            position.check_move(m).map_err(|e| error(format!("{e}")))?;
-            position.play(m);
-            line.moves.push(m);
-        }
-        Ok(line)
+        let moves =
+            play_moves(&mut position, moves.iter().copied()).map_err(ParseLineError::Move)?;
+        Ok(PositionLine { start, moves })
     }
 }
 

@@ -125,10 +125,15 @@ fn a_position_line_plays_its_moves_and_names_a_bad_one() {
         .parse::<PositionLine>()
         .unwrap_err();
     assert!(
-        matches!(error, ParseLineError::Move { number: 2, .. }),
+        matches!(&error, ParseLineError::Move(bad) if bad.number == Some(2)),
         "{error}"
     );
-    assert!(error.to_string().starts_with("move 2 'a1:a2': "), "{error}");
+    assert!(
+        error
+            .to_string()
+            .starts_with("move 2 'a1:a2' (white to play) is illegal: "),
+        "{error}"
+    );
     let error = "startpos a1:c1".parse::<PositionLine>().unwrap_err();
     assert!(matches!(error, ParseLineError::Position(_)), "{error}");
 }

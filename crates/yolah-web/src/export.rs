@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use yolah_ai::arena::pgn::{Event, block, today};
 use yolah_ai::arena::record::{GameRecord, result_text};
-use yolah_core::{Color, Move, Outcome, Position};
+use yolah_core::{Color, Move, Outcome, Position, play_moves};
 
 /// The longest player name or result text taken.
 const MAX_TEXT: usize = 200;
@@ -75,23 +75,20 @@ pub fn record(export: &Export) -> Result<GameRecord, String> {
             .map_err(|e| format!("bad start: {e}"))?
     };
     let mut position = start;
-    let mut moves = Vec::new();
-    for (n, text) in export
+    let texts: Vec<&str> = export
         .moves
         .split([',', ' '])
         .filter(|t| !t.is_empty())
-        .enumerate()
-    {
-        if n >= MAX_MOVES {
-            return Err(format!("more than {MAX_MOVES} moves"));
-        }
-        let m: Move = text.parse().map_err(|e| format!("move {}: {e}", n + 1))?;
-        position
-            .check_move(m)
-            .map_err(|e| format!("move {} {text} is illegal: {e}", n + 1))?;
-        position.play(m);
-        moves.push(m.to_string());
+        .take(MAX_MOVES + 1)
+        .collect();
+    if texts.len() > MAX_MOVES {
+        return Err(format!("more than {MAX_MOVES} moves"));
     }
+    let moves: Vec<String> = play_moves(&mut position, texts)
+        .map_err(|e| e.to_string())?
+        .iter()
+        .map(Move::to_string)
+        .collect();
     let tc = if export.tc.trim().is_empty() {
         String::new()
     } else {

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use yolah_ai::clock::GameClocks;
 use yolah_ai::{Limits, Spec, SpecError, TimeControl};
 use yolah_core::text::quote;
-use yolah_core::{Color, Move, Outcome, Position};
+use yolah_core::{Color, Move, Outcome, Position, play_move, play_moves};
 
 /// The longest a machine may think per move in a browser game.
 pub const MAX_MOVE_TIME: Duration = Duration::from_secs(10);
@@ -256,13 +256,11 @@ impl Table {
                 .map(|k| Some(GameClocks::resumed([tc; 2], left(k))))
                 .collect();
         }
-        for (number, text) in saved.moves.iter().enumerate() {
-            let mv: Move = text
-                .parse()
-                .map_err(|e| format!("move {}: {e}", number + 1))?;
-            let mut next = table.position();
-            next.check_move(mv)
-                .map_err(|e| format!("move {} {} is illegal: {e}", number + 1, quote(text)))?;
+        let mut position = table.position();
+        let moves = play_moves(&mut position, saved.moves.iter().map(String::as_str))
+            .map_err(|e| e.to_string())?;
+        let mut next = table.position();
+        for mv in moves {
             next.play(mv);
             table.moves.push(mv);
             table.positions.push(next);
@@ -294,15 +292,10 @@ impl Table {
         if moves.len() > MAX_MOVES {
             return Err(format!("at most {MAX_MOVES} moves, not {}", moves.len()));
         }
-        for (number, text) in moves.iter().enumerate() {
-            let mv: Move = text
-                .trim()
-                .parse()
-                .map_err(|e| format!("move {}: {e}", number + 1))?;
-            let position = self.position();
-            position
-                .check_move(mv)
-                .map_err(|e| format!("move {} {} is illegal: {e}", number + 1, quote(text)))?;
+        let mut position = self.position();
+        let played = play_moves(&mut position, moves.iter().map(|text| text.trim()))
+            .map_err(|e| e.to_string())?;
+        for mv in played {
             self.turn_started = Instant::now();
             self.push(mv);
         }
@@ -568,7 +561,7 @@ impl Table {
 
     /// The human's move, checked: it must be a human's turn and the move legal.
     pub fn human_move(&mut self, text: &str) -> Result<(), String> {
-        let position = self.position();
+        let mut position = self.position();
         if self.over() {
             return Err("the game is over".to_string());
         }
@@ -579,10 +572,7 @@ impl Table {
         if self.machine_to_move().is_some() {
             return Err("it is the machine's turn".to_string());
         }
-        let mv: Move = text.trim().parse().map_err(|e| format!("{e}"))?;
-        position
-            .check_move(mv)
-            .map_err(|e| format!("{} is illegal: {e}", quote(text)))?;
+        let mv = play_move(&mut position, text.trim()).map_err(|e| e.to_string())?;
         self.push(mv);
         self.pass_for_human();
         Ok(())

@@ -14,7 +14,7 @@ use std::fs::{File, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
 use yolah_core::text::quote;
-use yolah_core::{Color, Move, Outcome, Position};
+use yolah_core::{Color, Outcome, Position, play_moves};
 
 /// One finished game, as stored.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -160,21 +160,9 @@ impl GameRecord {
     /// result agree with it.
     pub fn check(&self) -> Result<(), String> {
         let mut position = self.start_position()?;
-        let mut plies = 0;
-        for (number, token) in (1..).zip(self.moves.split_whitespace()) {
-            let m: Move = token.parse().map_err(|e| format!("move {number}: {e}"))?;
-            if position.game_over() {
-                return Err(format!(
-                    "move {number} {} comes after the end",
-                    quote(token)
-                ));
-            }
-            position
-                .check_move(m)
-                .map_err(|e| format!("move {number} {} is illegal: {e}", quote(token)))?;
-            position.play(m);
-            plies += 1;
-        }
+        let plies = play_moves(&mut position, self.moves.split_whitespace())
+            .map_err(|e| e.to_string())?
+            .len();
         let adjudicated = match self.adjudicated.as_str() {
             "" => None,
             PROVED if self.forfeit.is_empty() => Some(

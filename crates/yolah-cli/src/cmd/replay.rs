@@ -96,27 +96,7 @@ pub(super) fn play_moves(text: &str, position: &mut Position) -> Result<Vec<Move
     let tokens = text
         .lines()
         .flat_map(|line| line.split('#').next().unwrap_or("").split_whitespace());
-    let mut moves = Vec::new();
-    for (number, token) in (1..).zip(tokens) {
-        let side = position.side_to_move();
-        let m: Move = token.parse().with_context(|| format!("move {number}"))?;
-        if position.game_over() {
-            bail!(
-                "move {number} {}: the game is already over after ply {}",
-                quote(token),
-                position.ply()
-            );
-        }
-        if let Err(reason) = position.check_move(m) {
-            bail!(
-                "move {number} {} ({side} to play) is illegal: {reason}",
-                quote(token)
-            );
-        }
-        position.play(m);
-        moves.push(m);
-    }
-    Ok(moves)
+    Ok(yolah_core::play_moves(position, tokens)?)
 }
 
 /// A game picked from a file by its number.

@@ -217,7 +217,12 @@ fn a_shared_game_replays_checked_and_goes_on_from_there() {
     let error = bad
         .replay(&["a1:c3".to_string(), "a1:a2".to_string()])
         .unwrap_err();
-    assert!(error.starts_with("move 2 'a1:a2' is illegal"), "{error}");
+    assert_eq!(
+        error,
+        "move 2 'a1:a2' (white to play) is illegal: a1 holds a hole, not a white piece"
+    );
+    // A list with a bad move plays none of it.
+    assert!(bad.state(false).moves.is_empty());
     let error = bad.replay(&["e4".to_string()]).unwrap_err();
     assert!(error.starts_with("move 1:"), "{error}");
     let many = vec!["a1:a1".to_string(); MAX_MOVES + 1];

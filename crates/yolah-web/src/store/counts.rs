@@ -5,7 +5,7 @@
 use crate::game::Saved;
 use rusqlite::{OptionalExtension, params};
 use yolah_ai::explorer::Tally;
-use yolah_core::{Move, Outcome, Position};
+use yolah_core::{Outcome, Position, play_moves};
 
 /// A position's Zobrist hash as SQLite keeps an integer.
 pub(super) fn key(hash: u64) -> i64 {
@@ -22,12 +22,17 @@ fn countable(saved: &Saved) -> Option<String> {
         .then(|| serde_json::json!([record.start, record.moves, record.result]).to_string())
 }
 
-/// Adds (`sign` 1) or takes out (-1) the game `marker` describes in the explorer's counts.
+/// Adds (`sign` 1) or takes out (-1) the game `marker` describes in the explorer's counts; a
+/// marker that cannot be read (a damaged or foreign file's: ours are written from a checked
+/// game) is an error that says why, and nothing is counted.
 fn count(tx: &rusqlite::Transaction<'_>, marker: &str, sign: i64) -> rusqlite::Result<()> {
-    let Ok((start, moves, result)) = serde_json::from_str::<(String, String, String)>(marker)
-    else {
-        return Ok(());
+    let unreadable = |why: String| {
+        rusqlite::Error::ToSqlConversionFailure(
+            format!("the explorer's entry for this game cannot be read: {why}").into(),
+        )
     };
+    let (start, moves, result) = serde_json::from_str::<(String, String, String)>(marker)
+        .map_err(|e| unreadable(e.to_string()))?;
     let outcome = match result.as_str() {
         "1-0" => Outcome::Win(yolah_core::Color::Black),
         "0-1" => Outcome::Win(yolah_core::Color::White),
@@ -36,11 +41,15 @@ fn count(tx: &rusqlite::Transaction<'_>, marker: &str, sign: i64) -> rusqlite::R
     let mut position = if start.is_empty() {
         Position::start()
     } else {
-        match start.parse() {
-            Ok(position) => position,
-            Err(_) => return Ok(()),
-        }
+        start
+            .parse()
+            .map_err(|e| unreadable(format!("its start: {e}")))?
     };
+    // Every move is checked before any is counted.
+    let first = position;
+    let played = play_moves(&mut position, moves.split_whitespace())
+        .map_err(|e| unreadable(e.to_string()))?;
+    let mut position = first;
     let mut tally = Tally::default();
     tally.add(outcome);
     let (black, draws, white) = (
@@ -53,11 +62,7 @@ fn count(tx: &rusqlite::Transaction<'_>, marker: &str, sign: i64) -> rusqlite::R
          ON CONFLICT (hash, move) DO UPDATE SET black = black + excluded.black,
              draws = draws + excluded.draws, white = white + excluded.white",
     )?;
-    for text in moves.split_whitespace() {
-        let Ok(m) = text.parse::<Move>() else { break };
-        if position.check_move(m).is_err() {
-            break;
-        }
+    for m in played {
         let (hash, code) = (key(position.hash()), i64::from(m.raw()));
         add.execute(params![hash, code, black, draws, white])?;
         // A game taken out may leave its entries without a game: they go, by key.

@@ -162,6 +162,44 @@ fn finished_games_are_counted_once_and_again_when_they_change() {
     assert_eq!(explored_at_start(&store), [("a1:b2".to_string(), 2, 0, 0)]);
 }
 
+/// A game whose explorer entry was damaged in the file (ours are written from checked games)
+/// is not counted in part: its next write says which move is bad, and the file keeps the game
+/// as it was.
+#[test]
+fn a_damaged_explorer_entry_is_refused_with_its_bad_move() {
+    let store = Arc::new(Store::memory());
+    let _pin = store.create(&kept("a", &[]), Some("h"), 60).unwrap();
+    let mut over = game(&["a1:c3", "h1:f3"]);
+    over.result = Some("white wins by resignation".to_string());
+    over.resigned = Some("black".to_string());
+    store.save("a", Some("h"), &over).unwrap();
+    let damaged = serde_json::json!(["", "a1:c3 a1:c4", "0-1"]).to_string();
+    store
+        .lock()
+        .execute(
+            "UPDATE games SET explored = ?1 WHERE id = 'a'",
+            params![damaged],
+        )
+        .unwrap();
+    let error = store
+        .save("a", Some("h"), &game(&["a1:b2"]))
+        .expect_err("a damaged entry is refused");
+    assert_eq!(
+        error,
+        "cannot keep the game: the explorer's entry for this game cannot be read: \
+         move 2 'a1:c4' (white to play) is illegal: a1 holds a hole, not a white piece"
+    );
+    // Nothing changed: the game, its counts.
+    assert_eq!(explored_at_start(&store), [("a1:c3".to_string(), 0, 0, 1)]);
+    let text: String = store
+        .lock()
+        .query_row("SELECT game FROM games WHERE id = 'a'", [], |row| {
+            row.get(0)
+        })
+        .unwrap();
+    assert!(text.contains("h1:f3"), "{text}");
+}
+
 #[test]
 fn a_file_from_before_the_explorer_has_its_finished_games_counted() {
     let dir = tempfile::tempdir().unwrap();

@@ -10,7 +10,7 @@ use std::fs::File;
 use std::io::{self, BufRead as _, Read as _};
 use std::path::Path;
 use yolah_core::text::quote;
-use yolah_core::{Color, Move, Outcome, Position};
+use yolah_core::{Color, Move, Outcome, Position, play_move};
 
 /// The most tags a game may have: a bound for untrusted files.
 pub(super) const MAX_TAGS: usize = 64;
@@ -628,19 +628,7 @@ pub(super) fn movetext(
                 if word.is_empty() {
                     continue;
                 }
-                let m: Move = word
-                    .parse()
-                    .map_err(|e| bad(at, format!("move {}: {e}", quote(short(word)))))?;
-                if position.game_over() {
-                    return Err(bad(
-                        at,
-                        format!("move {} comes after the end of the game", quote(word)),
-                    ));
-                }
-                position
-                    .check_move(m)
-                    .map_err(|e| bad(at, format!("move {} is illegal: {e}", quote(word))))?;
-                position.play(m);
+                let m = play_move(&mut position, word).map_err(|e| bad(at, e.to_string()))?;
                 moves.push(m);
             }
         }
