@@ -13,7 +13,7 @@
 
 use crate::players::minimax::Minimax;
 use serde::{Deserialize, Serialize};
-use yolah_core::{Move, Position};
+use yolah_core::{Move, Position, play_moves};
 
 /// The most free squares a puzzle's position may have: the solver proves every move there
 /// in milliseconds to seconds.
@@ -154,18 +154,9 @@ impl Puzzle {
                 2 * MAX_LENGTH - 1
             )));
         }
-        let mut line = Vec::with_capacity(self.solution.len());
         let mut after = position;
-        for (k, text) in self.solution.iter().enumerate() {
-            let m: Move = text
-                .parse()
-                .map_err(|e| fail(format!("solution move {}: {e}", k + 1)))?;
-            after
-                .check_move(m)
-                .map_err(|e| fail(format!("solution move {} {text}: {e}", k + 1)))?;
-            after.play(m);
-            line.push(m);
-        }
+        let line = play_moves(&mut after, self.solution.iter().map(String::as_str))
+            .map_err(|e| fail(format!("solution {e}")))?;
         let legal = position.moves();
         if self.moves.len() != legal.len() {
             return Err(fail(format!(

@@ -350,7 +350,7 @@ fn a_suite_gives_each_opening_to_both_colours() {
     };
     let error = bad.players().unwrap_err().to_string();
     assert!(
-        error.contains("opening suite: line 1: move 1 a1:a1"),
+        error.contains("opening suite: line 1: move 1 'a1:a1' (black to play) is illegal"),
         "{error}"
     );
 }

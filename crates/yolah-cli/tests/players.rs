@@ -603,7 +603,7 @@ fn opening_suites_are_generated_and_played_in_pairs() {
         ],
         "",
     );
-    assert_clean_error(&output, "line 3: move 1 a1:a1");
+    assert_clean_error(&output, "line 3: move 1 'a1:a1' (black to play) is illegal");
     assert!(!record.exists());
 }
 

@@ -7,7 +7,7 @@
 
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use yolah_core::{Move, Position};
+use yolah_core::{Move, Position, play_moves};
 
 /// Where a game starts: a position, and moves played from it before the players take over.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,15 +30,8 @@ impl Opening {
                 None => return Err("expected `startpos moves m1 m2 …`".to_string()),
             };
             let mut position = Position::start();
-            let mut moves = Vec::new();
-            for (i, text) in moves_text.split_whitespace().enumerate() {
-                let m: Move = text.parse().map_err(|e| format!("move {}: {e}", i + 1))?;
-                position
-                    .check_move(m)
-                    .map_err(|e| format!("move {} {text}: {e}", i + 1))?;
-                position.play(m);
-                moves.push(m);
-            }
+            let moves = play_moves(&mut position, moves_text.split_whitespace())
+                .map_err(|e| e.to_string())?;
             if position.game_over() {
                 return Err("the game is over after these moves".to_string());
             }
@@ -139,7 +132,10 @@ mod tests {
         assert_eq!(suite[0].to_line(), "startpos moves a1:c3 h1:h4");
         assert_eq!(suite[1].to_line(), "startpos");
         for (bad, expected) in [
-            ("startpos moves a1:a1", "line 1: move 1 a1:a1"),
+            (
+                "startpos moves a1:a1",
+                "line 1: move 1 'a1:a1' (black to play) is illegal",
+            ),
             ("startpos moves e4:e9", "line 1: move 1"),
             ("\n8/8 b 0 0 0", "line 2: bad position"),
             ("startpos a1:c3", "line 1: expected `startpos moves"),

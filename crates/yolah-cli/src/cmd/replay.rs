@@ -169,20 +169,8 @@ pub(super) fn pick_game(path: &Path, number: u64, run: Option<&str>) -> Result<P
     // Checked when the file was read: a bad start or move is not kept.
     let start = record.start_position().map_err(anyhow::Error::msg)?;
     let mut position = start;
-    let mut moves = Vec::new();
-    for (k, token) in (1..).zip(record.moves.split_whitespace()) {
-        let m: Move = token
-            .parse()
-            .with_context(|| format!("game {number}, move {k}"))?;
-        if let Err(reason) = position.check_move(m) {
-            bail!(
-                "game {number}, move {k} {} is illegal: {reason}",
-                quote(token)
-            );
-        }
-        position.play(m);
-        moves.push(m);
-    }
+    let moves = yolah_core::play_moves(&mut position, record.moves.split_whitespace())
+        .map_err(|e| anyhow::anyhow!("game {number}, {e}"))?;
     Ok(Picked {
         title: format!(
             "game {number}: {} (black) vs {} (white), {} {}-{}",
