@@ -44,7 +44,7 @@ fn key_check() -> u64 {
 
 /// How the games a move was played in ended.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
+pub struct Outcomes {
     /// Games black won.
     pub black: u32,
     /// Games drawn.
@@ -53,7 +53,7 @@ pub struct Tally {
     pub white: u32,
 }
 
-impl Tally {
+impl Outcomes {
     /// Games in all.
     pub fn games(&self) -> u64 {
         u64::from(self.black) + u64::from(self.draws) + u64::from(self.white)
@@ -85,13 +85,13 @@ pub struct Played {
     /// The move.
     pub mv: Move,
     /// How its games ended.
-    pub tally: Tally,
+    pub tally: Outcomes,
 }
 
 /// A database being built: every position of the games added, with its moves.
 #[derive(Default)]
 pub struct Builder {
-    moves: HashMap<(u64, u16), Tally>,
+    moves: HashMap<(u64, u16), Outcomes>,
     games: u64,
 }
 
@@ -137,7 +137,7 @@ impl Builder {
 
     /// The database's bytes, as [`Builder::write`] writes them.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut entries: Vec<(&(u64, u16), &Tally)> = self.moves.iter().collect();
+        let mut entries: Vec<(&(u64, u16), &Outcomes)> = self.moves.iter().collect();
         entries.sort_unstable_by_key(|(key, _)| **key);
         let mut body = Vec::with_capacity(entries.len() * ENTRY);
         for ((hash, mv), tally) in entries {
@@ -379,12 +379,12 @@ impl Explorer {
         (hash, mv)
     }
 
-    fn tally(&self, i: usize) -> Tally {
+    fn tally(&self, i: usize) -> Outcomes {
         let count = |k: usize| {
             let at = i * ENTRY + 10 + 4 * k;
             u32::from_le_bytes(self.body[at..at + 4].try_into().expect("4 bytes"))
         };
-        Tally {
+        Outcomes {
             black: count(0),
             draws: count(1),
             white: count(2),
@@ -546,7 +546,7 @@ mod tests {
             vec![
                 Played {
                     mv: "a1:c3".parse().unwrap(),
-                    tally: Tally {
+                    tally: Outcomes {
                         black: 1,
                         draws: 1,
                         white: 0
@@ -554,7 +554,7 @@ mod tests {
                 },
                 Played {
                     mv: "h8:h5".parse().unwrap(),
-                    tally: Tally {
+                    tally: Outcomes {
                         black: 0,
                         draws: 0,
                         white: 1

@@ -24,7 +24,7 @@
 
 use crate::eval::network::Network;
 use crate::limits::Limits;
-use crate::players::minimax::{Minimax, Outcome, margin, proven_margin};
+use crate::players::minimax::{Minimax, SearchResult, margin, proven_margin};
 use serde::Serialize;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -170,7 +170,7 @@ pub struct Value {
 impl Value {
     /// A search's value (the side to move's): proved only when the search says so (a value
     /// it found at a game's end through cut lines is still an estimate of that margin).
-    fn of(outcome: &Outcome) -> Value {
+    fn of(outcome: &SearchResult) -> Value {
         let margin =
             proven_margin(outcome.value).map_or(f64::from(outcome.value) / 100.0, f64::from);
         if outcome.proven {

@@ -344,7 +344,8 @@ fn no_move_is_accepted_after_the_end_of_a_game() {
     let input = format!("position fen {over} moves a1:a1 a1:a1\nquit\n");
     let output = yolah(&["engine"], &input);
     assert!(
-        stdout(&output).contains("info string error: move 1 'a1:a1': the game is over"),
+        stdout(&output)
+            .contains("info string error: move 1 'a1:a1': the game is already over after ply 64"),
         "{}",
         stdout(&output)
     );

@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
-use yolah_ai::explorer::{Played, Tally};
+use yolah_ai::explorer::{Outcomes, Played};
 
 mod counts;
 use counts::{key, recount};
@@ -494,7 +494,7 @@ impl Store {
                     mv: yolah_core::Move::from_raw(
                         u16::try_from(row.get::<_, i64>(0)?).unwrap_or(0),
                     ),
-                    tally: Tally {
+                    tally: Outcomes {
                         black: count(1)?,
                         draws: count(2)?,
                         white: count(3)?,

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 /// One side's results against another so far.
 #[derive(Clone, Debug, Default)]
-pub struct Tally {
+pub struct MatchScore {
     /// Wins, draws, losses.
     pub wdl: [u32; 3],
     /// The finished pairs' scores.
@@ -16,7 +16,7 @@ pub struct Tally {
     waiting: HashMap<u64, u32>,
 }
 
-impl Tally {
+impl MatchScore {
     /// Counts a game worth `half_points` (0, 1 or 2) of pair `pair` (the two games of one
     /// opening, colours swapped); whether it finished its pair.
     pub fn add(&mut self, pair: u64, half_points: u32) -> bool {
@@ -31,10 +31,10 @@ impl Tally {
     }
 
     /// The same results from the other side's point of view.
-    pub fn flipped(&self) -> Tally {
+    pub fn flipped(&self) -> MatchScore {
         let mut pairs = self.pairs;
         pairs.0.reverse();
-        Tally {
+        MatchScore {
             wdl: [self.wdl[2], self.wdl[1], self.wdl[0]],
             pairs,
             waiting: self.waiting.iter().map(|(&k, &h)| (k, 2 - h)).collect(),
@@ -78,7 +78,7 @@ mod tests {
 
     #[test]
     fn games_pair_up_by_their_opening() {
-        let mut tally = Tally::default();
+        let mut tally = MatchScore::default();
         assert!(!tally.add(0, 2));
         assert!(!tally.add(1, 1));
         assert!(tally.add(0, 0));

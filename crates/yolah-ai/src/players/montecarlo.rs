@@ -36,12 +36,12 @@ impl MonteCarlo {
 
 /// Half points won and playouts played after one move.
 #[derive(Clone, Copy, Default)]
-struct Tally {
+struct MoveScore {
     half_points: u64,
     playouts: u64,
 }
 
-impl Tally {
+impl MoveScore {
     fn mean(self) -> f64 {
         self.half_points as f64 / (2.0 * self.playouts.max(1) as f64)
     }
@@ -62,9 +62,9 @@ fn play_out(
     rng: &mut SmallRng,
     budget: Budget,
     first: usize,
-    mut tell: impl FnMut(&[Tally]),
-) -> Vec<Tally> {
-    let mut tallies = vec![Tally::default(); children.len()];
+    mut tell: impl FnMut(&[MoveScore]),
+) -> Vec<MoveScore> {
+    let mut tallies = vec![MoveScore::default(); children.len()];
     let mut i = first;
     let mut started = 0;
     let mut told = budget.started();
@@ -106,7 +106,7 @@ fn play_out(
 
 /// The moves' indices, best mean first; the earlier move on ties, so the choice is
 /// reproducible.
-fn ranked(tallies: &[Tally]) -> Vec<usize> {
+fn ranked(tallies: &[MoveScore]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..tallies.len()).collect();
     order.sort_by(|&a, &b| {
         tallies[b]
@@ -118,7 +118,7 @@ fn ranked(tallies: &[Tally]) -> Vec<usize> {
 }
 
 /// The index of the best move.
-fn best_of(tallies: &[Tally]) -> usize {
+fn best_of(tallies: &[MoveScore]) -> usize {
     ranked(tallies)[0]
 }
 
@@ -175,7 +175,7 @@ impl Player for MonteCarlo {
             )
         };
         let (first, helpers) = self.rngs.run(main, search, budget.answer_by());
-        let mut total = vec![Tally::default(); moves.len()];
+        let mut total = vec![MoveScore::default(); moves.len()];
         for thread in std::iter::once(&first).chain(helpers.iter().flatten()) {
             for (sum, tally) in total.iter_mut().zip(thread) {
                 sum.half_points += tally.half_points;

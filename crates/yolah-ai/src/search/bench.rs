@@ -4,7 +4,7 @@
 
 use crate::eval::Evaluation;
 use crate::limits::Limits;
-use crate::players::minimax::{Instructions, Minimax, Outcome};
+use crate::players::minimax::{Instructions, Minimax, SearchResult};
 use std::time::{Duration, Instant};
 use yolah_core::Position;
 
@@ -42,7 +42,7 @@ pub fn run(
     depth: u32,
     evaluation: impl Into<Evaluation>,
     instructions: Instructions,
-    mut on_position: impl FnMut(usize, &Outcome),
+    mut on_position: impl FnMut(usize, &SearchResult),
 ) -> Totals {
     let mut player = Minimax::new(evaluation, TABLE_MB, 1);
     player.instructions = instructions;

@@ -55,7 +55,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         networks.push((path, std::sync::Arc::new(network)));
     }
     let tell = |prefix: String| {
-        move |i: usize, outcome: &yolah_ai::players::minimax::Outcome| {
+        move |i: usize, outcome: &yolah_ai::players::minimax::SearchResult| {
             eprintln!(
                 "{prefix}position {:>2}: {:>9} nodes, {} {}",
                 i + 1,

@@ -24,7 +24,7 @@ use yolah_ai::arena::lock::DirLock;
 use yolah_ai::arena::record::{GameRecord, RecordFile, RecordWriter};
 use yolah_ai::arena::shard::Shard;
 use yolah_ai::arena::sprt::Sprt;
-use yolah_ai::arena::tally::Tally;
+use yolah_ai::arena::tally::MatchScore;
 use yolah_ai::arena::tournament::{Config, check_against_schedule};
 use yolah_core::Color;
 
@@ -400,7 +400,7 @@ fn counted(
     sprt: Option<Sprt>,
 ) -> (usize, bool) {
     let first = &config.specs[0];
-    let mut tally = Tally::default();
+    let mut tally = MatchScore::default();
     let mut prefix = 0;
     for (n, record) in games {
         if *n != prefix as u64 {
@@ -427,8 +427,8 @@ fn half_points(first: &str, record: &GameRecord) -> u32 {
 }
 
 /// The tally of `records` for the first player.
-fn tally_of<'a>(config: &Config, records: impl Iterator<Item = &'a GameRecord>) -> Tally {
-    let mut tally = Tally::default();
+fn tally_of<'a>(config: &Config, records: impl Iterator<Item = &'a GameRecord>) -> MatchScore {
+    let mut tally = MatchScore::default();
     for record in records {
         tally.add(record.game / 2, half_points(&config.specs[0], record));
     }

@@ -24,13 +24,13 @@ struct Source {
 
 /// Agreement with the exact values, overall and by phase.
 #[derive(Clone, Copy, Default)]
-struct Tally {
+struct Agreement {
     positions: u64,
     agree: u64,
     error: f64,
 }
 
-impl Tally {
+impl Agreement {
     fn add(&mut self, predicted: f64, exact: i8) {
         let outcome = |margin: f64| {
             if margin > 0.5 {
@@ -108,8 +108,8 @@ pub fn run(out: &mut impl Write, path: &Path, nets: &[PathBuf]) -> Result<()> {
     }
     writeln!(out)?;
     for source in &sources {
-        let mut all = Tally::default();
-        let mut phases = [Tally::default(); PHASES.len()];
+        let mut all = Agreement::default();
+        let mut phases = [Agreement::default(); PHASES.len()];
         for &(sample, exact) in &proved {
             let predicted = (source.predict)(sample);
             all.add(predicted, exact);

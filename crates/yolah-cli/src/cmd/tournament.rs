@@ -11,7 +11,7 @@ use std::time::Instant;
 use yolah_ai::Spec;
 use yolah_ai::arena::record::{GameRecord, RecordWriter, Tail};
 use yolah_ai::arena::sprt::Sprt;
-use yolah_ai::arena::tally::Tally;
+use yolah_ai::arena::tally::MatchScore;
 use yolah_ai::arena::tournament::{
     Config, Crosstable, Ratings, Scheduled, Store, game_pool, run_games_while,
 };
@@ -364,7 +364,7 @@ fn print_gauntlet(out: &mut impl Write, config: &Config, opponents: &[Opponent])
 pub(super) struct Live {
     half_points: Vec<u32>,
     games: Vec<u32>,
-    pairs: std::collections::HashMap<(usize, usize), Tally>,
+    pairs: std::collections::HashMap<(usize, usize), MatchScore>,
 }
 
 impl Live {

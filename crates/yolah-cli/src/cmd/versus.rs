@@ -7,7 +7,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use yolah_ai::arena::record::{GameRecord, RecordWriter, Tail};
 use yolah_ai::arena::sprt::{Sprt, Verdict};
-use yolah_ai::arena::tally::Tally;
+use yolah_ai::arena::tally::MatchScore;
 use yolah_ai::arena::tournament::{Config, check_against_schedule, game_pool, run_games};
 use yolah_core::Color;
 
@@ -256,7 +256,7 @@ struct Decided;
 /// What the games of a match came to.
 pub(super) struct Played {
     pub(super) records: Vec<GameRecord>,
-    pub(super) tally: Tally,
+    pub(super) tally: MatchScore,
     pub(super) verdict: Option<Verdict>,
     pub(super) seconds: f64,
 }
@@ -289,8 +289,8 @@ fn play_pairs(
     bar.set_position(done.len() as u64);
     let terminal = std::io::stderr().is_terminal();
     let first = &config.specs[0];
-    let mut tally = Tally::default();
-    let count = |tally: &mut Tally, record: &GameRecord| {
+    let mut tally = MatchScore::default();
+    let count = |tally: &mut MatchScore, record: &GameRecord| {
         let half = record.outcome().map_or(1, |o| {
             o.half_points(if record.black == *first {
                 Color::Black

@@ -4,7 +4,7 @@
 use super::connection::play;
 use super::shared::{
     AddressSlot, Config, Creations, MAX_BODY, MAX_FRAME, PLAY_SLOTS_PER_SEARCH, Reservation,
-    Shared, Tallied, client, total,
+    Shared, SharedHoldings, client, total,
 };
 use crate::archive::Selection;
 use crate::room::Rooms;
@@ -54,7 +54,7 @@ pub fn router(config: Config, store: Arc<Store>) -> Router {
         watch_searches: Slots::new(config.max_searches),
         play_searches: Slots::new(config.max_searches.max(1) * PLAY_SLOTS_PER_SEARCH),
         config,
-        games: Tallied::default(),
+        games: SharedHoldings::default(),
         searching: AtomicUsize::new(0),
         memory_mb: AtomicU64::new(0),
         memory_by_address: std::sync::Mutex::default(),
@@ -189,7 +189,7 @@ pub async fn serve(
     );
     let header_timeout = config.header_timeout;
     let app = router(config, store.into());
-    let open = Tallied::default();
+    let open = SharedHoldings::default();
     loop {
         let Ok((tcp, address)) = listener.accept().await else {
             // Out of file descriptors, or a connection reset before it was taken: wait a

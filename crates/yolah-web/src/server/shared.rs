@@ -130,7 +130,7 @@ pub(super) struct Shared {
     /// `max_searches`).
     pub(super) play_searches: Arc<Slots>,
     /// The games (each a WebSocket) of each client address, and all of them.
-    pub(super) games: Tallied,
+    pub(super) games: SharedHoldings,
     pub(super) searching: AtomicUsize,
     /// MiB reserved by live games.
     pub(super) memory_mb: AtomicU64,
@@ -189,14 +189,14 @@ pub(super) fn client(ip: std::net::IpAddr) -> std::net::IpAddr {
 /// What clients hold of one of the server's caps (connections, games): each client address's
 /// count, and all of them (an unknown address counts as one client).
 #[derive(Default)]
-pub(super) struct Tally {
+pub(super) struct Holdings {
     pub(super) by_address: std::collections::HashMap<Option<std::net::IpAddr>, usize>,
     pub(super) total: usize,
 }
 
-pub(super) type Tallied = Arc<std::sync::Mutex<Tally>>;
+pub(super) type SharedHoldings = Arc<std::sync::Mutex<Holdings>>;
 
-pub(super) fn total(tally: &Tallied) -> usize {
+pub(super) fn total(tally: &SharedHoldings) -> usize {
     tally
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -205,14 +205,14 @@ pub(super) fn total(tally: &Tallied) -> usize {
 
 /// One unit of a cap held by a client address (a connection, a game), counted while it lives.
 pub struct AddressSlot {
-    pub(super) open: Tallied,
+    pub(super) open: SharedHoldings,
     pub(super) ip: Option<std::net::IpAddr>,
 }
 
 impl AddressSlot {
     /// A slot for `ip` if it holds fewer than `per_address` and all fewer than `total`.
     pub(super) fn take(
-        open: &Tallied,
+        open: &SharedHoldings,
         ip: Option<std::net::IpAddr>,
         (per_address, total): (usize, usize),
     ) -> Option<AddressSlot> {

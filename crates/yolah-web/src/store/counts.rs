@@ -4,7 +4,7 @@
 
 use crate::game::Saved;
 use rusqlite::{OptionalExtension, params};
-use yolah_ai::explorer::Tally;
+use yolah_ai::explorer::Outcomes;
 use yolah_core::{Outcome, Position, play_moves};
 
 /// A position's Zobrist hash as SQLite keeps an integer.
@@ -50,7 +50,7 @@ fn count(tx: &rusqlite::Transaction<'_>, marker: &str, sign: i64) -> rusqlite::R
     let played = play_moves(&mut position, moves.split_whitespace())
         .map_err(|e| unreadable(e.to_string()))?;
     let mut position = first;
-    let mut tally = Tally::default();
+    let mut tally = Outcomes::default();
     tally.add(outcome);
     let (black, draws, white) = (
         sign * i64::from(tally.black),

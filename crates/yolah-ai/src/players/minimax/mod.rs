@@ -18,7 +18,7 @@
 //! - `ordering.rs`: move ordering: the table move, killers and history;
 //! - `pruning.rs`: which moves are searched shallower or not at all ([`Pruning`]);
 //! - `time.rs`: when the first thread stops ([`DEFAULT_SOFT_PERCENT`]);
-//! - `outcome.rs`: what a search found ([`Outcome`]) and the player's reports;
+//! - `outcome.rs`: what a search found ([`SearchResult`]) and the player's reports;
 //! - `searcher.rs`: one thread's search, alpha-beta and iterative deepening;
 //! - `player.rs`: the player ([`Minimax`]), which runs a search on its threads, and the
 //!   endgame solver a player asks first near the end;
@@ -35,7 +35,7 @@ mod time;
 mod values;
 
 pub use instructions::Instructions;
-pub use outcome::{Outcome, Variation};
+pub use outcome::{SearchResult, Variation};
 pub use player::Minimax;
 pub(crate) use player::{ENDGAME_TABLE_MB, Endgame};
 pub use pruning::{Pruning, Tuning};

@@ -1,4 +1,4 @@
-//! What one search found ([`Outcome`]) and how the player reports it, a book move's too.
+//! What one search found ([`SearchResult`]) and how the player reports it, a book move's too.
 
 use super::values::proven_margin;
 use crate::book::{self, BookMove};
@@ -9,7 +9,7 @@ use yolah_core::{Move, Position};
 
 /// What one search found.
 #[derive(Clone, Debug)]
-pub struct Outcome {
+pub struct SearchResult {
     /// The move to play.
     pub mv: Move,
     /// Its value for the side to move.
@@ -36,7 +36,7 @@ pub struct Outcome {
 /// One line of a multi-PV search: its value for the side to move at the root and its moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Variation {
-    /// The value, as [`Outcome::value`].
+    /// The value, as [`SearchResult::value`].
     pub value: i32,
     /// Whether the value is exact.
     pub proven: bool,
@@ -72,7 +72,7 @@ fn expected_score(value: i32, proven: bool) -> f64 {
     1.0 / (1.0 + (-f64::from(value) / 400.0).exp())
 }
 
-impl Outcome {
+impl SearchResult {
     /// The value as words: `+1.35` points of margin, or `win by 3`, `draw`, `loss by 2`.
     pub fn score_text(&self) -> String {
         match (self.proven, proven_margin(self.value)) {
@@ -96,7 +96,7 @@ fn proven_word(proven: bool) -> &'static str {
 
 /// What a player says of a book move: the value and depth of the search that chose it.
 pub(super) fn book_report(position: &Position, found: BookMove, time: Duration) -> Report {
-    let outcome = Outcome {
+    let outcome = SearchResult {
         mv: found.mv,
         value: found.value,
         depth: found.depth,
@@ -123,7 +123,7 @@ pub(super) fn book_report(position: &Position, found: BookMove, time: Duration) 
 }
 
 /// What a player says of a search's outcome.
-pub(super) fn report(outcome: &Outcome) -> Report {
+pub(super) fn report(outcome: &SearchResult) -> Report {
     let seconds = outcome.time.as_secs_f64().max(1e-9);
     let mut detail = format!(
         "depth {}/{}, score {}, {} nodes ({:.2} M/s), table hits {:.0} %",

@@ -2,7 +2,7 @@
 //! plans a search's time and limits and runs it on every thread.
 
 use super::instructions::Instructions;
-use super::outcome::{Outcome, book_report, report};
+use super::outcome::{SearchResult, book_report, report};
 use super::pruning::Pruning;
 use super::searcher::{Iteration, Searcher, Shared, outcome};
 use super::time::{DEFAULT_SOFT_PERCENT, TimePlan};
@@ -99,7 +99,8 @@ impl Minimax {
     }
 
     /// The same, asking the endgame solver first when at most `free` squares are free (0:
-    /// never), within half of each timed move's time ([`Endgame`]).
+    /// never), within half of each timed move's time: the solver has a table of its own,
+    /// kept from move to move, and a move it proves is played.
     #[must_use]
     pub fn solving(mut self, free: u32) -> Minimax {
         self.endgame = Endgame::new(free, self.searchers.len());
@@ -159,7 +160,7 @@ impl Minimax {
 
     /// Searches `position` (not over) within `limits`: depth, nodes (counted by the first
     /// thread), time; with none, until the value is proven.
-    pub fn search(&mut self, position: &Position, limits: Limits) -> Outcome {
+    pub fn search(&mut self, position: &Position, limits: Limits) -> SearchResult {
         self.search_with(position, limits, |_| {})
     }
 
@@ -169,8 +170,8 @@ impl Minimax {
         &mut self,
         position: &Position,
         limits: Limits,
-        on_iteration: impl FnMut(&Outcome) + Send,
-    ) -> Outcome {
+        on_iteration: impl FnMut(&SearchResult) + Send,
+    ) -> SearchResult {
         // The move's time is the plan; under a clock a stretched search may take up to twice
         // it, within half the time left.
         let planned = Budget::start(limits);

@@ -3,7 +3,7 @@
 
 use super::instructions::Instructions;
 use super::ordering::{Line, MoveOrder};
-use super::outcome::{Outcome, Variation};
+use super::outcome::{SearchResult, Variation};
 use super::pruning::{Pruning, plies_left};
 use super::time::TimePlan;
 use super::values::{MAX_PLY, WIN, terminal_value};
@@ -954,7 +954,7 @@ pub(super) fn outcome(
     several: bool,
     searcher: &Searcher,
     start: Instant,
-) -> Outcome {
+) -> SearchResult {
     let (
         depth,
         Variation {
@@ -981,7 +981,7 @@ pub(super) fn outcome(
     if pv.is_empty() {
         pv.push(position.moves()[0]);
     }
-    Outcome {
+    SearchResult {
         mv: pv[0],
         value,
         depth,
