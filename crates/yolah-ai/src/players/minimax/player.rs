@@ -300,11 +300,12 @@ impl Player for Minimax {
             return Ok(book_report(position, found, start.elapsed()));
         }
         let mut limits = limits;
-        if timed && self.lines <= 1 {
+        if timed
+            && self.lines <= 1
+            && let Some(endgame) = &mut self.endgame
+        {
             let half = limits.time.map(|time| time / 2);
-            if let Some(endgame) = &mut self.endgame
-                && let Some(proof) = endgame.prove(position, half, None, limits.stop, start)
-            {
+            if let Some(proof) = endgame.prove(position, half, None, limits.stop, start) {
                 progress(&proof);
                 return Ok(proof);
             }
