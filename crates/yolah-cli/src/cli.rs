@@ -59,7 +59,7 @@ pub enum Command {
     /// Openings are paired: each is played twice, colours swapped. The summary is from the
     /// first player's point of view.
     #[command(allow_negative_numbers = true)]
-    Match(cmd::versus::Options),
+    Match(cmd::matches::versus::Options),
     /// Write a suite of balanced openings for `--openings`.
     ///
     /// Distinct positions after K random plies (none the same as another up to the board's

@@ -100,7 +100,7 @@ fn run(out: &mut impl Write, command: Command) -> anyhow::Result<()> {
             command: DataCommand::Quality { path, net },
         } => cmd::quality::run(out, &path, &net),
         Command::Serve(options) => cmd::serve::run(out, &options),
-        Command::Match(options) => cmd::recorded::run(out, &options),
+        Command::Match(options) => cmd::matches::recorded::run(out, &options),
         Command::Tournament(options) if options.cluster.slurm && options.merge.is_none() => {
             cmd::tournament_on_slurm::run(out, &options)
         }

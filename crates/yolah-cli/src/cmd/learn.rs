@@ -16,7 +16,7 @@
 //! DIR/gen-001/gauntlet/ the gauntlet's games, 01-candidate.csv, 01-parent.csv, … by opponent
 //! ```
 
-use super::versus::Tested;
+use super::matches::versus::Tested;
 use super::{UsageError, plot, read_json, usage, write_atomic};
 use anyhow::{Context, Result, ensure};
 use std::fmt::Write as _;
@@ -715,7 +715,7 @@ fn play(
         threads: Some(workers.threads),
         ..super::Pairing::default()
     };
-    super::recorded::recorded(players, games, sprt, pairing, record_file, workers.cluster)
+    super::matches::recorded::recorded(players, games, sprt, pairing, record_file, workers.cluster)
 }
 
 /// The generation's test, its result also written to `test.json`.

@@ -216,7 +216,7 @@ fn script(tasks_dir: &Path, config: &Config, tasks: u32, options: &Options) -> R
     let mut args: Vec<String> = vec!["tournament".to_string()];
     args.extend(config.specs.iter().map(|s| shell_word(s)));
     args.push(format!("--games-per-pair {}", config.games_per_pair));
-    args.extend(super::match_on_slurm::run_args(
+    args.extend(super::matches::on_slurm::run_args(
         config,
         options.pairing.openings.as_deref(),
     ));

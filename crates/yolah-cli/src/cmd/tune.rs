@@ -188,9 +188,9 @@ fn verify(
         "SPRT: the best weights against the starting ones ({})",
         record.display()
     )?;
-    super::versus::run(
+    super::matches::versus::run(
         out,
-        &super::versus::Options {
+        &super::matches::versus::Options {
             first: spec("best-weights.json"),
             second: spec("start-weights.json"),
             games: None,

@@ -15,7 +15,7 @@
 //! DIR/gen-001/games-0000.bin … its self-play (chunks of games), network.yolahpv, vs-NN.csv
 //! ```
 
-use super::versus::Tested;
+use super::matches::versus::Tested;
 use super::{UsageError, read_json, usage, write_atomic};
 use anyhow::{Context, Result, ensure};
 use serde::{Deserialize, Serialize};
@@ -656,7 +656,7 @@ fn play_match(
         ..super::Pairing::default()
     };
     let players = players.map(str::to_string);
-    Ok(super::recorded::recorded(
+    Ok(super::matches::recorded::recorded(
         players,
         games,
         None,

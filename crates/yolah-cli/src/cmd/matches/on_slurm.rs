@@ -14,7 +14,7 @@
 //! meanwhile; a second one at once is refused.
 
 use super::versus::{Options, Played, summary};
-use super::{new_run_dir, read_json, usage, write_atomic};
+use crate::cmd::{new_run_dir, read_json, usage, write_atomic};
 use crate::slurm::{self, RunState, STATE, TASK_SCRIPT};
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
@@ -29,7 +29,7 @@ use yolah_ai::arena::tournament::{Config, check_against_schedule};
 use yolah_core::Color;
 
 /// Plays the match of `config` (its players checked) on the cluster.
-pub(super) fn run(
+pub(in crate::cmd) fn run(
     out: &mut impl std::io::Write,
     options: &Options,
     config: &Config,
@@ -37,7 +37,7 @@ pub(super) fn run(
 ) -> Result<()> {
     let tasks = options.cluster.tasks()?;
     let Some(record) = options.out.as_deref() else {
-        bail!(super::UsageError(
+        bail!(crate::cmd::UsageError(
             "--slurm needs --out FILE: the tasks' games are joined into it".to_string()
         ));
     };
@@ -61,7 +61,7 @@ pub(super) fn run(
     );
     // The PGN file is checked (and locked) before any game is played, as here.
     let mut recorder =
-        super::Recorder::new(None, options.pairing.pgn.as_deref(), "yolah match", &[])?;
+        crate::cmd::Recorder::new(None, options.pairing.pgn.as_deref(), "yolah match", &[])?;
     // Slurm answers before anything is made.
     slurm::Array::new("yolah-probe", Path::new(TASK_SCRIPT), tasks).queue()?;
     let (lock, mut state) = open(&dir, record, config, tasks, options)?;
@@ -83,7 +83,7 @@ pub(super) fn run(
     }
     drop(lock);
     summary(out, config, &played, sprt, options.json)?;
-    let forfeits = super::report_forfeits(&config.specs, &played.records);
+    let forfeits = crate::cmd::report_forfeits(&config.specs, &played.records);
     if sprt.is_none()
         && let Some((spec, reason)) = forfeits.first()
     {
@@ -122,7 +122,7 @@ fn ended(
         }
     );
     // The PGN file is given the games it lacks (a run killed before it wrote them).
-    super::Recorder::new(
+    crate::cmd::Recorder::new(
         None,
         options.pairing.pgn.as_deref(),
         "yolah match",
@@ -312,7 +312,7 @@ fn script(
     options: &Options,
 ) -> Result<String> {
     let exe = std::env::current_exe().context("the path of this program")?;
-    let q = |text: &str| super::shell_word(text);
+    let q = |text: &str| crate::cmd::shell_word(text);
     let mut args = vec![
         "match".to_string(),
         q(&config.specs[0]),
@@ -340,8 +340,8 @@ exec {exe} {args} --shard \"$K/{tasks}\" --out \"$OUT\" \"$@\"
 /// The words of a task's command line that give the run's openings, seed, clock and
 /// adjudication as `config` has them (`openings`: the suite's file as given), one game at a
 /// time: the same for a match's and a tournament's tasks.
-pub(super) fn run_args(config: &Config, openings: Option<&Path>) -> Vec<String> {
-    let q = |text: &str| super::shell_word(text);
+pub(in crate::cmd) fn run_args(config: &Config, openings: Option<&Path>) -> Vec<String> {
+    let q = |text: &str| crate::cmd::shell_word(text);
     let mut args = vec![format!("--seed {}", config.seed), "--threads 1".to_string()];
     match openings {
         Some(path) => args.push(format!("--openings {}", q(&path.display().to_string()))),

@@ -1,7 +1,7 @@
 //! `yolah match A B`: two players over paired openings, a summary line with the Elo difference
 //! (or, with `--json`, one object with the same facts).
 
-use super::{DEFAULT_RANDOM_PLIES, DEFAULT_SEED, Pairing, usage};
+use crate::cmd::{DEFAULT_RANDOM_PLIES, DEFAULT_SEED, Pairing, usage};
 use anyhow::{Result, bail};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -49,7 +49,7 @@ pub struct Options {
     pub cluster: crate::slurm::ClusterOptions,
 }
 
-/// `yolah match` here (the cluster's is [`super::match_on_slurm`]).
+/// `yolah match` here (the cluster's is [`super::on_slurm`]).
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     let (config, specs) = prepare(options)?;
     let threads = options.pairing.threads()?;
@@ -94,7 +94,7 @@ pub fn prepare(options: &Options) -> Result<(Config, Vec<yolah_ai::Spec>)> {
         usage!(
             options.games.is_none(),
             "{}",
-            super::repeated_games(&format!("--games {games}"), &specs[0], &specs[1], distinct)
+            crate::cmd::repeated_games(&format!("--games {games}"), &specs[0], &specs[1], distinct)
         );
         eprintln!(
             "the test stops at {distinct} games: {} and {} play the same game again from the \
@@ -135,21 +135,25 @@ fn play_here(
             (Some(writer), done)
         }
     };
-    let recorder =
-        match super::Recorder::new(writer, options.pairing.pgn.as_deref(), "yolah match", &done) {
-            Ok(recorder) => recorder,
-            Err(error) => {
-                // Refused before its first game (its --pgn file): the record file this run
-                // made goes too.
-                if let (Some(path), false) = (options.out.as_deref(), options.resume) {
-                    let _ = std::fs::remove_file(path);
-                }
-                return Err(error);
+    let recorder = match crate::cmd::Recorder::new(
+        writer,
+        options.pairing.pgn.as_deref(),
+        "yolah match",
+        &done,
+    ) {
+        Ok(recorder) => recorder,
+        Err(error) => {
+            // Refused before its first game (its --pgn file): the record file this run
+            // made goes too.
+            if let (Some(path), false) = (options.out.as_deref(), options.resume) {
+                let _ = std::fs::remove_file(path);
             }
-        };
+            return Err(error);
+        }
+    };
     let played = play_pairs(config, specs, options.sprt, threads, recorder, done)?;
     summary(out, config, &played, options.sprt, options.json)?;
-    let forfeits = super::report_forfeits(&config.specs, &played.records);
+    let forfeits = crate::cmd::report_forfeits(&config.specs, &played.records);
     if options.sprt.is_none()
         && let Some((spec, reason)) = forfeits.first()
     {
@@ -161,7 +165,7 @@ fn play_here(
 /// The summary of a match, with or without a test: one method for the Elo (the pentanomial of
 /// the game pairs, as the live line shows it), one JSON schema for every mode (the test's
 /// fields are null without one).
-pub(super) fn summary(
+pub(in crate::cmd) fn summary(
     out: &mut impl Write,
     config: &Config,
     played: &Played,
@@ -254,11 +258,11 @@ pub const SPRT_MAX_GAMES: u32 = 20_000;
 struct Decided;
 
 /// What the games of a match came to.
-pub(super) struct Played {
-    pub(super) records: Vec<GameRecord>,
-    pub(super) tally: MatchScore,
-    pub(super) verdict: Option<Verdict>,
-    pub(super) seconds: f64,
+pub(in crate::cmd) struct Played {
+    pub(in crate::cmd) records: Vec<GameRecord>,
+    pub(in crate::cmd) tally: MatchScore,
+    pub(in crate::cmd) verdict: Option<Verdict>,
+    pub(in crate::cmd) seconds: f64,
 }
 
 /// Plays the match's games, two at a time from one opening with colours swapped (the
@@ -271,7 +275,7 @@ fn play_pairs(
     specs: &[yolah_ai::Spec],
     sprt: Option<Sprt>,
     threads: usize,
-    mut recorder: super::Recorder,
+    mut recorder: crate::cmd::Recorder,
     done: Vec<GameRecord>,
 ) -> Result<Played> {
     let finished: std::collections::HashSet<u64> = done.iter().map(|r| r.game).collect();
@@ -281,7 +285,7 @@ fn play_pairs(
         .filter(|g| !finished.contains(&g.game))
         .collect();
     let pool = game_pool(threads).map_err(anyhow::Error::msg)?;
-    let bar = super::progress_bar((schedule.len() + done.len()) as u64, "games");
+    let bar = crate::cmd::progress_bar((schedule.len() + done.len()) as u64, "games");
     bar.set_style(
         indicatif::ProgressStyle::with_template("{pos}/{len} games, {msg}")
             .expect("the template is valid"),

@@ -1,19 +1,19 @@
 //! A match of a run (the learning loops' tests and gauntlets), here or on the cluster: the one
 //! way `learn` and `zero` play a match, and the `yolah match` command's choice between the two.
 
-use super::Pairing;
 use super::versus::{Options, Tested};
+use crate::cmd::Pairing;
 use anyhow::Result;
 use std::io::Write;
 use std::path::PathBuf;
 use yolah_ai::arena::sprt::Sprt;
 
-/// `yolah match`: on the cluster with `--slurm` ([`super::match_on_slurm`]), else here
+/// `yolah match`: on the cluster with `--slurm` ([`super::on_slurm`]), else here
 /// ([`super::versus`]).
 pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
     if options.cluster.slurm {
         let (config, _) = super::versus::prepare(options)?;
-        super::match_on_slurm::run(out, options, &config, options.sprt)
+        super::on_slurm::run(out, options, &config, options.sprt)
     } else {
         super::versus::run(out, options)
     }
