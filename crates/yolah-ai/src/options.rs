@@ -160,8 +160,10 @@ pub const SOLVE: OptionInfo = OptionInfo {
     name: "solve",
     kind: ValueKind::FreeSquares,
     default: "0 (never)",
-    help: "with at most this many free squares, the endgame solver is asked first (within half \
-           the move's time; its own table, kept from move to move) and a proved move played",
+    help: "with at most this many free squares, the endgame solver is asked first (its own \
+           table, kept from move to move) and a proved move played: within half the move's time \
+           (minimax: timed moves only, one line), or 40 nodes a visit under alphazero's \
+           iterations",
 };
 /// Search threads.
 pub const THREADS: OptionInfo = OptionInfo {

@@ -1,6 +1,9 @@
 //! Moves given as text, parsed, checked and played: [`play_move`] for one, [`play_moves`] for
-//! a list, and [`BadMove`], which says which move is bad and why. Every reader of moves (the
-//! protocol's `position`, records, PGN, the board's games, the command line) plays them here.
+//! a list, and [`BadMove`], which says which move is bad and why. The readers of moves (the
+//! protocol's `position`, records, PGN, opening suites, the board's games, `replay` and
+//! `review`) play them here; the two that read a word at a time with other meanings (a typed
+//! word in `yolah play` may be a command; a puzzle attempt is held against its solution) keep
+//! their own wording.
 
 use crate::color::Color;
 use crate::legality::IllegalMove;

@@ -22,34 +22,40 @@ fn countable(saved: &Saved) -> Option<String> {
         .then(|| serde_json::json!([record.start, record.moves, record.result]).to_string())
 }
 
-/// Adds (`sign` 1) or takes out (-1) the game `marker` describes in the explorer's counts; a
-/// marker that cannot be read (a damaged or foreign file's: ours are written from a checked
-/// game) is an error that says why, and nothing is counted.
-fn count(tx: &rusqlite::Transaction<'_>, marker: &str, sign: i64) -> rusqlite::Result<()> {
-    let unreadable = |why: String| {
-        rusqlite::Error::ToSqlConversionFailure(
-            format!("the explorer's entry for this game cannot be read: {why}").into(),
-        )
-    };
-    let (start, moves, result) = serde_json::from_str::<(String, String, String)>(marker)
-        .map_err(|e| unreadable(e.to_string()))?;
+/// A game as its explorer marker keeps it: its start, its moves (each checked) and how it
+/// ended; or why the marker cannot be read (a damaged or foreign file's: ours are written from
+/// a checked game).
+struct Counted {
+    start: Position,
+    moves: Vec<yolah_core::Move>,
+    outcome: Outcome,
+}
+
+fn read_marker(marker: &str) -> Result<Counted, String> {
+    let (start, moves, result) =
+        serde_json::from_str::<(String, String, String)>(marker).map_err(|e| e.to_string())?;
     let outcome = match result.as_str() {
         "1-0" => Outcome::Win(yolah_core::Color::Black),
         "0-1" => Outcome::Win(yolah_core::Color::White),
         _ => Outcome::Draw,
     };
-    let mut position = if start.is_empty() {
+    let start = if start.is_empty() {
         Position::start()
     } else {
-        start
-            .parse()
-            .map_err(|e| unreadable(format!("its start: {e}")))?
+        start.parse().map_err(|e| format!("its start: {e}"))?
     };
-    // Every move is checked before any is counted.
-    let first = position;
-    let played = play_moves(&mut position, moves.split_whitespace())
-        .map_err(|e| unreadable(e.to_string()))?;
-    let mut position = first;
+    let mut position = start;
+    let moves = play_moves(&mut position, moves.split_whitespace()).map_err(|e| e.to_string())?;
+    Ok(Counted {
+        start,
+        moves,
+        outcome,
+    })
+}
+
+/// Adds (`sign` 1) or takes out (-1) `game` in the explorer's counts.
+fn count(tx: &rusqlite::Transaction<'_>, game: &Counted, sign: i64) -> rusqlite::Result<()> {
+    let (mut position, played, outcome) = (game.start, &game.moves, game.outcome);
     let mut tally = Outcomes::default();
     tally.add(outcome);
     let (black, draws, white) = (
@@ -62,7 +68,7 @@ fn count(tx: &rusqlite::Transaction<'_>, marker: &str, sign: i64) -> rusqlite::R
          ON CONFLICT (hash, move) DO UPDATE SET black = black + excluded.black,
              draws = draws + excluded.draws, white = white + excluded.white",
     )?;
-    for m in played {
+    for &m in played {
         let (hash, code) = (key(position.hash()), i64::from(m.raw()));
         add.execute(params![hash, code, black, draws, white])?;
         // A game taken out may leave its entries without a game: they go, by key.
@@ -100,10 +106,24 @@ pub(super) fn recount(
         return Ok(());
     }
     if let Some(before) = &before {
-        count(tx, before, -1)?;
+        // A marker that cannot be read cannot be taken out: its counts stay, it says so, and
+        // the game is kept all the same (the counts are derived, the game is the user's).
+        match read_marker(before) {
+            Ok(game) => count(tx, &game, -1)?,
+            Err(why) => eprintln!(
+                "yolah serve: game {id}: its explorer entry cannot be read ({why}); \
+                 its old counts stay"
+            ),
+        }
     }
     if let Some(now) = &now {
-        count(tx, now, 1)?;
+        // Written just above from the game, which `countable` played through: readable.
+        let game = read_marker(now).map_err(|why| {
+            rusqlite::Error::ToSqlConversionFailure(
+                format!("the explorer's entry for this game cannot be made: {why}").into(),
+            )
+        })?;
+        count(tx, &game, 1)?;
     }
     tx.execute(
         "UPDATE games SET explored = ?1 WHERE id = ?2",

@@ -163,10 +163,10 @@ fn finished_games_are_counted_once_and_again_when_they_change() {
 }
 
 /// A game whose explorer entry was damaged in the file (ours are written from checked games)
-/// is not counted in part: its next write says which move is bad, and the file keeps the game
-/// as it was.
+/// is still kept when it changes: the entry that cannot be read is not taken out in part (its
+/// old counts stay, and the server says so), and the game's new state is counted.
 #[test]
-fn a_damaged_explorer_entry_is_refused_with_its_bad_move() {
+fn a_damaged_explorer_entry_does_not_stop_its_game_from_being_kept() {
     let store = Arc::new(Store::memory());
     let _pin = store.create(&kept("a", &[]), Some("h"), 60).unwrap();
     let mut over = game(&["a1:c3", "h1:f3"]);
@@ -181,23 +181,28 @@ fn a_damaged_explorer_entry_is_refused_with_its_bad_move() {
             params![damaged],
         )
         .unwrap();
-    let error = store
-        .save("a", Some("h"), &game(&["a1:b2"]))
-        .expect_err("a damaged entry is refused");
+    let mut again = game(&["a1:b2"]);
+    again.result = Some("black wins by resignation".to_string());
+    again.resigned = Some("white".to_string());
+    store.save("a", Some("h"), &again).unwrap();
+    // The old counts stay (nothing of them was taken out), the new game is counted.
     assert_eq!(
-        error,
-        "cannot keep the game: the explorer's entry for this game cannot be read: \
-         move 2 'a1:c4' (white to play) is illegal: a1 holds a hole, not a white piece"
+        explored_at_start(&store),
+        [
+            ("a1:b2".to_string(), 1, 0, 0),
+            ("a1:c3".to_string(), 0, 0, 1)
+        ]
     );
-    // Nothing changed: the game, its counts.
-    assert_eq!(explored_at_start(&store), [("a1:c3".to_string(), 0, 0, 1)]);
     let text: String = store
         .lock()
         .query_row("SELECT game FROM games WHERE id = 'a'", [], |row| {
             row.get(0)
         })
         .unwrap();
-    assert!(text.contains("h1:f3"), "{text}");
+    assert!(text.contains("a1:b2"), "{text}");
+    // The entry is the new game's, readable again: the next change takes it out.
+    store.save("a", Some("h"), &game(&["a1:b2"])).unwrap();
+    assert_eq!(explored_at_start(&store), [("a1:c3".to_string(), 0, 0, 1)]);
 }
 
 #[test]

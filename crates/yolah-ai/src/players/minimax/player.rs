@@ -309,8 +309,12 @@ impl Player for Minimax {
                 progress(&proof);
                 return Ok(proof);
             }
-            // The time the solver did not use is the search's.
-            limits.time = limits.time.map(|time| time.saturating_sub(start.elapsed()));
+            // The time the solver did not use is the search's, and the clock has run.
+            let used = start.elapsed();
+            limits.time = limits.time.map(|time| time.saturating_sub(used));
+            if let Some(clock) = &mut limits.clock {
+                clock.left = clock.left.saturating_sub(used);
+            }
         }
         let outcome = self.search_with(position, limits, |outcome| progress(&report(outcome)));
         Ok(Report {
