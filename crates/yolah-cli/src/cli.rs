@@ -72,7 +72,7 @@ pub enum Command {
     /// Every pair meets --games-per-pair times over paired openings; Bradley–Terry ratings
     /// with 95 % intervals at the end.
     #[command(allow_negative_numbers = true, args_conflicts_with_subcommands = true)]
-    Tournament(cmd::tournament::Options),
+    Tournament(cmd::tournament::here::Options),
     /// Speak the engine protocol on stdin and stdout.
     ///
     /// For boards, match runners and other programs: docs/protocol.md.

@@ -102,9 +102,9 @@ fn run(out: &mut impl Write, command: Command) -> anyhow::Result<()> {
         Command::Serve(options) => cmd::serve::run(out, &options),
         Command::Match(options) => cmd::matches::recorded::run(out, &options),
         Command::Tournament(options) if options.cluster.slurm && options.merge.is_none() => {
-            cmd::tournament_on_slurm::run(out, &options)
+            cmd::tournament::on_slurm::run(out, &options)
         }
-        Command::Tournament(options) => cmd::tournament::run(out, &options),
+        Command::Tournament(options) => cmd::tournament::here::run(out, &options),
         Command::Solve(options) => cmd::solve::run(out, &options),
         Command::Bench(options) => cmd::bench::run(out, &options),
         Command::Tune(options) if cmd::spsa::applies(&options) => cmd::spsa::run(out, &options),

@@ -28,7 +28,6 @@ pub mod standings;
 pub mod suite;
 pub mod think;
 pub mod tournament;
-pub mod tournament_on_slurm;
 pub mod train;
 pub mod tune;
 pub mod zero;

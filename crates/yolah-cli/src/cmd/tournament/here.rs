@@ -1,7 +1,7 @@
 //! `yolah tournament`: a round robin with paired openings, resumable, with a crosstable and
 //! Bradley–Terry ratings at the end.
 
-use super::{DEFAULT_RANDOM_PLIES, Pairing, UsageError, games, standings, usage};
+use crate::cmd::{DEFAULT_RANDOM_PLIES, Pairing, UsageError, games, standings, usage};
 use anyhow::Result;
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
@@ -88,7 +88,7 @@ pub fn run(out: &mut impl Write, options: &Options) -> Result<()> {
         "yolah tournament"
     };
     let recorder =
-        match super::Recorder::new(writer, options.pairing.pgn.as_deref(), event, &records) {
+        match crate::cmd::Recorder::new(writer, options.pairing.pgn.as_deref(), event, &records) {
             Ok(recorder) => recorder,
             Err(error) => {
                 // Refused before its first game (its --pgn file): a tournament this run made
@@ -167,7 +167,7 @@ fn results(
     records: &[GameRecord],
     seconds: f64,
 ) -> Result<()> {
-    super::report_forfeits(&config.specs, records);
+    crate::cmd::report_forfeits(&config.specs, records);
     let table = Crosstable::new(&config.specs, records).map_err(anyhow::Error::msg)?;
     let fit = table.fit();
     // The files first: printing is a courtesy.
@@ -209,7 +209,7 @@ fn results(
             openings_text(config),
             config.seed
         );
-        super::plot::ratings(&png, &title, ratings)?;
+        crate::cmd::plot::ratings(&png, &title, ratings)?;
         if !options.json {
             writeln!(
                 out,
@@ -252,14 +252,14 @@ struct Run<'a> {
 fn play_games(
     run: &Run,
     games: &[Scheduled],
-    mut recorder: super::Recorder,
+    mut recorder: crate::cmd::Recorder,
     records: &mut Vec<GameRecord>,
     mut live: Live,
     decided: Vec<bool>,
 ) -> Result<()> {
     let config = run.config;
     let pool = game_pool(run.threads).map_err(anyhow::Error::msg)?;
-    let bar = super::progress_bar(run.total as u64, "games");
+    let bar = crate::cmd::progress_bar(run.total as u64, "games");
     bar.set_style(
         indicatif::ProgressStyle::with_template("{pos}/{len} games, {msg}")
             .expect("the template is valid"),
@@ -361,14 +361,14 @@ fn print_gauntlet(out: &mut impl Write, config: &Config, opponents: &[Opponent])
 
 /// The standings while a tournament runs: each player's points and games, and the tally of
 /// every pair (from the first-listed player's point of view; a pair's games share a round).
-pub(super) struct Live {
+pub(in crate::cmd) struct Live {
     half_points: Vec<u32>,
     games: Vec<u32>,
     pairs: std::collections::HashMap<(usize, usize), MatchScore>,
 }
 
 impl Live {
-    pub(super) fn new(players: usize) -> Live {
+    pub(in crate::cmd) fn new(players: usize) -> Live {
         Live {
             half_points: vec![0; players],
             games: vec![0; players],
@@ -378,7 +378,7 @@ impl Live {
 
     /// For each player, whether the gauntlet's test against it has decided (never the
     /// candidate's, nor any without a test).
-    pub(super) fn decided(&self, sprt: Option<Sprt>) -> Vec<bool> {
+    pub(in crate::cmd) fn decided(&self, sprt: Option<Sprt>) -> Vec<bool> {
         (0..self.games.len())
             .map(|j| {
                 j > 0
@@ -391,7 +391,7 @@ impl Live {
             .collect()
     }
 
-    pub(super) fn add(&mut self, record: &GameRecord, schedule: &[Scheduled]) {
+    pub(in crate::cmd) fn add(&mut self, record: &GameRecord, schedule: &[Scheduled]) {
         let Some(game) = usize::try_from(record.game)
             .ok()
             .and_then(|i| schedule.get(i))
@@ -420,7 +420,7 @@ impl Live {
         let [leader, second, ..] = order[..] else {
             return String::new();
         };
-        let name = |i: usize| super::plot::short_spec(&specs[i]);
+        let name = |i: usize| crate::cmd::plot::short_spec(&specs[i]);
         let mut line = format!(
             "leader {} {:.1} % of {}",
             name(leader),
@@ -473,7 +473,7 @@ fn open(options: &Options) -> Result<Opened> {
 }
 
 /// A new tournament's config, as the options give it, its players checked.
-pub(super) fn new_config(options: &Options) -> Result<Config> {
+pub(in crate::cmd) fn new_config(options: &Options) -> Result<Config> {
     let specs = if options.specs.is_empty() {
         options.pairing.specs(&DEFAULT_PLAYERS.map(String::from))?
     } else {
@@ -483,7 +483,7 @@ pub(super) fn new_config(options: &Options) -> Result<Config> {
         specs,
         games_per_pair: options.games_per_pair.unwrap_or(DEFAULT_GAMES_PER_PAIR),
         random_plies: options.pairing.random_plies.unwrap_or(DEFAULT_RANDOM_PLIES),
-        seed: options.pairing.seed.unwrap_or(super::DEFAULT_SEED),
+        seed: options.pairing.seed.unwrap_or(crate::cmd::DEFAULT_SEED),
         shard: options.shard,
         openings: options.pairing.openings()?,
         shuffle_openings: options.pairing.shuffle_openings,
@@ -495,7 +495,7 @@ pub(super) fn new_config(options: &Options) -> Result<Config> {
     let specs = config.players()?;
     if let Some((a, b, distinct)) = config.repeating_pair(&specs) {
         let asked = format!("--games-per-pair {}", config.games_per_pair);
-        return Err(super::UsageError(super::repeated_games(
+        return Err(crate::cmd::UsageError(crate::cmd::repeated_games(
             &asked, &specs[a], &specs[b], distinct,
         ))
         .into());
@@ -599,7 +599,7 @@ fn check_same(options: &Options, config: &Config) -> Result<()> {
 /// `yolah tournament merge OUT DIR…`: the shards of one tournament joined into `OUT` (its
 /// games in schedule order), then its crosstable and ratings as `--resume` prints them. Every
 /// shard must be there once, finished, and of the same tournament.
-pub(super) fn merge(
+pub(in crate::cmd) fn merge(
     out: &mut impl Write,
     dir: &std::path::Path,
     parts: &[std::path::PathBuf],
@@ -665,7 +665,7 @@ pub(super) fn merge(
 }
 
 /// The results of the finished tournament in `dir`, as `--resume` prints them.
-pub(super) fn show(out: &mut impl Write, dir: &std::path::Path) -> Result<()> {
+pub(in crate::cmd) fn show(out: &mut impl Write, dir: &std::path::Path) -> Result<()> {
     run(
         out,
         &Options {
@@ -701,7 +701,7 @@ pub enum TournamentCommand {
 
 /// A new tournament folder `dir` of `config` holding `records`, its games (as `merge` and a
 /// gauntlet's tests on Slurm write one).
-pub(super) fn write_finished(
+pub(in crate::cmd) fn write_finished(
     dir: &std::path::Path,
     config: &Config,
     records: &[GameRecord],

@@ -6,8 +6,8 @@
 //! results). The parts hold the whole tournament's games, so the tournament is the one played
 //! on one machine, game for game with node-limited players.
 
-use super::tournament::{Options, merge, new_config};
-use super::{new_run_dir, read_json, shell_word, usage, write_atomic};
+use super::here::{Options, merge, new_config};
+use crate::cmd::{new_run_dir, read_json, shell_word, usage, write_atomic};
 use crate::slurm::{self, RunState, STATE, TASK_SCRIPT};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
@@ -18,7 +18,7 @@ use yolah_ai::arena::tournament::{Config, Store};
 pub fn run(out: &mut impl std::io::Write, options: &Options) -> Result<()> {
     let tasks = options.cluster.tasks()?;
     let Some(dir) = options.out.as_deref() else {
-        anyhow::bail!(super::UsageError(
+        anyhow::bail!(crate::cmd::UsageError(
             "--slurm needs --out DIR: the tasks' games are joined into it".to_string()
         ));
     };
@@ -28,7 +28,7 @@ pub fn run(out: &mut impl std::io::Write, options: &Options) -> Result<()> {
     );
     if options.resume && dir.join("tournament.json").exists() {
         // Joined already: the results again, as --resume prints them.
-        return super::tournament::show(out, dir);
+        return super::here::show(out, dir);
     }
     usage!(
         options.resume || !dir.exists(),
@@ -128,7 +128,7 @@ fn tested(
         }
     }
     let schedule = whole.schedule();
-    let mut live = super::tournament::Live::new(whole.specs.len());
+    let mut live = super::here::Live::new(whole.specs.len());
     let mut decided = vec![false; whole.specs.len()];
     let mut counted = Vec::new();
     let fingerprint = whole.fingerprint();
@@ -155,14 +155,14 @@ fn write_tested(
     dir: &Path,
     (whole, counted): (Config, Vec<yolah_ai::arena::record::GameRecord>),
 ) -> Result<()> {
-    super::tournament::write_finished(dir, &whole, &counted)?;
+    super::here::write_finished(dir, &whole, &counted)?;
     writeln!(
         out,
         "the gauntlet's tests counted {} games, in schedule order, into {}",
         counted.len(),
         dir.display()
     )?;
-    super::tournament::show(out, dir)
+    super::here::show(out, dir)
 }
 
 /// The tasks' folder, locked, and the run's state: made for a new run from `config`, read
@@ -216,7 +216,7 @@ fn script(tasks_dir: &Path, config: &Config, tasks: u32, options: &Options) -> R
     let mut args: Vec<String> = vec!["tournament".to_string()];
     args.extend(config.specs.iter().map(|s| shell_word(s)));
     args.push(format!("--games-per-pair {}", config.games_per_pair));
-    args.extend(super::matches::on_slurm::run_args(
+    args.extend(crate::cmd::matches::on_slurm::run_args(
         config,
         options.pairing.openings.as_deref(),
     ));
