@@ -8,8 +8,6 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The words every experiment's `README.md` says, each as a whole word, capitalised.
 const WORDS: [&str; 3] = ["Question", "Command", "Result"];
@@ -174,37 +172,20 @@ fn every_experiment_says_its_question_command_and_result_and_the_index_lists_eac
     );
 }
 
-/// A folder under the system's temporary folder, new for each test and removed when dropped.
-struct TempRoom(PathBuf);
+/// A room in a temporary folder, removed when dropped.
+struct TempRoom(tempfile::TempDir);
 
 impl TempRoom {
-    /// A new empty folder whose name no other test or process uses.
+    /// A new empty room.
     fn new() -> TempRoom {
-        static COUNT: AtomicUsize = AtomicUsize::new(0);
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |elapsed| elapsed.as_nanos());
-        let name = format!(
-            "yolah-experiments-{}-{nanos}-{}",
-            std::process::id(),
-            COUNT.fetch_add(1, Ordering::Relaxed)
-        );
-        let path = std::env::temp_dir().join(name);
-        fs::create_dir(&path).unwrap();
-        TempRoom(path)
+        TempRoom(tempfile::tempdir().unwrap())
     }
 
     /// Writes `text` at `relative` in the room, making its folders.
     fn write(&self, relative: &str, text: &str) {
-        let path = self.0.join(relative);
+        let path = self.0.path().join(relative);
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         fs::write(path, text).unwrap();
-    }
-}
-
-impl Drop for TempRoom {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
     }
 }
 
@@ -224,7 +205,7 @@ fn a_room_in_order_has_no_problem() {
         "# Index\n\nSee [the notebook](../../docs/notebook.md) and [below](#rows).\n\n\
          | [kept](kept/) | q | r |\n| [record.csv](record.csv) | q | r |\n",
     );
-    assert_eq!(check_room(&room.0), Vec::<Problem>::new());
+    assert_eq!(check_room(room.0.path()), Vec::<Problem>::new());
 }
 
 /// The test tested: a folder without a description and a folder the index forgets are both
@@ -236,7 +217,7 @@ fn a_missing_readme_and_an_unlisted_folder_are_both_reported() {
     room.write("bare/games.csv", "game\n");
     room.write("unlisted/README.md", GOOD);
     room.write("README.md", "| [kept](kept/) |\n| [bare](bare/) |\n");
-    let problems = check_room(&room.0);
+    let problems = check_room(room.0.path());
     assert!(
         problems.contains(&Problem::NoReadme("bare".into())),
         "{problems:?}"
@@ -260,7 +241,7 @@ fn a_missing_word_a_double_link_and_a_link_to_nothing_are_reported() {
         "[terse](terse/) [record.csv](record.csv) [again](./record.csv) [gone](gone/)\n",
     );
     assert_eq!(
-        check_room(&room.0),
+        check_room(room.0.path()),
         [
             Problem::MissingWord {
                 folder: "terse".into(),
@@ -284,7 +265,7 @@ fn a_missing_word_a_double_link_and_a_link_to_nothing_are_reported() {
 fn a_room_without_an_index_says_so() {
     let room = TempRoom::new();
     room.write("kept/README.md", GOOD);
-    assert_eq!(check_room(&room.0), [Problem::NoIndex]);
+    assert_eq!(check_room(room.0.path()), [Problem::NoIndex]);
 }
 
 /// A word counts only whole: "Results" does not say "Result".
