@@ -13,7 +13,7 @@ use crate::options::{
     ITERATIONS, OptionInfo, Options, PACE, SEED, SOLVE, THREADS, TIME, Value, ValueKind,
 };
 use crate::player::{Forfeit, Player, PlayerInfo, Report, no_conflicts};
-use crate::players::minimax::{ENDGAME_TABLE_MB, Endgame};
+use crate::players::minimax::Endgame;
 use crate::search::parallel::Threads;
 use crossbeam_utils::CachePadded;
 use rand::rngs::SmallRng;
@@ -345,22 +345,16 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             explore: options.whole("explore").map_or(0, |p| p.min(200) as u32),
             temperature: options.real("temperature").unwrap_or(1.0),
         };
-        let free = options.whole("solve").map_or(0, |f| f as u32);
         Box::new(
             AlphaZero::with_threads(&network, settings, choice, seed, options.threads())
                 .rolling_out(options.real("rollout").map_or(0.0, |r| r as f32))
                 .quantized(&network, options.switch("quantized").unwrap_or(false))
-                .solving(free),
+                .solving(Endgame::free(options)),
         )
     },
     check: no_conflicts,
     memory_mb: |options| {
-        let solver = if options.whole("solve").unwrap_or(0) > 0 {
-            ENDGAME_TABLE_MB as u64
-        } else {
-            0
-        };
-        (tree_mb(options) as u64 + 8) * options.threads() as u64 + solver
+        (tree_mb(options) as u64 + 8) * options.threads() as u64 + Endgame::memory_mb(options)
     },
 };
 

@@ -36,8 +36,8 @@ mod values;
 
 pub use instructions::Instructions;
 pub use outcome::{SearchResult, Variation};
+pub(crate) use player::Endgame;
 pub use player::Minimax;
-pub(crate) use player::{ENDGAME_TABLE_MB, Endgame};
 pub use pruning::{Pruning, Tuning};
 pub use spec::DEFAULT_TT_MB;
 pub(crate) use spec::PLAYER;

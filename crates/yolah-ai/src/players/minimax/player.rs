@@ -11,6 +11,7 @@ use crate::book;
 use crate::eval::Evaluation;
 use crate::eval::network::free_squares;
 use crate::limits::{Budget, Limits, StopFlag};
+use crate::options::{Options, SOLVE};
 use crate::player::{Forfeit, Margin, Player, Report};
 use crate::search::parallel::Threads;
 use crate::search::regions::{AreaLimits, PLAY_LIMITS, SOLVE_LIMITS};
@@ -325,7 +326,7 @@ impl Player for Minimax {
 }
 
 /// The endgame solver's table, in MiB.
-pub(crate) const ENDGAME_TABLE_MB: usize = 16;
+const ENDGAME_TABLE_MB: usize = 16;
 
 /// The endgame solver a player asks first near a game's end (`solve=F`, for `minimax` and
 /// `alphazero`): with at most `free` squares free, a [`Minimax::solver`] searches first, with
@@ -339,6 +340,20 @@ pub(crate) struct Endgame {
 }
 
 impl Endgame {
+    /// The free squares of a spec's `solve` option (0: never).
+    pub(crate) fn free(options: &Options) -> u32 {
+        options.whole(SOLVE.name).map_or(0, |f| f as u32)
+    }
+
+    /// The MiB the endgame solver of a spec takes: its table with `solve`, else none.
+    pub(crate) fn memory_mb(options: &Options) -> u64 {
+        if Endgame::free(options) > 0 {
+            ENDGAME_TABLE_MB as u64
+        } else {
+            0
+        }
+    }
+
     /// The solver asked first with at most `free` squares free, on `threads` threads; none
     /// for 0 (never).
     pub(crate) fn new(free: u32, threads: usize) -> Option<Endgame> {

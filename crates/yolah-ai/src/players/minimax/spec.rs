@@ -1,6 +1,6 @@
 //! Minimax in specs: its name, its options, how a spec builds it and which options conflict.
 
-use super::player::{ENDGAME_TABLE_MB, Minimax};
+use super::player::{Endgame, Minimax};
 use super::pruning::{Pruning, Tuning};
 use super::time::DEFAULT_SOFT_PERCENT;
 use crate::eval::Evaluation;
@@ -271,8 +271,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
             _ => Evaluation::Heuristic(crate::eval::Weights::tuned()),
         };
         let tt = spec.whole("tt").map_or(DEFAULT_TT_MB, |n| n as usize);
-        let solve = spec.whole("solve").map_or(0, |f| f as u32);
-        let mut player = Minimax::new(evaluation, tt, spec.threads()).solving(solve);
+        let mut player = Minimax::new(evaluation, tt, spec.threads()).solving(Endgame::free(spec));
         player.pruning = Pruning {
             reductions: spec
                 .whole("lmr")
@@ -305,12 +304,7 @@ pub(crate) const PLAYER: PlayerInfo = PlayerInfo {
     },
     check: check_evaluation,
     memory_mb: |options| {
-        let endgame = if options.whole("solve").unwrap_or(0) > 0 {
-            ENDGAME_TABLE_MB as u64
-        } else {
-            0
-        };
-        options.whole("tt").unwrap_or(DEFAULT_TT_MB as u64) + endgame
+        options.whole("tt").unwrap_or(DEFAULT_TT_MB as u64) + Endgame::memory_mb(options)
     },
 };
 
