@@ -41,6 +41,10 @@ def solve(line, cache, out):
     return margin
 
 
+def signum(x):
+    return (x > 0) - (x < 0)
+
+
 def main(record):
     cache_path = os.environ.get("CACHE", record + f".proofs-{FREE}.jsonl")
     cache = {}
@@ -72,8 +76,7 @@ def main(record):
             for player, sign in ((row["black"], 1), (row["white"], -1)):
                 entry = given.setdefault(player, {"games": set(), "points": 0, "moves": 0,
                                                   "bad": set(), "worse": 0})
-                sgn = lambda x: (x > 0) - (x < 0)
-                entry["worse"] += sgn(sign * final) < sgn(sign * proved)
+                entry["worse"] += signum(sign * final) < signum(sign * proved)
             for k in plies[:-1]:
                 mover = row["black"] if (k % 2 == 0) == black_first else row["white"]
                 lost = values[k] + values[k + 1]
